@@ -1,0 +1,73 @@
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "manila/voyage.hpp"
+
+namespace py = pybind11;
+using namespace manila;
+
+namespace {
+
+Voyage make_voyage(int next_roll, const std::vector<int>& goods, const std::vector<int>& positions,
+                   const std::vector<std::vector<int>>& crews, const std::vector<int>& spots,
+                   int num_owners, bool thirteen_to_port, bool pirate_variant) {
+    if (goods.size() != kNumBoats || positions.size() != kNumBoats || crews.size() != kNumBoats)
+        throw std::invalid_argument("boats: exactly three goods, positions and crews are needed");
+    if (spots.size() != kNumSpots)
+        throw std::invalid_argument("spots: one owner (or -1) per spot is needed, " +
+                                    std::to_string(kNumSpots) + " in all");
+    Voyage v;
+    v.next_roll = next_roll;
+    for (int i = 0; i < kNumBoats; ++i) {
+        Boat& b = v.boats[i];
+        b.good = goods[i];
+        b.position = positions[i];
+        if (crews[i].size() > kMaxSeats)
+            throw std::invalid_argument("boats[" + std::to_string(i) + "].crew: at most " +
+                                        std::to_string(kMaxSeats) + " seats");
+        b.crew_size = static_cast<int>(crews[i].size());
+        for (std::size_t s = 0; s < crews[i].size(); ++s) b.crew[s] = crews[i][s];
+    }
+    for (int s = 0; s < kNumSpots; ++s) v.spots[s] = spots[s];
+    v.num_owners = num_owners;
+    v.rules = {thirteen_to_port, pirate_variant};
+    v.validate();
+    return v;
+}
+
+}  // namespace
+
+void register_voyage(py::module_& m) {
+    py::list goods, spots;
+    for (const auto& g : kGoods) goods.append(g.name);
+    for (const char* s : kSpotNames) spots.append(s);
+    m.attr("GOODS") = py::tuple(goods);
+    m.attr("SPOTS") = py::tuple(spots);
+    m.attr("ARRIVED") = kArrived;
+
+    py::class_<Voyage>(m, "Voyage", "A validated voyage with owners numbered 0..num_owners-1.")
+        .def(py::init(&make_voyage), py::kw_only(), py::arg("next_roll"), py::arg("goods"),
+             py::arg("positions"), py::arg("crews"), py::arg("spots"), py::arg("num_owners"),
+             py::arg("thirteen_to_port") = true, py::arg("pirate_variant") = false)
+        .def_readonly("next_roll", &Voyage::next_roll)
+        .def_readonly("num_owners", &Voyage::num_owners)
+        .def_property_readonly("goods", [](const Voyage& v) {
+            return std::vector<int>{v.boats[0].good, v.boats[1].good, v.boats[2].good};
+        })
+        .def_property_readonly("positions", [](const Voyage& v) {
+            return std::vector<int>{v.boats[0].position, v.boats[1].position, v.boats[2].position};
+        })
+        .def_property_readonly("crews", [](const Voyage& v) {
+            std::vector<std::vector<int>> out;
+            for (const Boat& b : v.boats) out.emplace_back(b.crew.begin(), b.crew.begin() + b.crew_size);
+            return out;
+        })
+        .def_property_readonly("spots", [](const Voyage& v) {
+            return std::vector<int>(v.spots.begin(), v.spots.end());
+        })
+        .def("accomplices", &Voyage::accomplices, py::arg("owner"));
+}

@@ -1,0 +1,13 @@
+// The private extension module manila._core: wires the register_* files together.
+#include <pybind11/pybind11.h>
+
+namespace py = pybind11;
+
+void register_voyage(py::module_& m);
+void register_evaluator(py::module_& m);
+
+PYBIND11_MODULE(_core, m) {
+    m.doc() = "Exact Manila voyage evaluation (C++ core; use the manila package instead).";
+    register_voyage(m);
+    register_evaluator(m);
+}

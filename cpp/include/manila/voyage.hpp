@@ -1,0 +1,50 @@
+// A voyage in progress: what the evaluator needs to know, with owners as small integers.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "manila/rules.hpp"
+
+namespace manila {
+
+struct Rules {
+    bool thirteen_to_port = true;  // thirteen_after_last_roll == "port"
+    bool pirate_variant = false;   // boarding pirates may displace crew
+};
+
+struct Boat {
+    int good = 0;
+    int position = 0;  // 0..13, or kArrived
+    int crew_size = 0;
+    std::array<int, kMaxSeats> crew{kNoOwner, kNoOwner, kNoOwner, kNoOwner};  // front seat first
+
+    int seats() const { return kGoods[good].seats; }
+    bool full() const { return crew_size >= seats(); }
+    bool operator==(const Boat& o) const {
+        return good == o.good && position == o.position && crew_size == o.crew_size && crew == o.crew;
+    }
+};
+
+// Owners are 0..num_owners-1. Boats are in canonical good order.
+struct Voyage {
+    int next_roll = 1;  // 1..3
+    std::array<Boat, kNumBoats> boats{};
+    std::array<int, kNumSpots> spots{kNoOwner, kNoOwner, kNoOwner, kNoOwner, kNoOwner, kNoOwner,
+                                     kNoOwner, kNoOwner, kNoOwner, kNoOwner, kNoOwner};
+    int num_owners = 0;
+    Rules rules{};
+
+    // Throws std::invalid_argument naming the offending field. Every entry point calls it:
+    // the evaluator indexes arrays with these numbers, and Release builds have no asserts.
+    void validate() const;
+
+    // Accomplices (seats and spots) held by one owner.
+    int accomplices(int owner) const;
+};
+
+// The maximum allowed number of owners; a game has 3 to 5 players and every
+// accomplice could in principle belong to someone else.
+inline constexpr int kMaxOwners = 64;
+
+}  // namespace manila

@@ -1,0 +1,575 @@
+#include "manila/evaluator.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <utility>
+
+namespace manila {
+namespace {
+
+// A position triple, one coordinate per boat (0..13, 14 = arrived), packed into one index.
+constexpr int kCells = kNumPositions * kNumPositions * kNumPositions;
+using Triple = std::array<int, kNumBoats>;
+
+int cell_of(const Triple& p) { return (p[0] * kNumPositions + p[1]) * kNumPositions + p[2]; }
+Triple triple_of(int cell) {
+    return {cell / (kNumPositions * kNumPositions), (cell / kNumPositions) % kNumPositions,
+            cell % kNumPositions};
+}
+
+// Where a boat stands once roll 3 is over.
+enum FinalClass : int { kInManila, kOnThirteen, kElsewhere, kNumClasses };
+constexpr int kClassCombos = kNumClasses * kNumClasses * kNumClasses;
+
+// How many faces of the last die send a boat at p to each final class.
+std::array<int, kNumClasses> final_faces(int p) {
+    if (p == kArrived) return {6, 0, 0};
+    const int manila = p > 7 ? p - 7 : 0;  // faces 14-p .. 6
+    const int on13 = (p >= 7 && p <= 12) ? 1 : 0;
+    return {manila, on13, 6 - manila - on13};
+}
+
+// Positions of one boat after `rolls` dice, each weighted by its number of face sequences.
+std::vector<std::pair<int, std::int64_t>> roll_distribution(int p, int rolls) {
+    std::array<std::int64_t, kNumPositions> w{};
+    w[p] = 1;
+    for (int r = 0; r < rolls; ++r) {
+        std::array<std::int64_t, kNumPositions> next{};
+        for (int q = 0; q < kNumPositions; ++q) {
+            if (w[q] == 0) continue;
+            if (q == kArrived) {
+                next[q] += 6 * w[q];
+                continue;
+            }
+            for (int d = 1; d <= 6; ++d) next[std::min(q + d, kArrived)] += w[q];
+        }
+        w = next;
+    }
+    std::vector<std::pair<int, std::int64_t>> out;
+    for (int q = 0; q < kNumPositions; ++q)
+        if (w[q] != 0) out.emplace_back(q, w[q]);
+    return out;
+}
+
+// Moves a boat d spaces for a pilot; false if that would take it below 0.
+bool shift(int& pos, int d) {
+    const int moved = pos + d;
+    if (moved < 0) return false;
+    pos = std::min(moved, kArrived);
+    return true;
+}
+
+// The part of a voyage that boarding can change: crews and the pirates still on the ship.
+struct Crews {
+    std::array<std::array<int, kMaxSeats>, kNumBoats> crew{};
+    std::array<int, kNumBoats> size{};
+    std::array<int, 2> pirate{kNoOwner, kNoOwner};  // owners of pirate_1, pirate_2
+    int on_ship = 0;                                 // bit k: pirate k has not boarded
+    bool operator==(const Crews& o) const {
+        return crew == o.crew && size == o.size && pirate == o.pirate && on_ship == o.on_ship;
+    }
+    int captain() const { return (on_ship & 1) ? pirate[0] : pirate[1]; }
+    int pirates_on_ship() const { return (on_ship & 1) + ((on_ship >> 1) & 1); }
+};
+
+// Memo tables of one crew configuration. Entries are valid when their stamp equals the
+// current run's stamp, so a run starts without clearing anything.
+struct ConfigWork {
+    Crews crews;
+    std::vector<std::int64_t> settle;  // [kClassCombos][K]
+    std::array<std::uint32_t, kClassCombos> settle_stamp{};
+    std::vector<std::int64_t> value;   // [kCells][K]: expected payout before roll 3, pilots done
+    std::vector<std::uint32_t> value_stamp, large_stamp, small_stamp;
+    std::vector<std::int16_t> large_to, small_to;  // cell the pilot's choice leads to
+
+    void prepare(int K) {
+        if (value_stamp.empty()) {
+            value_stamp.assign(kCells, 0);
+            large_stamp.assign(kCells, 0);
+            small_stamp.assign(kCells, 0);
+            large_to.assign(kCells, 0);
+            small_to.assign(kCells, 0);
+        }
+        const std::size_t need = static_cast<std::size_t>(kCells) * static_cast<std::size_t>(K);
+        if (value.size() < need) value.resize(need);
+        if (settle.size() < static_cast<std::size_t>(kClassCombos * K)) settle.resize(kClassCombos * K);
+    }
+    void reset_stamps() {
+        settle_stamp.fill(0);
+        std::fill(value_stamp.begin(), value_stamp.end(), 0);
+        std::fill(large_stamp.begin(), large_stamp.end(), 0);
+        std::fill(small_stamp.begin(), small_stamp.end(), 0);
+    }
+};
+
+// Per-thread memory reused from one evaluation to the next: allocating and clearing the
+// memo tables would cost more than a whole last-roll evaluation.
+struct Workspace {
+    std::vector<std::unique_ptr<ConfigWork>> pool;
+    std::uint32_t stamp = 0;
+};
+thread_local Workspace t_workspace;
+
+// Expectimax over the rest of a voyage. Values are vectors of K channels: the incomes of
+// the tracked owners, then (optionally) per boat the counts of port/shipyard/plundered.
+class Solver {
+public:
+    Solver(const Voyage& v, std::vector<int> tracked, bool boat_channels)
+        : v_(v), ws_(t_workspace), tracked_(std::move(tracked)) {
+        chan_.assign(static_cast<std::size_t>(v.num_owners), -1);
+        // Every decision maker must be tracked: their choices depend on their own income.
+        for (int s : {kPilotSmall, kPilotLarge, kPirate1, kPirate2})
+            if (v.spots[s] != kNoOwner) track(v.spots[s]);
+        for (std::size_t i = 0; i < tracked_.size(); ++i) chan_[tracked_[i]] = static_cast<int>(i);
+        K_ = static_cast<int>(tracked_.size());
+        boat_base_ = boat_channels ? K_ : -1;
+        if (boat_channels) K_ += kNumBoats * kNumOutcomes;
+        small_ch_ = channel(v.spots[kPilotSmall]);
+        large_ch_ = channel(v.spots[kPilotLarge]);
+        if (++ws_.stamp == 0) {
+            for (auto& w : ws_.pool) w->reset_stamps();
+            ws_.stamp = 1;
+        }
+        stamp_ = ws_.stamp;
+    }
+
+    int channel(int owner) const { return owner == kNoOwner ? -1 : chan_[owner]; }
+
+    std::vector<std::int64_t> run() {
+        Crews base;
+        for (int i = 0; i < kNumBoats; ++i) {
+            base.crew[i] = v_.boats[i].crew;
+            base.size[i] = v_.boats[i].crew_size;
+        }
+        base.pirate = {v_.spots[kPirate1], v_.spots[kPirate2]};
+        base.on_ship = (base.pirate[0] != kNoOwner ? 1 : 0) | (base.pirate[1] != kNoOwner ? 2 : 0);
+        add_config(base);
+
+        const Triple start{v_.boats[0].position, v_.boats[1].position, v_.boats[2].position};
+        std::vector<std::int64_t> result(static_cast<std::size_t>(K_), 0);
+        if (v_.next_roll == 3) {
+            const std::int64_t* val = value(0, after_pilots(0, cell_of(start)));
+            std::copy(val, val + K_, result.begin());
+            return result;
+        }
+        // Nothing is decided between the rolls before roll 2 ends, so each boat's dice can be
+        // summed on their own and only the positions after roll 2 need the game tree.
+        std::array<std::vector<std::pair<int, std::int64_t>>, kNumBoats> dist;
+        for (int i = 0; i < kNumBoats; ++i) dist[i] = roll_distribution(start[i], 3 - v_.next_roll);
+        for (auto [q0, w0] : dist[0])
+            for (auto [q1, w1] : dist[1])
+                for (auto [q2, w2] : dist[2]) {
+                    const std::int64_t w = w0 * w1 * w2;
+                    auto [config, cell] = after_boarding(cell_of({q0, q1, q2}));
+                    const std::int64_t* val = value(config, cell);
+                    for (int k = 0; k < K_; ++k) result[k] += w * val[k];
+                }
+        return result;
+    }
+
+private:
+    void track(int owner) {
+        if (std::find(tracked_.begin(), tracked_.end(), owner) == tracked_.end())
+            tracked_.push_back(owner);
+    }
+
+    int add_config(const Crews& c) {
+        for (std::size_t i = 0; i < configs_.size(); ++i)
+            if (configs_[i]->crews == c) return static_cast<int>(i);
+        if (configs_.size() == ws_.pool.size()) ws_.pool.push_back(std::make_unique<ConfigWork>());
+        ConfigWork* w = ws_.pool[configs_.size()].get();
+        w->prepare(K_);
+        w->crews = c;
+        configs_.push_back(w);
+        return static_cast<int>(configs_.size()) - 1;
+    }
+
+    void pay(std::int64_t* out, int owner, std::int64_t amount) const {
+        const int ch = channel(owner);
+        if (ch >= 0) out[ch] += amount;
+    }
+
+    // Voyage income of every channel for one way the voyage ends.
+    void payout(const Crews& c, const Triple& in_manila, const Triple& plundered,
+                std::int64_t* out) const {
+        std::fill(out, out + K_, 0);
+        int manila = 0;
+        for (int i = 0; i < kNumBoats; ++i) {
+            manila += in_manila[i];
+            const int value = kGoods[v_.boats[i].good].value;
+            int outcome;
+            if (plundered[i]) {
+                const int share = value / c.pirates_on_ship();
+                for (int k = 0; k < 2; ++k)
+                    if ((c.on_ship >> k) & 1) pay(out, c.pirate[k], share);
+                outcome = kOutcomePlundered;
+            } else if (in_manila[i]) {
+                if (c.size[i] > 0) {
+                    const int share = value / c.size[i];
+                    for (int s = 0; s < c.size[i]; ++s) pay(out, c.crew[i][s], share);
+                }
+                outcome = kOutcomePort;
+            } else {
+                outcome = kOutcomeShipyard;
+            }
+            if (boat_base_ >= 0) out[boat_base_ + i * kNumOutcomes + outcome] += 1;
+        }
+        const int shipyard = kNumBoats - manila;
+        for (int k = 0; k < 3; ++k) {
+            if (manila > k) pay(out, v_.spots[kPortA + k], kSlotPayout[k]);
+            if (shipyard > k) pay(out, v_.spots[kShipyardA + k], kSlotPayout[k]);
+        }
+        pay(out, v_.spots[kInsurance], -kInsuranceClaim[shipyard]);
+    }
+
+    // Payouts once every boat's final class is known, with the captain's plunder choice.
+    const std::int64_t* settle(int config, int combo) {
+        ConfigWork& w = *configs_[config];
+        std::int64_t* out = &w.settle[static_cast<std::size_t>(combo) * K_];
+        if (w.settle_stamp[combo] == stamp_) return out;
+        w.settle_stamp[combo] = stamp_;
+        const Crews& c = w.crews;
+        const Triple cls{combo / 9, (combo / 3) % 3, combo % 3};
+        Triple in_manila{}, plundered{};
+        std::array<int, kNumBoats> on13{};
+        int n13 = 0;
+        for (int i = 0; i < kNumBoats; ++i) {
+            in_manila[i] = cls[i] == kInManila;
+            if (cls[i] == kOnThirteen) on13[n13++] = i;
+        }
+        if (n13 == 0 || c.on_ship == 0) {
+            for (int k = 0; k < n13; ++k) in_manila[on13[k]] = v_.rules.thirteen_to_port;
+            payout(c, in_manila, plundered, out);
+            return out;
+        }
+        for (int k = 0; k < n13; ++k) plundered[on13[k]] = 1;
+        const int captain = channel(c.captain());
+        std::array<std::int64_t, 128> scratch;
+        std::vector<std::int64_t> heap;
+        std::int64_t* trial = scratch.data();
+        if (K_ > static_cast<int>(scratch.size())) {
+            heap.resize(static_cast<std::size_t>(K_));
+            trial = heap.data();
+        }
+        // Options in canonical order: binary counting, first boat most significant, Manila = 0.
+        for (int mask = 0; mask < (1 << n13); ++mask) {
+            for (int k = 0; k < n13; ++k) in_manila[on13[k]] = !((mask >> (n13 - 1 - k)) & 1);
+            payout(c, in_manila, plundered, mask == 0 ? out : trial);
+            if (mask > 0 && trial[captain] > out[captain]) std::copy(trial, trial + K_, out);
+        }
+        return out;
+    }
+
+    // Expected payouts (times 6^3) of a crew configuration with the boats at `cell` just
+    // before roll 3, after the pilots.
+    const std::int64_t* value(int config, int cell) {
+        ConfigWork& w = *configs_[config];
+        std::int64_t* out = &w.value[static_cast<std::size_t>(cell) * K_];
+        if (w.value_stamp[cell] == stamp_) return out;
+        w.value_stamp[cell] = stamp_;
+        const Triple p = triple_of(cell);
+        const auto f0 = final_faces(p[0]), f1 = final_faces(p[1]), f2 = final_faces(p[2]);
+        std::fill(out, out + K_, 0);
+        for (int a = 0; a < kNumClasses; ++a) {
+            if (f0[a] == 0) continue;
+            for (int b = 0; b < kNumClasses; ++b) {
+                if (f1[b] == 0) continue;
+                for (int c = 0; c < kNumClasses; ++c) {
+                    if (f2[c] == 0) continue;
+                    const std::int64_t m = static_cast<std::int64_t>(f0[a]) * f1[b] * f2[c];
+                    const std::int64_t* s = settle(config, (a * 3 + b) * 3 + c);
+                    for (int k = 0; k < K_; ++k) out[k] += m * s[k];
+                }
+            }
+        }
+        return out;
+    }
+
+    // Cell the large pilot moves the boats to (options in canonical order, first best wins).
+    int after_large(int config, int cell) {
+        if (large_ch_ < 0) return cell;
+        ConfigWork& w = *configs_[config];
+        if (w.large_stamp[cell] == stamp_) return w.large_to[cell];
+        const Triple p = triple_of(cell);
+        int best = cell;
+        std::int64_t best_value = value(config, cell)[large_ch_];
+        auto consider = [&](const Triple& q) {
+            const int c = cell_of(q);
+            const std::int64_t v = value(config, c)[large_ch_];
+            if (v > best_value) best_value = v, best = c;
+        };
+        for (int i = 0; i < kNumBoats; ++i) {
+            if (p[i] == kArrived) continue;
+            for (int d : {1, -1, 2, -2}) {
+                Triple q = p;
+                if (shift(q[i], d)) consider(q);
+            }
+        }
+        for (int i = 0; i < kNumBoats; ++i)
+            for (int j = i + 1; j < kNumBoats; ++j) {
+                if (p[i] == kArrived || p[j] == kArrived) continue;
+                for (auto [di, dj] : {std::pair{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}) {
+                    Triple q = p;
+                    if (shift(q[i], di) && shift(q[j], dj)) consider(q);
+                }
+            }
+        w.large_stamp[cell] = stamp_;
+        w.large_to[cell] = static_cast<std::int16_t>(best);
+        return best;
+    }
+
+    // Cell both pilots leave the boats at: the small pilot moves first, foreseeing the large.
+    int after_pilots(int config, int cell) {
+        if (small_ch_ < 0) return after_large(config, cell);
+        ConfigWork& w = *configs_[config];
+        if (w.small_stamp[cell] == stamp_) return w.small_to[cell];
+        const Triple p = triple_of(cell);
+        int best = after_large(config, cell);
+        std::int64_t best_value = value(config, best)[small_ch_];
+        for (int i = 0; i < kNumBoats; ++i) {
+            if (p[i] == kArrived) continue;
+            for (int d : {1, -1}) {
+                Triple q = p;
+                if (!shift(q[i], d)) continue;
+                const int c = after_large(config, cell_of(q));
+                const std::int64_t v = value(config, c)[small_ch_];
+                if (v > best_value) best_value = v, best = c;
+            }
+        }
+        w.small_stamp[cell] = stamp_;
+        w.small_to[cell] = static_cast<std::int16_t>(best);
+        return best;
+    }
+
+    // (config, cell before roll 3) reached from the positions right after roll 2.
+    std::pair<int, int> after_boarding(int cell) {
+        const Triple p = triple_of(cell);
+        const bool attacked = p[0] == kThirteen || p[1] == kThirteen || p[2] == kThirteen;
+        if (!attacked || configs_[0]->crews.on_ship == 0) return {0, after_pilots(0, cell)};
+        return board(0, 0, cell, -1, -1);
+    }
+
+    // Pirate `decider` (0 = pirate_1, then pirate_2) boards or stays; the rest follows.
+    // (guard_boat, guard_seat): the seat a pirate took in this boarding, safe from displacement.
+    std::pair<int, int> board(int config, int decider, int cell, int guard_boat, int guard_seat) {
+        if (decider == 2) return {config, after_pilots(config, cell)};
+        const Crews crews = configs_[config]->crews;  // a copy: add_config may grow configs_
+        if (!((crews.on_ship >> decider) & 1)) return board(config, decider + 1, cell, guard_boat, guard_seat);
+        const int owner = crews.pirate[decider];
+        const int ch = channel(owner);
+        const Triple p = triple_of(cell);
+
+        std::pair<int, int> best = board(config, decider + 1, cell, guard_boat, guard_seat);
+        std::int64_t best_value = value(best.first, best.second)[ch];
+        auto consider = [&](const Crews& next, int boat, int seat) {
+            const auto r = board(add_config(next), decider + 1, cell, boat, seat);
+            const std::int64_t v = value(r.first, r.second)[ch];
+            if (v > best_value) best_value = v, best = r;
+        };
+        bool free_seat_on_13 = false;
+        for (int i = 0; i < kNumBoats; ++i)
+            free_seat_on_13 |= p[i] == kThirteen && crews.size[i] < v_.boats[i].seats();
+        for (int i = 0; i < kNumBoats; ++i) {
+            if (p[i] != kThirteen) continue;
+            if (crews.size[i] < v_.boats[i].seats()) {
+                Crews next = crews;
+                const int seat = next.size[i]++;
+                next.crew[i][seat] = owner;
+                next.on_ship &= ~(1 << decider);
+                consider(next, i, seat);
+            } else if (v_.rules.pirate_variant && !free_seat_on_13) {
+                for (int seat = crews.size[i] - 1; seat >= 0; --seat) {
+                    if (i == guard_boat && seat == guard_seat) continue;
+                    Crews next = crews;
+                    next.crew[i][seat] = owner;
+                    next.on_ship &= ~(1 << decider);
+                    consider(next, i, seat);
+                }
+            }
+        }
+        return best;
+    }
+
+    const Voyage& v_;
+    Workspace& ws_;
+    std::vector<int> tracked_;
+    std::vector<int> chan_;
+    int K_ = 0;
+    int boat_base_ = -1;
+    int small_ch_ = -1;
+    int large_ch_ = -1;
+    std::uint32_t stamp_ = 0;
+    std::vector<ConfigWork*> configs_;
+};
+
+int spot_cost(const Voyage& v, int id) {
+    if (id < kNumGoods) {
+        for (const Boat& b : v.boats)
+            if (b.good == id) return kGoods[id].seat_cost[b.crew_size];
+        throw std::invalid_argument("spot: good is not sailing");
+    }
+    return kSpotCost[id - kNumGoods];
+}
+
+Voyage with_accomplice(const Voyage& v, int id, int owner) {
+    Voyage w = v;
+    if (id < kNumGoods) {
+        for (Boat& b : w.boats)
+            if (b.good == id) b.crew[b.crew_size++] = owner;
+    } else {
+        w.spots[id - kNumGoods] = owner;
+    }
+    return w;
+}
+
+void check_pov(const Voyage& v, const PointOfView& pov) {
+    if (pov.owner != kNoOwner && (pov.owner < 0 || pov.owner >= v.num_owners))
+        throw std::invalid_argument("player: owner id " + std::to_string(pov.owner) +
+                                    " is not in 0.." + std::to_string(v.num_owners - 1));
+    if (pov.max_accomplices < 0 || pov.max_accomplices > kNumTableSpots + kMaxSeats * kNumBoats)
+        throw std::invalid_argument("max_accomplices: must be 0.." +
+                                    std::to_string(kNumTableSpots + kMaxSeats * kNumBoats));
+}
+
+// Runs body(i) for i in 0..n-1 on up to `threads` threads; rethrows the first failure.
+template <class Body>
+void parallel_for(int n, int threads, Body body) {
+    threads = std::max(1, std::min(threads, n));
+    if (threads == 1) {
+        for (int i = 0; i < n; ++i) body(i);
+        return;
+    }
+    std::atomic<int> next{0};
+    std::exception_ptr failure;
+    std::atomic<bool> failed{false};
+    auto worker = [&] {
+        for (int i; (i = next.fetch_add(1)) < n;) {
+            try {
+                body(i);
+            } catch (...) {
+                if (!failed.exchange(true)) failure = std::current_exception();
+                next.store(n);
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+    if (failure) std::rethrow_exception(failure);
+}
+
+int hardware_threads() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+
+// Fills one row of the table; `threads` splits the spot evaluations.
+void fill_row(Table& t, int row, const Voyage& v, const PointOfView& pov, int threads) {
+    std::vector<int> everyone(static_cast<std::size_t>(v.num_owners));
+    for (int o = 0; o < v.num_owners; ++o) everyone[o] = o;
+    const std::vector<std::int64_t> all = Solver(v, everyone, true).run();
+
+    const std::int64_t den = denominator(v.next_roll);
+    t.denominator[row] = den;
+    std::copy(all.begin(), all.begin() + v.num_owners, t.incomes.begin() + std::size_t(row) * t.owner_stride);
+    std::copy(all.begin() + v.num_owners, all.end(), t.boats.begin() + std::size_t(row) * kNumBoats * kNumOutcomes);
+
+    Voyage base = v;
+    int who = pov.owner;
+    std::int64_t without = 0;
+    if (who == kNoOwner)
+        who = base.num_owners++;  // a fresh player, whose income without the spot is 0
+    else
+        without = all[static_cast<std::size_t>(who)];
+    const std::vector<int> spots = legal_spots(base, {who, pov.max_accomplices});
+    const std::size_t off = std::size_t(row) * kNumTableSpots;
+    parallel_for(static_cast<int>(spots.size()), threads, [&](int k) {
+        const int id = spots[k];
+        const int cost = spot_cost(base, id);
+        const std::int64_t with = expected_income(with_accomplice(base, id, who), who);
+        t.legal[off + id] = 1;
+        t.cost[off + id] = cost;
+        t.net[off + id] = with - without - cost * den;
+    });
+}
+
+}  // namespace
+
+std::int64_t denominator(int next_roll) {
+    std::int64_t d = 1;
+    for (int i = 0; i < 3 * (4 - next_roll); ++i) d *= 6;
+    return d;
+}
+
+void Table::resize(int rows, int stride) {
+    n = rows;
+    owner_stride = stride;
+    const std::size_t r = static_cast<std::size_t>(rows);
+    denominator.assign(r, 1);
+    incomes.assign(r * static_cast<std::size_t>(stride), 0);
+    boats.assign(r * kNumBoats * kNumOutcomes, 0);
+    legal.assign(r * kNumTableSpots, 0);
+    cost.assign(r * kNumTableSpots, 0);
+    net.assign(r * kNumTableSpots, 0);
+}
+
+std::vector<int> legal_spots(const Voyage& v, const PointOfView& pov) {
+    std::vector<int> out;
+    if (pov.owner != kNoOwner && v.accomplices(pov.owner) >= pov.max_accomplices) return out;
+    for (const Boat& b : v.boats)
+        if (!b.full()) out.push_back(b.good);
+    for (int s = 0; s < kNumSpots; ++s) {
+        if (v.spots[s] != kNoOwner) continue;
+        if (s == kPirate2 && v.spots[kPirate1] == kNoOwner) continue;
+        out.push_back(table_id(static_cast<Spot>(s)));
+    }
+    return out;
+}
+
+std::int64_t expected_income(const Voyage& v, int owner) {
+    v.validate();
+    if (owner < 0 || owner >= v.num_owners)
+        throw std::invalid_argument("owner: id " + std::to_string(owner) + " is not in 0.." +
+                                    std::to_string(v.num_owners - 1));
+    return Solver(v, {owner}, false).run()[0];
+}
+
+Table analyse(const Voyage& v, const PointOfView& pov, int threads) {
+    v.validate();
+    check_pov(v, pov);
+    if (threads <= 0) {
+        // Threads pay off only when each spot needs a few hundred microseconds.
+        const bool pilots = v.spots[kPilotSmall] != kNoOwner || v.spots[kPilotLarge] != kNoOwner;
+        threads = (v.next_roll == 1 || (v.next_roll == 2 && pilots)) ? hardware_threads() : 1;
+    }
+    Table t;
+    t.resize(1, v.num_owners);
+    fill_row(t, 0, v, pov, threads);
+    return t;
+}
+
+Table analyse_batch(const std::vector<Voyage>& voyages, const std::vector<PointOfView>& povs,
+                    int threads) {
+    if (povs.size() != voyages.size())
+        throw std::invalid_argument("povs: one point of view per voyage is needed");
+    int stride = 0;
+    for (std::size_t i = 0; i < voyages.size(); ++i) {
+        try {
+            voyages[i].validate();
+            check_pov(voyages[i], povs[i]);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument("states[" + std::to_string(i) + "]." + e.what());
+        }
+        stride = std::max(stride, voyages[i].num_owners);
+    }
+    Table t;
+    t.resize(static_cast<int>(voyages.size()), stride);
+    parallel_for(static_cast<int>(voyages.size()), threads <= 0 ? hardware_threads() : threads,
+                 [&](int i) { fill_row(t, i, voyages[i], povs[i], 1); });
+    return t;
+}
+
+}  // namespace manila

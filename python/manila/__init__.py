@@ -1,0 +1,28 @@
+"""manila: exact expected values for the board game Manila (Zoch, 2005).
+
+    >>> import manila
+    >>> result = manila.evaluate(manila.EXAMPLE)
+    >>> result.best_spot()
+    'port_a'
+"""
+
+from __future__ import annotations
+
+try:
+    from . import _core
+except ImportError as exc:  # pragma: no cover - only without a built extension
+    raise ImportError(
+        "manila's compiled core (manila._core) is missing: install the package with "
+        "`pip install .` from the source tree rather than importing it from python/"
+    ) from exc
+
+from .errors import Problem, StateError
+from .evaluation import Evaluation, evaluate, evaluate_many
+from .example import EXAMPLE
+from .state import GOODS, SPOTS, Boat, Rules, VoyageState
+
+__version__ = "0.1.0"
+__all__ = [
+    "EXAMPLE", "GOODS", "SPOTS", "Boat", "Evaluation", "Problem", "Rules", "StateError",
+    "VoyageState", "evaluate", "evaluate_many",
+]

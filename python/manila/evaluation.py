@@ -1,0 +1,122 @@
+"""Exact evaluation of voyage states: the spot table, the boat table and the incomes."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import gcd
+from typing import Iterable, Mapping, Optional, Union
+
+from . import _core
+from .state import GOODS, SPOTS, VoyageState, as_state
+
+TABLE_SPOTS: tuple[str, ...] = GOODS + SPOTS
+OUTCOMES = ("port", "shipyard", "plundered")
+
+StateLike = Union[VoyageState, Mapping]
+
+
+def _exact_text(num: int, den: int) -> str:
+    g = gcd(num, den)
+    return f"{num // g}/{den // g}"
+
+
+class Evaluation:
+    """The exact evaluation of one voyage state (MANILA.md part 2).
+
+    Numbers come as floats, or as ``fractions.Fraction`` when ``exact`` is true;
+    ``to_dict()`` gives the JSON of the contract.
+    """
+
+    def __init__(self, state: VoyageState, table: "_core.Table", row: int, exact: bool):
+        self.state = state
+        self.exact = exact
+        self._table = table
+        self._row = row
+
+    def _number(self, num: int) -> Union[float, Fraction]:
+        den = int(self._table.denominator[self._row])
+        return Fraction(num, den) if self.exact else num / den
+
+    @property
+    def denominator(self) -> int:
+        """The common denominator of every value: 6 ** (3 * rolls left)."""
+        return int(self._table.denominator[self._row])
+
+    @property
+    def spots(self) -> dict[str, dict]:
+        """Each spot the point-of-view player may take now: its cost and expected net value."""
+        t, r = self._table, self._row
+        legal, cost, net = t.legal[r], t.cost[r], t.net[r]
+        return {name: {"cost": int(cost[i]), "expected_net": self._number(int(net[i]))}
+                for i, name in enumerate(TABLE_SPOTS) if legal[i]}
+
+    @property
+    def boats(self) -> dict[str, dict]:
+        """Per sailing good, the probability that it ends in port, in the shipyard or plundered."""
+        counts = self._table.boats[self._row]
+        return {good: {o: self._number(int(counts[i][k])) for k, o in enumerate(OUTCOMES)}
+                for i, good in enumerate(self.state.boats)}
+
+    @property
+    def incomes(self) -> dict[str, Union[float, Fraction]]:
+        """The expected voyage income of every owner named in the state."""
+        row = self._table.incomes[self._row]
+        return {name: self._number(int(row[i])) for i, name in enumerate(self.state.owners)}
+
+    def best_spot(self) -> Optional[str]:
+        """The spot with the highest expected net value (first in canonical order on ties)."""
+        spots = self.spots
+        return max(spots, key=lambda s: spots[s]["expected_net"]) if spots else None
+
+    def to_dict(self, exact: Optional[bool] = None) -> dict:
+        """The evaluation JSON of MANILA.md: floats, or "n/d" strings when exact."""
+        exact = self.exact if exact is None else exact
+        den = self.denominator
+        conv = (lambda n: _exact_text(n, den)) if exact else (lambda n: n / den)
+        t, r = self._table, self._row
+        legal, cost, net = t.legal[r].tolist(), t.cost[r].tolist(), t.net[r].tolist()
+        boats, incomes = t.boats[r].tolist(), t.incomes[r].tolist()
+        return {
+            "spots": {name: {"cost": cost[i], "expected_net": conv(net[i])}
+                      for i, name in enumerate(TABLE_SPOTS) if legal[i]},
+            "boats": {good: {o: conv(boats[i][k]) for k, o in enumerate(OUTCOMES)}
+                      for i, good in enumerate(self.state.boats)},
+            "incomes": {name: conv(incomes[i]) for i, name in enumerate(self.state.owners)},
+        }
+
+    def __repr__(self) -> str:
+        return f"Evaluation({self.to_dict()!r})"
+
+
+def _point_of_view(state: VoyageState) -> int:
+    return -1 if state.player is None else state.owners.index(state.player)
+
+
+def evaluate(state: StateLike, exact: bool = False, *, player: Optional[str] = None,
+             threads: int = 0) -> Evaluation:
+    """Evaluates one voyage state (a dict of the JSON contract or a VoyageState).
+
+    ``player`` overrides the state's point of view. ``threads`` bounds the threads used
+    for the spot table (0: chosen by the amount of work).
+    """
+    state = _with_player(as_state(state), player)
+    table = _core.analyse(state.to_core(), _point_of_view(state), state.max_accomplices, threads)
+    return Evaluation(state, table, 0, exact)
+
+
+def evaluate_many(states: Iterable[StateLike], exact: bool = False, *,
+                  threads: int = 0) -> list[Evaluation]:
+    """Evaluates many states in one call into C++, spread over ``threads`` (0: all cores)."""
+    parsed = [as_state(s) for s in states]
+    table = _core.analyse_batch([s.to_core() for s in parsed],
+                                [_point_of_view(s) for s in parsed],
+                                [s.max_accomplices for s in parsed], threads)
+    return [Evaluation(s, table, i, exact) for i, s in enumerate(parsed)]
+
+
+def _with_player(state: VoyageState, player: Optional[str]) -> VoyageState:
+    if player is None or player == state.player:
+        return state
+    data = state.to_dict()
+    data["player"] = player
+    return VoyageState.from_dict(data)

@@ -1,0 +1,251 @@
+"""The voyage state of MANILA.md part 2 as a typed, validated Python object."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Optional, Union
+
+from . import _core
+from .errors import Problem, StateError
+
+GOODS: tuple[str, ...] = tuple(_core.GOODS)
+SPOTS: tuple[str, ...] = tuple(_core.SPOTS)
+SEATS = {"ginseng": (1, 2, 3), "nutmeg": (2, 3, 4), "silk": (3, 4, 5), "jade": (3, 4, 5, 5)}
+THIRTEEN_OPTIONS = ("port", "shipyard")
+ARRIVED = "arrived"
+# Keys a client may send beside the state: request options, not part of the voyage.
+REQUEST_KEYS = ("exact", "version")
+
+Position = Union[int, str]
+
+
+@dataclass(frozen=True)
+class Rules:
+    thirteen_after_last_roll: str = "port"
+    pirate_variant: bool = False
+
+    def to_dict(self) -> dict:
+        return {"thirteen_after_last_roll": self.thirteen_after_last_roll,
+                "pirate_variant": self.pirate_variant}
+
+
+@dataclass(frozen=True)
+class Boat:
+    position: Position
+    crew: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"position": self.position, "crew": list(self.crew)}
+
+
+@dataclass(frozen=True)
+class VoyageState:
+    """A voyage about to make roll ``next_roll``: boats (in good order), occupied spots, owners."""
+
+    next_roll: int
+    boats: Mapping[str, Boat]
+    spots: Mapping[str, str] = field(default_factory=dict)
+    player: Optional[str] = None
+    players: Optional[int] = None
+    rules: Rules = Rules()
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "VoyageState":
+        """Builds a state from the JSON contract, raising StateError with every problem found."""
+        return _Parser().parse(data)
+
+    def to_dict(self) -> dict:
+        out: dict = {"rules": self.rules.to_dict(), "next_roll": self.next_roll}
+        if self.player is not None:
+            out["player"] = self.player
+        if self.players is not None:
+            out["players"] = self.players
+        out["boats"] = {g: b.to_dict() for g, b in self.boats.items()}
+        out["spots"] = dict(self.spots)
+        return out
+
+    @property
+    def owners(self) -> tuple[str, ...]:
+        """Every owner named in the state: crews in good order, then spots, then the player."""
+        seen: dict[str, None] = {}
+        for boat in self.boats.values():
+            seen.update(dict.fromkeys(boat.crew))
+        for spot in SPOTS:
+            if spot in self.spots:
+                seen[self.spots[spot]] = None
+        if self.player is not None:
+            seen[self.player] = None
+        return tuple(seen)
+
+    @property
+    def max_accomplices(self) -> int:
+        return 4 if self.players == 3 else 3
+
+    def to_core(self) -> "_core.Voyage":
+        """The engine's form of this state; owners are numbered in the order of ``owners``."""
+        ids = {name: i for i, name in enumerate(self.owners)}
+        return _core.Voyage(
+            next_roll=self.next_roll,
+            goods=[GOODS.index(g) for g in self.boats],
+            positions=[_core.ARRIVED if b.position == ARRIVED else b.position
+                       for b in self.boats.values()],
+            crews=[[ids[o] for o in b.crew] for b in self.boats.values()],
+            spots=[ids[self.spots[s]] if s in self.spots else -1 for s in SPOTS],
+            num_owners=len(ids),
+            thirteen_to_port=self.rules.thirteen_after_last_roll == "port",
+            pirate_variant=self.rules.pirate_variant,
+        )
+
+
+def as_state(state: Union[VoyageState, Mapping]) -> VoyageState:
+    return state if isinstance(state, VoyageState) else VoyageState.from_dict(state)
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+class _Parser:
+    """Reads a JSON-like value into a VoyageState, collecting every problem on the way."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def fail(self, path: str, message: str) -> None:
+        self.problems.append(Problem(path, message))
+
+    def owner(self, value: Any, path: str) -> Optional[str]:
+        if isinstance(value, str) and value.strip():
+            return value
+        self.fail(path, f"an owner must be a non-empty string (a player's name), got {value!r}")
+        return None
+
+    def parse(self, data: Any) -> VoyageState:
+        if not isinstance(data, Mapping):
+            raise StateError([Problem("", f"a voyage state must be a JSON object, got {type(data).__name__}")])
+        known = ("rules", "next_roll", "player", "players", "boats", "spots") + REQUEST_KEYS
+        for key in data:
+            if key not in known:
+                self.fail(str(key), f"unknown key; a voyage state has {', '.join(known[:6])}")
+        rules = self.rules(data.get("rules"))
+        next_roll = self.next_roll(data.get("next_roll", None), "next_roll" in data)
+        player = None
+        if data.get("player") is not None:
+            player = self.owner(data["player"], "player")
+        players = data.get("players")
+        if players is not None and not (_is_int(players) and 3 <= players <= 5):
+            self.fail("players", f"the player count must be 3, 4 or 5, got {players!r}")
+            players = None
+        boats = self.boats(data.get("boats"))
+        spots = self.spots(data.get("spots"))
+        if self.problems:
+            raise StateError(self.problems)
+        state = VoyageState(next_roll=next_roll, boats=boats, spots=spots, player=player,
+                            players=players, rules=rules)
+        self.accomplice_limits(state)
+        if self.problems:
+            raise StateError(self.problems)
+        return state
+
+    def rules(self, data: Any) -> Rules:
+        if data is None:
+            return Rules()
+        if not isinstance(data, Mapping):
+            self.fail("rules", "must be an object of rule options")
+            return Rules()
+        for key in data:
+            if key not in ("thirteen_after_last_roll", "pirate_variant"):
+                self.fail(f"rules.{key}", "unknown rule option; the options are "
+                                          "thirteen_after_last_roll and pirate_variant")
+        thirteen = data.get("thirteen_after_last_roll", "port")
+        if thirteen not in THIRTEEN_OPTIONS:
+            self.fail("rules.thirteen_after_last_roll", f'must be "port" or "shipyard", got {thirteen!r}')
+            thirteen = "port"
+        variant = data.get("pirate_variant", False)
+        if not isinstance(variant, bool):
+            self.fail("rules.pirate_variant", f"must be true or false, got {variant!r}")
+            variant = False
+        return Rules(thirteen, variant)
+
+    def next_roll(self, value: Any, present: bool) -> int:
+        if not present:
+            self.fail("next_roll", "missing: say which roll comes next (1, 2 or 3)")
+        elif not (_is_int(value) and 1 <= value <= 3):
+            self.fail("next_roll", f"must be 1, 2 or 3 (the roll that comes next), got {value!r}")
+        else:
+            return value
+        return 1
+
+    def boats(self, data: Any) -> dict[str, Boat]:
+        if not isinstance(data, Mapping):
+            self.fail("boats", "must be an object mapping each of the three sailing goods to its boat")
+            return {}
+        for good in data:
+            if good not in GOODS:
+                self.fail(f"boats.{good}", f"unknown good; the goods are {', '.join(GOODS)}")
+        sailing = [g for g in GOODS if g in data]
+        if len(data) != 3:
+            self.fail("boats", f"exactly three goods sail each voyage, got {len(data)}")
+        out = {}
+        for good in sailing:
+            boat = self.boat(good, data[good])
+            if boat is not None:
+                out[good] = boat
+        return out
+
+    def boat(self, good: str, data: Any) -> Optional[Boat]:
+        path = f"boats.{good}"
+        if not isinstance(data, Mapping):
+            self.fail(path, "must be an object with position and crew")
+            return None
+        for key in data:
+            if key not in ("position", "crew"):
+                self.fail(f"{path}.{key}", "unknown key; a boat has position and crew")
+        position = data.get("position")
+        if "position" not in data:
+            self.fail(f"{path}.position", 'missing: 0..13 or "arrived"')
+        elif not (position == ARRIVED or (_is_int(position) and 0 <= position <= 13)):
+            self.fail(f"{path}.position", f'must be a space 0..13 or "arrived", got {position!r}')
+        crew = data.get("crew", [])
+        if not isinstance(crew, list):
+            self.fail(f"{path}.crew", "must be a list of owners, front seat first")
+            crew = []
+        seats = len(SEATS[good])
+        if len(crew) > seats:
+            self.fail(f"{path}.crew", f"a {good} boat has {seats} seats, but {len(crew)} are taken")
+        owners = tuple(self.owner(o, f"{path}.crew[{i}]") for i, o in enumerate(crew))
+        return Boat(position, owners)  # type: ignore[arg-type]
+
+    def spots(self, data: Any) -> dict[str, str]:
+        if data is None:
+            return {}
+        if not isinstance(data, Mapping):
+            self.fail("spots", "must be an object mapping spot ids to owners")
+            return {}
+        out = {}
+        for spot, owner in data.items():
+            if spot not in SPOTS:
+                hint = (f"; cargo seats are given in boats.{spot}.crew" if spot in GOODS
+                        else f"; the spots are {', '.join(SPOTS)}")
+                self.fail(f"spots.{spot}", "unknown spot" + hint)
+            elif owner is not None:
+                name = self.owner(owner, f"spots.{spot}")
+                if name is not None:
+                    out[spot] = name
+        if "pirate_2" in out and "pirate_1" not in out:
+            self.fail("spots.pirate_2", "pirate_2 may only be taken once pirate_1 is occupied")
+        return {s: out[s] for s in SPOTS if s in out}
+
+    def accomplice_limits(self, state: VoyageState) -> None:
+        limit = state.max_accomplices
+        counts: dict[str, int] = {}
+        for boat in state.boats.values():
+            for o in boat.crew:
+                counts[o] = counts.get(o, 0) + 1
+        for o in state.spots.values():
+            counts[o] = counts.get(o, 0) + 1
+        for owner, n in counts.items():
+            if n > limit:
+                players = "3 players" if limit == 4 else "4 or 5 players"
+                self.fail("boats", f"{owner} holds {n} accomplices, but a player has only {limit} "
+                                   f"with {players}")

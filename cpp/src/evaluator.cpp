@@ -4,6 +4,7 @@
 #include <atomic>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -26,12 +27,17 @@ Triple triple_of(int cell) {
 enum FinalClass : int { kInManila, kOnThirteen, kElsewhere, kNumClasses };
 constexpr int kClassCombos = kNumClasses * kNumClasses * kNumClasses;
 
-// How many faces of the last die send a boat at p to each final class.
-std::array<int, kNumClasses> final_faces(int p) {
-    if (p == kArrived) return {6, 0, 0};
-    const int manila = p > 7 ? p - 7 : 0;  // faces 14-p .. 6
-    const int on13 = (p >= 7 && p <= 12) ? 1 : 0;
-    return {manila, on13, 6 - manila - on13};
+// Before the last roll only the odds of each final class matter, and they are the same
+// for every space up to 6 and for 13 and Manila: positions fall into 8 "reach" groups.
+constexpr int kReaches = 8;
+constexpr int kReachCells = kReaches * kReaches * kReaches;
+int reach(int p) { return p <= 6 ? 0 : (p >= kThirteen ? 7 : p - 6); }
+
+// How many faces of the last die send a boat of a reach group to each final class.
+std::array<int, kNumClasses> final_faces(int r) {
+    if (r == 7) return {6, 0, 0};
+    if (r == 0) return {0, 0, 6};
+    return {r - 1, 1, 6 - r};  // from space r+6: faces 8-r..6 pass 13, face 7-r lands on it
 }
 
 // Positions of one boat after `rolls` dice, each weighted by its number of face sequences.
@@ -64,6 +70,57 @@ bool shift(int& pos, int d) {
     return true;
 }
 
+// Every pilot option from every cell, in canonical order, built once. Options that cannot
+// change a value are left out; they could never beat an earlier option (ties go to the
+// first), so the choice is the same.
+struct PilotMoves {
+    std::array<std::int16_t, kCells> reach_of{};  // reach cell of each cell
+    std::vector<std::int16_t> large, small;       // target cells
+    std::array<std::int32_t, kCells + 1> large_begin{}, small_begin{};
+
+    PilotMoves() {
+        for (int cell = 0; cell < kCells; ++cell) {
+            const Triple p = triple_of(cell);
+            reach_of[cell] = static_cast<std::int16_t>(
+                (reach(p[0]) * kReaches + reach(p[1])) * kReaches + reach(p[2]));
+            // A large-pilot move that leaves a boat in its reach group changes no value: it
+            // ties with no move, or with the other boat's single move, which come first.
+            auto moves = [&](int i, int d, Triple& q) {
+                return p[i] != kArrived && shift(q[i], d) && reach(q[i]) != reach(p[i]);
+            };
+            large_begin[cell] = static_cast<std::int32_t>(large.size());
+            for (int i = 0; i < kNumBoats; ++i)
+                for (int d : {1, -1, 2, -2}) {
+                    Triple q = p;
+                    if (moves(i, d, q)) large.push_back(static_cast<std::int16_t>(cell_of(q)));
+                }
+            for (int i = 0; i < kNumBoats; ++i)
+                for (int j = i + 1; j < kNumBoats; ++j)
+                    for (auto [di, dj] : {std::pair{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}) {
+                        Triple q = p;
+                        if (moves(i, di, q) && moves(j, dj, q))
+                            large.push_back(static_cast<std::int16_t>(cell_of(q)));
+                    }
+            // From spaces 0..4 even the large pilot cannot bring a boat past 6 afterwards,
+            // so a small-pilot move within 0..4 ties with not moving.
+            small_begin[cell] = static_cast<std::int32_t>(small.size());
+            for (int i = 0; i < kNumBoats; ++i)
+                for (int d : {1, -1}) {
+                    Triple q = p;
+                    if (p[i] == kArrived || !shift(q[i], d) || (p[i] <= 4 && q[i] <= 4)) continue;
+                    small.push_back(static_cast<std::int16_t>(cell_of(q)));
+                }
+        }
+        large_begin[kCells] = static_cast<std::int32_t>(large.size());
+        small_begin[kCells] = static_cast<std::int32_t>(small.size());
+    }
+};
+
+const PilotMoves& pilot_moves() {
+    static const PilotMoves moves;
+    return moves;
+}
+
 // The part of a voyage that boarding can change: crews and the pirates still on the ship.
 struct Crews {
     std::array<std::array<int, kMaxSeats>, kNumBoats> crew{};
@@ -83,44 +140,84 @@ struct ConfigWork {
     Crews crews;
     std::vector<std::int64_t> settle;  // [kClassCombos][K]
     std::array<std::uint32_t, kClassCombos> settle_stamp{};
-    std::vector<std::int64_t> value;   // [kCells][K]: expected payout before roll 3, pilots done
+    // The last roll's expectation is summed one boat at a time (the dice are independent):
+    // partial[a][b][r2] sums over boat 2, partial2[a][r1][r2] over boats 1 and 2, and
+    // value[r0][r1][r2] over all three; classes a, b and reach groups r as below.
+    std::vector<std::int64_t> partial, partial2;
+    std::array<std::uint32_t, kNumClasses * kNumClasses * kReaches> partial_stamp{};
+    std::array<std::uint32_t, kNumClasses * kReaches * kReaches> partial2_stamp{};
+    std::vector<std::int64_t> value;   // [kReachCells][K]: expected payouts before roll 3
     std::vector<std::uint32_t> value_stamp, large_stamp, small_stamp;
     std::vector<std::int16_t> large_to, small_to;  // cell the pilot's choice leads to
 
     void prepare(int K) {
         if (value_stamp.empty()) {
-            value_stamp.assign(kCells, 0);
+            value_stamp.assign(kReachCells, 0);
             large_stamp.assign(kCells, 0);
             small_stamp.assign(kCells, 0);
             large_to.assign(kCells, 0);
             small_to.assign(kCells, 0);
         }
-        const std::size_t need = static_cast<std::size_t>(kCells) * static_cast<std::size_t>(K);
+        const std::size_t need = static_cast<std::size_t>(kReachCells) * static_cast<std::size_t>(K);
         if (value.size() < need) value.resize(need);
-        if (settle.size() < static_cast<std::size_t>(kClassCombos * K)) settle.resize(kClassCombos * K);
+        auto fit = [K](std::vector<std::int64_t>& a, int rows) {
+            const std::size_t size = static_cast<std::size_t>(rows) * static_cast<std::size_t>(K);
+            if (a.size() < size) a.resize(size);
+        };
+        fit(settle, kClassCombos);
+        fit(partial, static_cast<int>(partial_stamp.size()));
+        fit(partial2, static_cast<int>(partial2_stamp.size()));
     }
     void reset_stamps() {
         settle_stamp.fill(0);
+        partial_stamp.fill(0);
+        partial2_stamp.fill(0);
         std::fill(value_stamp.begin(), value_stamp.end(), 0);
         std::fill(large_stamp.begin(), large_stamp.end(), 0);
         std::fill(small_stamp.begin(), small_stamp.end(), 0);
     }
 };
 
-// Per-thread memory reused from one evaluation to the next: allocating and clearing the
-// memo tables would cost more than a whole last-roll evaluation.
+// Memory reused from one evaluation to the next: allocating and clearing the memo tables
+// would cost more than a whole last-roll evaluation.
 struct Workspace {
     std::vector<std::unique_ptr<ConfigWork>> pool;
     std::uint32_t stamp = 0;
 };
-thread_local Workspace t_workspace;
+
+// Workspaces are lent to whichever thread evaluates, so short-lived worker threads
+// find warm memory too.
+class WorkspaceLease {
+public:
+    WorkspaceLease() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (free_.empty()) {
+            ws_ = std::make_unique<Workspace>();
+        } else {
+            ws_ = std::move(free_.back());
+            free_.pop_back();
+        }
+    }
+    ~WorkspaceLease() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        free_.push_back(std::move(ws_));
+    }
+    WorkspaceLease(const WorkspaceLease&) = delete;
+    WorkspaceLease& operator=(const WorkspaceLease&) = delete;
+    Workspace& get() { return *ws_; }
+
+private:
+    std::unique_ptr<Workspace> ws_;
+    static inline std::mutex mutex_;
+    static inline std::vector<std::unique_ptr<Workspace>> free_;
+};
 
 // Expectimax over the rest of a voyage. Values are vectors of K channels: the incomes of
 // the tracked owners, then (optionally) per boat the counts of port/shipyard/plundered.
 class Solver {
 public:
     Solver(const Voyage& v, std::vector<int> tracked, bool boat_channels)
-        : v_(v), ws_(t_workspace), tracked_(std::move(tracked)) {
+        : v_(v), moves_(pilot_moves()), ws_(lease_.get()), tracked_(std::move(tracked)) {
         chan_.assign(static_cast<std::size_t>(v.num_owners), -1);
         // Every decision maker must be tracked: their choices depend on their own income.
         for (int s : {kPilotSmall, kPilotLarge, kPirate1, kPirate2})
@@ -265,28 +362,52 @@ private:
         return out;
     }
 
+    // out += m * vec, over the K channels.
+    void add_scaled(std::int64_t* out, std::int64_t m, const std::int64_t* vec) const {
+        for (int k = 0; k < K_; ++k) out[k] += m * vec[k];
+    }
+
+    // Expected payouts over boat 2's last die, boats 0 and 1 ending in classes a and b.
+    const std::int64_t* partial(int config, int a, int b, int r2) {
+        ConfigWork& w = *configs_[config];
+        const int idx = (a * kNumClasses + b) * kReaches + r2;
+        std::int64_t* out = &w.partial[static_cast<std::size_t>(idx) * K_];
+        if (w.partial_stamp[idx] == stamp_) return out;
+        w.partial_stamp[idx] = stamp_;
+        const auto f2 = final_faces(r2);
+        std::fill(out, out + K_, 0);
+        for (int c = 0; c < kNumClasses; ++c)
+            if (f2[c] != 0) add_scaled(out, f2[c], settle(config, (a * kNumClasses + b) * kNumClasses + c));
+        return out;
+    }
+
+    // Expected payouts over the last dice of boats 1 and 2, boat 0 ending in class a.
+    const std::int64_t* partial2(int config, int a, int r1, int r2) {
+        ConfigWork& w = *configs_[config];
+        const int idx = (a * kReaches + r1) * kReaches + r2;
+        std::int64_t* out = &w.partial2[static_cast<std::size_t>(idx) * K_];
+        if (w.partial2_stamp[idx] == stamp_) return out;
+        w.partial2_stamp[idx] = stamp_;
+        const auto f1 = final_faces(r1);
+        std::fill(out, out + K_, 0);
+        for (int b = 0; b < kNumClasses; ++b)
+            if (f1[b] != 0) add_scaled(out, f1[b], partial(config, a, b, r2));
+        return out;
+    }
+
     // Expected payouts (times 6^3) of a crew configuration with the boats at `cell` just
     // before roll 3, after the pilots.
     const std::int64_t* value(int config, int cell) {
         ConfigWork& w = *configs_[config];
-        std::int64_t* out = &w.value[static_cast<std::size_t>(cell) * K_];
-        if (w.value_stamp[cell] == stamp_) return out;
-        w.value_stamp[cell] = stamp_;
-        const Triple p = triple_of(cell);
-        const auto f0 = final_faces(p[0]), f1 = final_faces(p[1]), f2 = final_faces(p[2]);
+        const int rc = moves_.reach_of[cell];
+        std::int64_t* out = &w.value[static_cast<std::size_t>(rc) * K_];
+        if (w.value_stamp[rc] == stamp_) return out;
+        w.value_stamp[rc] = stamp_;
+        const int r0 = rc / (kReaches * kReaches), r1 = (rc / kReaches) % kReaches, r2 = rc % kReaches;
+        const auto f0 = final_faces(r0);
         std::fill(out, out + K_, 0);
-        for (int a = 0; a < kNumClasses; ++a) {
-            if (f0[a] == 0) continue;
-            for (int b = 0; b < kNumClasses; ++b) {
-                if (f1[b] == 0) continue;
-                for (int c = 0; c < kNumClasses; ++c) {
-                    if (f2[c] == 0) continue;
-                    const std::int64_t m = static_cast<std::int64_t>(f0[a]) * f1[b] * f2[c];
-                    const std::int64_t* s = settle(config, (a * 3 + b) * 3 + c);
-                    for (int k = 0; k < K_; ++k) out[k] += m * s[k];
-                }
-            }
-        }
+        for (int a = 0; a < kNumClasses; ++a)
+            if (f0[a] != 0) add_scaled(out, f0[a], partial2(config, a, r1, r2));
         return out;
     }
 
@@ -295,29 +416,13 @@ private:
         if (large_ch_ < 0) return cell;
         ConfigWork& w = *configs_[config];
         if (w.large_stamp[cell] == stamp_) return w.large_to[cell];
-        const Triple p = triple_of(cell);
         int best = cell;
         std::int64_t best_value = value(config, cell)[large_ch_];
-        auto consider = [&](const Triple& q) {
-            const int c = cell_of(q);
+        for (int k = moves_.large_begin[cell]; k < moves_.large_begin[cell + 1]; ++k) {
+            const int c = moves_.large[k];
             const std::int64_t v = value(config, c)[large_ch_];
             if (v > best_value) best_value = v, best = c;
-        };
-        for (int i = 0; i < kNumBoats; ++i) {
-            if (p[i] == kArrived) continue;
-            for (int d : {1, -1, 2, -2}) {
-                Triple q = p;
-                if (shift(q[i], d)) consider(q);
-            }
         }
-        for (int i = 0; i < kNumBoats; ++i)
-            for (int j = i + 1; j < kNumBoats; ++j) {
-                if (p[i] == kArrived || p[j] == kArrived) continue;
-                for (auto [di, dj] : {std::pair{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}) {
-                    Triple q = p;
-                    if (shift(q[i], di) && shift(q[j], dj)) consider(q);
-                }
-            }
         w.large_stamp[cell] = stamp_;
         w.large_to[cell] = static_cast<std::int16_t>(best);
         return best;
@@ -328,18 +433,12 @@ private:
         if (small_ch_ < 0) return after_large(config, cell);
         ConfigWork& w = *configs_[config];
         if (w.small_stamp[cell] == stamp_) return w.small_to[cell];
-        const Triple p = triple_of(cell);
         int best = after_large(config, cell);
         std::int64_t best_value = value(config, best)[small_ch_];
-        for (int i = 0; i < kNumBoats; ++i) {
-            if (p[i] == kArrived) continue;
-            for (int d : {1, -1}) {
-                Triple q = p;
-                if (!shift(q[i], d)) continue;
-                const int c = after_large(config, cell_of(q));
-                const std::int64_t v = value(config, c)[small_ch_];
-                if (v > best_value) best_value = v, best = c;
-            }
+        for (int k = moves_.small_begin[cell]; k < moves_.small_begin[cell + 1]; ++k) {
+            const int c = after_large(config, moves_.small[k]);
+            const std::int64_t v = value(config, c)[small_ch_];
+            if (v > best_value) best_value = v, best = c;
         }
         w.small_stamp[cell] = stamp_;
         w.small_to[cell] = static_cast<std::int16_t>(best);
@@ -396,6 +495,8 @@ private:
     }
 
     const Voyage& v_;
+    const PilotMoves& moves_;
+    WorkspaceLease lease_;
     Workspace& ws_;
     std::vector<int> tracked_;
     std::vector<int> chan_;
@@ -489,7 +590,7 @@ void fill_row(Table& t, int row, const Voyage& v, const PointOfView& pov, int th
     parallel_for(static_cast<int>(spots.size()), threads, [&](int k) {
         const int id = spots[k];
         const int cost = spot_cost(base, id);
-        const std::int64_t with = expected_income(with_accomplice(base, id, who), who);
+        const std::int64_t with = Solver(with_accomplice(base, id, who), {who}, false).run()[0];
         t.legal[off + id] = 1;
         t.cost[off + id] = cost;
         t.net[off + id] = with - without - cost * den;

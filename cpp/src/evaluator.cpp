@@ -212,8 +212,11 @@ private:
     static inline std::vector<std::unique_ptr<Workspace>> free_;
 };
 
+// Outcome channels: per boat port/shipyard/plundered, then how many boats end in Manila (0..3).
+constexpr int kOutcomeChannels = kNumBoats * kNumOutcomes + kNumBoats + 1;
+
 // Expectimax over the rest of a voyage. Values are vectors of K channels: the incomes of
-// the tracked owners, then (optionally) per boat the counts of port/shipyard/plundered.
+// the tracked owners, then (optionally) the outcome channels.
 class Solver {
 public:
     Solver(const Voyage& v, std::vector<int> tracked, bool boat_channels)
@@ -225,7 +228,7 @@ public:
         for (std::size_t i = 0; i < tracked_.size(); ++i) chan_[tracked_[i]] = static_cast<int>(i);
         K_ = static_cast<int>(tracked_.size());
         boat_base_ = boat_channels ? K_ : -1;
-        if (boat_channels) K_ += kNumBoats * kNumOutcomes;
+        if (boat_channels) K_ += kOutcomeChannels;
         small_ch_ = channel(v.spots[kPilotSmall]);
         large_ch_ = channel(v.spots[kPilotLarge]);
         if (++ws_.stamp == 0) {
@@ -258,6 +261,10 @@ public:
         // summed on their own and only the positions after roll 2 need the game tree.
         std::array<std::vector<std::pair<int, std::int64_t>>, kNumBoats> dist;
         for (int i = 0; i < kNumBoats; ++i) dist[i] = roll_distribution(start[i], 3 - v_.next_roll);
+        if (small_ch_ < 0 && large_ch_ < 0) {
+            independent_boats(dist, result.data());
+            return result;
+        }
         for (auto [q0, w0] : dist[0])
             for (auto [q1, w1] : dist[1])
                 for (auto [q2, w2] : dist[2]) {
@@ -270,6 +277,47 @@ public:
     }
 
 private:
+    // Without pilots nothing is decided before roll 3 except boarding, so away from the
+    // boarding positions the three boats' dice are independent all the way: the sum over
+    // all positions factors into one sum per boat, corrected where pirates board.
+    void independent_boats(const std::array<std::vector<std::pair<int, std::int64_t>>, kNumBoats>& dist,
+                           std::int64_t* result) {
+        std::array<std::array<std::int64_t, kNumClasses>, kNumBoats> odds{};
+        for (int i = 0; i < kNumBoats; ++i)
+            for (auto [p, w] : dist[i]) {
+                const auto f = final_faces(reach(p));
+                for (int c = 0; c < kNumClasses; ++c) odds[i][c] += w * f[c];
+            }
+        for (int combo = 0; combo < kClassCombos; ++combo) {
+            const std::int64_t m = odds[0][combo / 9] * odds[1][(combo / 3) % 3] * odds[2][combo % 3];
+            if (m != 0) add_scaled(result, m, settle(0, combo));
+        }
+        if (configs_[0]->crews.on_ship == 0) return;
+        // Boarding depends on which boats are on 13 and, through the values, on the reach
+        // groups: positions alike in both are decided once.
+        struct Boarding { int key, cell; std::int64_t weight; };  // key: reach cell * 8 + mask
+        std::vector<Boarding> boarding;
+        for (auto [q0, w0] : dist[0])
+            for (auto [q1, w1] : dist[1])
+                for (auto [q2, w2] : dist[2]) {
+                    const int mask = (q0 == kThirteen) | (q1 == kThirteen) << 1 | (q2 == kThirteen) << 2;
+                    if (mask == 0) continue;
+                    const int cell = cell_of({q0, q1, q2});
+                    boarding.push_back({moves_.reach_of[cell] * 8 + mask, cell, w0 * w1 * w2});
+                }
+        std::sort(boarding.begin(), boarding.end(),
+                  [](const Boarding& a, const Boarding& b) { return a.key < b.key; });
+        for (std::size_t i = 0; i < boarding.size();) {
+            const int key = boarding[i].key, cell = boarding[i].cell;
+            std::int64_t weight = 0;
+            for (; i < boarding.size() && boarding[i].key == key; ++i) weight += boarding[i].weight;
+            const auto [config, to] = board(0, 0, cell, -1, -1);
+            const std::int64_t* with = value(config, to);
+            const std::int64_t* without = value(0, cell);
+            for (int k = 0; k < K_; ++k) result[k] += weight * (with[k] - without[k]);
+        }
+    }
+
     void track(int owner) {
         if (std::find(tracked_.begin(), tracked_.end(), owner) == tracked_.end())
             tracked_.push_back(owner);
@@ -316,6 +364,7 @@ private:
             }
             if (boat_base_ >= 0) out[boat_base_ + i * kNumOutcomes + outcome] += 1;
         }
+        if (boat_base_ >= 0) out[boat_base_ + kNumBoats * kNumOutcomes + manila] += 1;
         const int shipyard = kNumBoats - manila;
         for (int k = 0; k < 3; ++k) {
             if (manila > k) pay(out, v_.spots[kPortA + k], kSlotPayout[k]);
@@ -567,16 +616,65 @@ void parallel_for(int n, int threads, Body body) {
 
 int hardware_threads() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
 
+bool decides(const Voyage& v, int owner) {
+    for (int s : {kPilotSmall, kPilotLarge, kPirate1, kPirate2})
+        if (v.spots[s] == owner) return true;
+    return false;
+}
+
+// An accomplice that changes nobody's decisions earns what its spot pays under the
+// decisions already computed; that sum needs no new game tree. True, with the gain in
+// `gain`, when spot `id` is such a spot for owner `who`. `outcomes` are the outcome
+// channels of the evaluation without it.
+bool passive_gain(const Voyage& v, int id, int who, const std::int64_t* outcomes, std::int64_t& gain) {
+    if (decides(v, who)) return false;  // their own choices would follow the new payoff
+    const std::int64_t* manila = outcomes + kNumBoats * kNumOutcomes;  // P(n boats in Manila)
+    gain = 0;
+    if (id < kNumGoods) {
+        // Pirates who may still board would share the cargo; a decision maker on board
+        // would see their share shrink.
+        const bool boarding = v.next_roll < 3 && v.spots[kPirate1] != kNoOwner;
+        if (boarding) return false;
+        for (int i = 0; i < kNumBoats; ++i) {
+            const Boat& b = v.boats[i];
+            if (b.good != id) continue;
+            int mine = 0;
+            for (int s = 0; s < b.crew_size; ++s) {
+                if (decides(v, b.crew[s])) return false;
+                mine += b.crew[s] == who;
+            }
+            const int value = kGoods[id].value;
+            const std::int64_t before = b.crew_size ? std::int64_t(mine) * (value / b.crew_size) : 0;
+            const std::int64_t after = std::int64_t(mine + 1) * (value / (b.crew_size + 1));
+            gain = (after - before) * outcomes[i * kNumOutcomes + kOutcomePort];
+        }
+        return true;
+    }
+    const int spot = id - kNumGoods;
+    for (int n = 0; n <= kNumBoats; ++n) {
+        const int shipyard = kNumBoats - n;
+        if (spot >= kPortA && spot <= kPortC && n > spot - kPortA)
+            gain += kSlotPayout[spot - kPortA] * manila[n];
+        else if (spot >= kShipyardA && spot <= kShipyardC && shipyard > spot - kShipyardA)
+            gain += kSlotPayout[spot - kShipyardA] * manila[n];
+        else if (spot == kInsurance)
+            gain -= kInsuranceClaim[shipyard] * manila[n];
+    }
+    return spot <= kShipyardC || spot == kInsurance;
+}
+
 // Fills one row of the table; `threads` splits the spot evaluations.
 void fill_row(Table& t, int row, const Voyage& v, const PointOfView& pov, int threads) {
     std::vector<int> everyone(static_cast<std::size_t>(v.num_owners));
     for (int o = 0; o < v.num_owners; ++o) everyone[o] = o;
     const std::vector<std::int64_t> all = Solver(v, everyone, true).run();
+    const std::int64_t* outcomes = all.data() + v.num_owners;
 
     const std::int64_t den = denominator(v.next_roll);
     t.denominator[row] = den;
     std::copy(all.begin(), all.begin() + v.num_owners, t.incomes.begin() + std::size_t(row) * t.owner_stride);
-    std::copy(all.begin() + v.num_owners, all.end(), t.boats.begin() + std::size_t(row) * kNumBoats * kNumOutcomes);
+    std::copy(outcomes, outcomes + kNumBoats * kNumOutcomes,
+              t.boats.begin() + std::size_t(row) * kNumBoats * kNumOutcomes);
 
     Voyage base = v;
     int who = pov.owner;
@@ -585,15 +683,22 @@ void fill_row(Table& t, int row, const Voyage& v, const PointOfView& pov, int th
         who = base.num_owners++;  // a fresh player, whose income without the spot is 0
     else
         without = all[static_cast<std::size_t>(who)];
-    const std::vector<int> spots = legal_spots(base, {who, pov.max_accomplices});
     const std::size_t off = std::size_t(row) * kNumTableSpots;
-    parallel_for(static_cast<int>(spots.size()), threads, [&](int k) {
-        const int id = spots[k];
+    std::vector<int> hard;  // spots that need a game tree of their own
+    for (int id : legal_spots(base, {who, pov.max_accomplices})) {
         const int cost = spot_cost(base, id);
-        const std::int64_t with = Solver(with_accomplice(base, id, who), {who}, false).run()[0];
         t.legal[off + id] = 1;
         t.cost[off + id] = cost;
-        t.net[off + id] = with - without - cost * den;
+        std::int64_t gain;
+        if (passive_gain(base, id, who, outcomes, gain))
+            t.net[off + id] = gain - cost * den;
+        else
+            hard.push_back(id);
+    }
+    parallel_for(static_cast<int>(hard.size()), threads, [&](int k) {
+        const int id = hard[k];
+        const std::int64_t with = Solver(with_accomplice(base, id, who), {who}, false).run()[0];
+        t.net[off + id] = with - without - t.cost[off + id] * den;
     });
 }
 

@@ -1,0 +1,81 @@
+"""The Python surface: state objects, result objects, JSON shape, numpy views."""
+
+import json
+from fractions import Fraction
+
+import numpy as np
+
+import manila
+from manila import _core
+
+
+def test_example_round_trips_through_the_typed_state():
+    state = manila.VoyageState.from_dict(manila.EXAMPLE)
+    assert state.to_dict() == {**manila.EXAMPLE, "boats": {
+        g: manila.EXAMPLE["boats"][g] for g in ("ginseng", "silk", "jade")}}
+    assert manila.VoyageState.from_dict(state.to_dict()) == state
+    assert manila.evaluate(state).to_dict() == manila.evaluate(manila.EXAMPLE).to_dict()
+
+
+def test_evaluation_json_shape():
+    out = manila.evaluate(manila.EXAMPLE).to_dict()
+    assert set(out) == {"spots", "boats", "incomes"}
+    assert set(out["incomes"]) == {"red", "blue", "green"}
+    assert set(out["boats"]) == {"ginseng", "silk", "jade"}
+    for entry in out["spots"].values():
+        assert set(entry) == {"cost", "expected_net"}
+        assert isinstance(entry["cost"], int) and isinstance(entry["expected_net"], float)
+    for odds in out["boats"].values():
+        assert set(odds) == {"port", "shipyard", "plundered"}
+    json.dumps(out)  # plain JSON types only
+    # Spots come in canonical order: cargo goods, then the others as in MANILA.md.
+    order = list(manila.GOODS + manila.SPOTS)
+    assert list(out["spots"]) == sorted(out["spots"], key=order.index)
+
+
+def test_exact_values_are_fractions_and_strings():
+    result = manila.evaluate(manila.EXAMPLE, exact=True)
+    assert all(isinstance(v, Fraction) for v in result.incomes.values())
+    text = result.to_dict()
+    for name, value in text["incomes"].items():
+        num, den = value.split("/")
+        assert Fraction(int(num), int(den)) == result.incomes[name]
+        assert Fraction(int(num), int(den)).denominator == int(den)  # written in lowest terms
+    assert result.to_dict(exact=False)["incomes"] == manila.evaluate(manila.EXAMPLE).to_dict()["incomes"]
+
+
+def test_player_override_and_fresh_player():
+    red = manila.evaluate(manila.EXAMPLE, exact=True)
+    blue = manila.evaluate(manila.EXAMPLE, exact=True, player="blue")
+    assert red.incomes == blue.incomes
+    assert red.spots != blue.spots
+    fresh = {k: v for k, v in manila.EXAMPLE.items() if k != "player"}
+    stranger = manila.evaluate(fresh, exact=True, player="stranger")
+    assert manila.evaluate(fresh, exact=True).spots == stranger.spots
+    assert stranger.incomes["stranger"] == 0
+
+
+def test_best_spot():
+    result = manila.evaluate(manila.EXAMPLE)
+    spots = result.spots
+    assert spots[result.best_spot()]["expected_net"] == max(s["expected_net"] for s in spots.values())
+
+
+def test_core_tables_are_numpy_views_without_copies():
+    state = manila.VoyageState.from_dict(manila.EXAMPLE)
+    table = _core.analyse(state.to_core(), 0, 3, 1)
+    for name in ("denominator", "incomes", "boats", "legal", "cost", "net"):
+        array = getattr(table, name)
+        assert isinstance(array, np.ndarray)
+        assert not array.flags.owndata  # a view of the C++ buffer, kept alive by the table
+    assert table.net.dtype == np.int64 and table.legal.dtype == np.bool_
+    assert table.boats.shape == (1, 3, 3)
+    net = table.net
+    del table
+    assert net.sum() == net.copy().sum()  # still valid after the table object is gone
+
+
+def test_evaluate_many_shares_one_table():
+    states = [manila.EXAMPLE, {**manila.EXAMPLE, "next_roll": 3}, {**manila.EXAMPLE, "player": "green"}]
+    results = manila.evaluate_many(states)
+    assert [r.to_dict() for r in results] == [manila.evaluate(s).to_dict() for s in states]

@@ -1,0 +1,50 @@
+"""The engine agrees exactly with the brute-force reference on random valid states."""
+
+import random
+
+import pytest
+
+import manila
+from reference import evaluate_reference
+from states import random_state
+
+# (next_roll, how many states): a few hundred in all; roll 1 states are the slowest to check.
+SAMPLES = [(3, 300), (2, 200), (1, 60)]
+
+
+def sample(next_roll, count):
+    rng = random.Random(1000 + next_roll)
+    return [random_state(rng, next_roll, busy=rng.choice((0.2, 0.5, 0.9)),
+                         decision_makers=(True, False, None)[i % 3]) for i in range(count)]
+
+
+CASES = [(roll, i, s) for roll, n in SAMPLES for i, s in enumerate(sample(roll, n))]
+
+
+def engine_tables(state):
+    result = manila.evaluate(state, exact=True)
+    return {"spots": result.spots, "boats": result.boats, "incomes": result.incomes}
+
+
+@pytest.mark.parametrize("state", [c[2] for c in CASES], ids=[f"roll{c[0]}-{c[1]}" for c in CASES])
+def test_engine_equals_reference(state):
+    assert engine_tables(state) == evaluate_reference(state)
+
+
+def test_sample_covers_the_rules():
+    """The random states exercise every feature the comparison is meant to cover."""
+    states = [c[2] for c in CASES]
+
+    def count(pred):
+        return sum(1 for s in states if pred(s))
+
+    seats = {"ginseng": 3, "nutmeg": 3, "silk": 3, "jade": 4}
+    assert count(lambda s: "pirate_2" in s["spots"]) >= 30
+    assert count(lambda s: "pilot_small" in s["spots"] and "pilot_large" in s["spots"]) >= 30
+    assert count(lambda s: s["rules"]["pirate_variant"]) >= 100
+    assert count(lambda s: s["rules"]["thirteen_after_last_roll"] == "shipyard") >= 100
+    assert count(lambda s: any(b["position"] == "arrived" for b in s["boats"].values())) >= 50
+    assert count(lambda s: any(b["position"] == 13 for b in s["boats"].values())) >= 20
+    assert count(lambda s: any(len(b["crew"]) == seats[g] for g, b in s["boats"].items())) >= 50
+    assert count(lambda s: "player" not in s) >= 50
+    assert count(lambda s: s.get("player") in (s["spots"].get("pilot_large"), s["spots"].get("pirate_1"))) >= 30

@@ -1,0 +1,64 @@
+"""asv benchmarks: the spot table at each roll, with and without decisions, and batches.
+
+Run with ``asv run --python=same`` (the installed package) or ``asv run`` (builds a wheel).
+"""
+
+import manila
+from manila import _core
+
+from .bench_states import STATES
+
+
+def _prepared(name):
+    state = manila.VoyageState.from_dict(STATES[name])
+    owner = state.owners.index(state.player) if state.player is not None else -1
+    return state.to_core(), owner, state.max_accomplices
+
+
+class SpotTable:
+    """The full spot table (plus incomes and boat odds) of one prepared state."""
+
+    params = [list(STATES), [1, 2]]
+    param_names = ["state", "threads"]
+
+    def setup(self, name, threads):
+        self.voyage, self.owner, self.limit = _prepared(name)
+
+    def time_spot_table(self, name, threads):
+        _core.analyse(self.voyage, self.owner, self.limit, threads)
+
+
+class Evaluate:
+    """From a JSON-like dict to the evaluation JSON, the whole Python path."""
+
+    params = [list(STATES)]
+    param_names = ["state"]
+
+    def time_evaluate_to_dict(self, name):
+        manila.evaluate(STATES[name]).to_dict()
+
+    def time_evaluate_exact_to_dict(self, name):
+        manila.evaluate(STATES[name], exact=True).to_dict()
+
+    def peakmem_evaluate(self, name):
+        manila.evaluate(STATES[name])
+
+
+class Batch:
+    """Many states in one call, spread over threads with the GIL released."""
+
+    params = [[1, 2]]
+    param_names = ["threads"]
+
+    def setup(self, threads):
+        roll2 = [s for s in STATES.values() if s["next_roll"] >= 2]
+        self.voyages = [manila.VoyageState.from_dict(s) for s in roll2] * 50
+        self.cores = [s.to_core() for s in self.voyages]
+        self.owners = [s.owners.index(s.player) if s.player else -1 for s in self.voyages]
+        self.limits = [3] * len(self.cores)
+
+    def time_batch_200(self, threads):
+        _core.analyse_batch(self.cores, self.owners, self.limits, threads)
+
+    def time_evaluate_many_200(self, threads):
+        manila.evaluate_many(self.voyages, threads=threads)

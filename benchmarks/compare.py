@@ -1,0 +1,90 @@
+"""Times the C++ engine against the brute-force reference on the same states, in one run.
+
+    python benchmarks/compare.py [--quick] [--random N]
+
+Both compute the full evaluation (spot table, boat table, incomes) exactly; the script
+checks that they agree, then prints the best time of each and the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "tests")]
+
+import manila  # noqa: E402
+from bench_states import STATES  # noqa: E402
+from manila import _core  # noqa: E402
+from reference import evaluate_reference  # noqa: E402
+from states import random_state  # noqa: E402
+
+
+def best_time(fn, budget: float) -> float:
+    """The best mean time per call over 5 rounds that together take about `budget` seconds."""
+    start = time.perf_counter()
+    fn()
+    once = time.perf_counter() - start
+    number = max(1, int(budget / 5 / max(once, 1e-7)))
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        best = min(best, (time.perf_counter() - start) / number)
+    return best
+
+
+def engine_call(state: dict, threads: int):
+    """The engine on a prepared state: what a bot or a sweep calls in its loop."""
+    typed = manila.VoyageState.from_dict(state)
+    voyage = typed.to_core()
+    owner = typed.owners.index(typed.player) if typed.player is not None else -1
+    return lambda: _core.analyse(voyage, owner, typed.max_accomplices, threads)
+
+
+def agree(state: dict) -> bool:
+    result = manila.evaluate(state, exact=True)
+    mine = {"spots": result.spots, "boats": result.boats, "incomes": result.incomes}
+    return mine == evaluate_reference(state)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="shorter timing rounds")
+    parser.add_argument("--random", type=int, default=10, metavar="N",
+                        help="also time N random next_roll 2 states (default 10)")
+    args = parser.parse_args()
+    budget = 0.1 if args.quick else 0.5
+
+    cases = list(STATES.items())
+    rng = random.Random(2)
+    cases += [(f"random_roll2_{i}", random_state(rng, 2)) for i in range(args.random)]
+    print(f"{'state':22s} {'reference':>11s} {'engine 1 thread':>16s} {'engine auto':>12s} "
+          f"{'speed-up':>9s}")
+    ratios = {}
+    for name, state in cases:
+        if not agree(state):
+            print(f"{name}: engine and reference disagree", file=sys.stderr)
+            return 1
+        ref = best_time(lambda: evaluate_reference(state), budget * 4)
+        one = best_time(engine_call(state, 1), budget)
+        auto = best_time(engine_call(state, 0), budget)
+        ratio = ref / min(one, auto)
+        ratios.setdefault(state["next_roll"], []).append(ratio)
+        print(f"{name:22s} {ref * 1e3:9.2f}ms {one * 1e6:14.1f}us {auto * 1e6:10.1f}us "
+              f"{ratio:8.0f}x", flush=True)
+    print()
+    for roll in sorted(ratios):
+        r = sorted(ratios[roll])
+        print(f"next_roll {roll}: speed-up min {r[0]:.0f}x, median {r[len(r) // 2]:.0f}x "
+              f"over {len(r)} states")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -3,7 +3,7 @@
     >>> import manila
     >>> result = manila.evaluate(manila.EXAMPLE)
     >>> result.best_spot()
-    'port_a'
+    'jade'
 """
 
 from __future__ import annotations

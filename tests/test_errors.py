@@ -8,7 +8,7 @@ import manila
 from manila import _core
 
 GOOD = {
-    "next_roll": 2, "player": "red",
+    "next_roll": 3, "player": "red",
     "boats": {"ginseng": {"position": 8, "crew": ["red"]},
               "silk": {"position": 5, "crew": []},
               "jade": {"position": 12, "crew": ["blue"]}},
@@ -45,7 +45,7 @@ CASES = {
                        "rules.thirteen_after_last_roll"),
     "variant not bool": (lambda s: s.update(rules={"pirate_variant": "yes"}), "rules.pirate_variant"),
     "too many accomplices": (lambda s: s["spots"].update(port_a="red", port_b="red", port_c="red"),
-                             "boats"),
+                             "spots.port_c"),
     "player count": (lambda s: s.update(players=7), "players"),
     "unknown key": (lambda s: s.update(nextroll=2), "nextroll"),
     "boats not an object": (lambda s: s.update(boats=[1, 2, 3]), "boats"),

@@ -11,13 +11,14 @@ ON_13 = [21, 25, 27, 27, 25, 21]          # /216: ends roll 3 exactly on 13
 
 
 def lone_boat(start, thirteen="port"):
-    """A ginseng boat at `start`; with no pirate or pilot the other boats do not affect it."""
+    """A ginseng boat at `start`; with no pilot the other boats do not affect its odds."""
+    nutmeg = min(5, 9 - start)
     return {
         "rules": {"thirteen_after_last_roll": thirteen},
         "next_roll": 1,
         "boats": {"ginseng": {"position": start, "crew": []},
-                  "nutmeg": {"position": 0, "crew": []},
-                  "silk": {"position": 0, "crew": []}},
+                  "nutmeg": {"position": nutmeg, "crew": []},
+                  "silk": {"position": 9 - start - nutmeg, "crew": []}},
     }
 
 
@@ -35,6 +36,9 @@ def test_pass_and_thirteen_odds(start):
 def test_captain_plunders_exactly_the_boats_on_13(start):
     state = lone_boat(start)
     state["spots"] = {"pirate_1": "blue"}
+    # Full boats cannot be boarded after roll 2, so the pirate is still on the ship.
+    for k, boat in enumerate(state["boats"].values()):
+        boat["crew"] = [f"crew{k}{seat}" for seat in range(3)]
     odds = manila.evaluate(state, exact=True).boats["ginseng"]
     assert odds["plundered"] == Fraction(ON_13[start], 216)
     assert odds["port"] == Fraction(PASS[start], 216)

@@ -11,7 +11,7 @@ from states import PLAYERS, states
 
 @given(states())
 def test_boat_outcomes_are_probabilities_summing_to_one(state):
-    result = manila.evaluate(state, exact=True)
+    result = manila.evaluate(state, exact=True, strict=False)
     assert 6**9 % result.denominator == 0
     for odds in result.boats.values():
         assert all(0 <= p <= 1 for p in odds.values())
@@ -22,8 +22,8 @@ def test_boat_outcomes_are_probabilities_summing_to_one(state):
 
 @given(states())
 def test_floats_are_the_exact_values_rounded(state):
-    exact = manila.evaluate(state, exact=True).to_dict()
-    floats = manila.evaluate(state).to_dict()
+    exact = manila.evaluate(state, exact=True, strict=False).to_dict()
+    floats = manila.evaluate(state, strict=False).to_dict()
 
     def walk(a, b):
         if isinstance(a, dict):
@@ -49,8 +49,8 @@ def test_names_and_dict_order_do_not_matter(state, names):
     }
     if "player" in state:
         renamed["player"] = rename[state["player"]]
-    a = manila.evaluate(state, exact=True)
-    b = manila.evaluate(renamed, exact=True)
+    a = manila.evaluate(state, exact=True, strict=False)
+    b = manila.evaluate(renamed, exact=True, strict=False)
     assert a.spots == b.spots
     assert a.boats == b.boats
     assert {rename[o]: v for o, v in a.incomes.items()} == b.incomes
@@ -59,8 +59,8 @@ def test_names_and_dict_order_do_not_matter(state, names):
 @settings(max_examples=30)
 @given(st.lists(states(), min_size=1, max_size=6), st.sampled_from([1, 2]))
 def test_batch_and_threads_change_nothing(batch, threads):
-    one_by_one = [manila.evaluate(s, exact=True, threads=1).to_dict() for s in batch]
-    together = [r.to_dict() for r in manila.evaluate_many(batch, exact=True, threads=threads)]
+    one_by_one = [manila.evaluate(s, exact=True, threads=1, strict=False).to_dict() for s in batch]
+    together = [r.to_dict() for r in manila.evaluate_many(batch, exact=True, threads=threads, strict=False)]
     assert together == one_by_one
 
 
@@ -71,7 +71,7 @@ def test_insurance_pays_the_shipyard_slots(state):
     state = {k: v for k, v in state.items() if k != "player"}
     if any(s in state["spots"] for s in ("insurance", "shipyard_a", "shipyard_b", "shipyard_c")):
         return
-    spots = manila.evaluate(state, exact=True).spots
+    spots = manila.evaluate(state, exact=True, strict=False).spots
     if "insurance" not in spots:
         return
     claims = sum(spots[s]["expected_net"] + spots[s]["cost"]
@@ -81,7 +81,7 @@ def test_insurance_pays_the_shipyard_slots(state):
 
 @given(states())
 def test_legal_spots_follow_the_rules(state):
-    spots = manila.evaluate(state).spots
+    spots = manila.evaluate(state, strict=False).spots
     seats = {"ginseng": 3, "nutmeg": 3, "silk": 3, "jade": 4}
     held = state["spots"]
     player = state.get("player")

@@ -22,7 +22,7 @@ CASES = [(roll, i, s) for roll, n in SAMPLES for i, s in enumerate(sample(roll, 
 
 
 def engine_tables(state):
-    result = manila.evaluate(state, exact=True)
+    result = manila.evaluate(state, exact=True, strict=False)  # random positions may be hypothetical
     return {"spots": result.spots, "boats": result.boats, "incomes": result.incomes}
 
 

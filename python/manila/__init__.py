@@ -19,10 +19,10 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
 from .errors import Problem, StateError
 from .evaluation import Evaluation, evaluate, evaluate_many
 from .example import EXAMPLE
-from .state import GOODS, SPOTS, Boat, Rules, VoyageState
+from .state import GOODS, SPOTS, Boat, Rules, VoyageState, parse, validate
 
 __version__ = "0.1.0"
 __all__ = [
     "EXAMPLE", "GOODS", "SPOTS", "Boat", "Evaluation", "Problem", "Rules", "StateError",
-    "VoyageState", "evaluate", "evaluate_many",
+    "VoyageState", "evaluate", "evaluate_many", "parse", "validate",
 ]

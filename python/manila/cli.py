@@ -1,4 +1,4 @@
-"""The command line: ``python -m manila evaluate FILE|-``, ``python -m manila example``."""
+"""The command line: ``python -m manila evaluate|validate FILE|TEXT|-``, ``example``."""
 
 from __future__ import annotations
 
@@ -12,30 +12,47 @@ from .errors import Problem, StateError
 from .evaluation import evaluate
 from .example import EXAMPLE
 from .report import render
+from .state import VoyageState, validate
 
 
 class _InputError(Exception):
     """Input that could not be read; reported as one line, exit status 2."""
 
 
+def _looks_like_notation(text: str) -> bool:
+    return text.lstrip()[:1] == "r"
+
+
 def _read_state(source: str) -> Any:
+    """The JSON value or notation string in a file, on standard input, or given inline."""
+    if source != "-" and not os.path.exists(source) and _looks_like_notation(source):
+        return source
     try:
         text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
     except OSError as exc:
         raise _InputError(f"{source}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
         raise _InputError(f"{source}: not UTF-8 text ({exc.reason})") from None
+    if _looks_like_notation(text):
+        return text.strip()
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         name = "standard input" if source == "-" else source
-        raise _InputError(f"{name}: not valid JSON: {exc.msg} at line {exc.lineno} "
-                          f"column {exc.colno}") from None
+        raise _InputError(f"{name}: neither notation (r1 ...) nor valid JSON: {exc.msg} at "
+                          f"line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise _InputError(f"{source}: JSON nested too deeply") from None
+
+
+def _strict(args: argparse.Namespace) -> Any:
+    return False if args.no_strict else None
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     data = _read_state(args.state)
-    result = evaluate(data, exact=args.exact, player=args.player, threads=args.threads)
+    result = evaluate(data, exact=args.exact, player=args.player, threads=args.threads,
+                      strict=_strict(args))
     if args.json or not sys.stdout.isatty():
         json.dump(result.to_dict(), sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -45,10 +62,26 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_validate(args: argparse.Namespace) -> int:
+    problems = validate(_read_state(args.state), strict=_strict(args))
+    for problem in problems:
+        print(problem)
+    if not problems:
+        print("valid")
+    return 2 if problems else 0
+
+
 def _cmd_example(args: argparse.Namespace) -> int:
-    json.dump(EXAMPLE, sys.stdout, indent=2)
-    sys.stdout.write("\n")
+    if args.notation:
+        print(VoyageState.from_dict(EXAMPLE))
+    else:
+        json.dump(EXAMPLE, sys.stdout, indent=2)
+        sys.stdout.write("\n")
     return 0
+
+
+_STATE_HELP = ("a JSON voyage state file, a state in the one-line notation (e.g. "
+               "'r3 ginseng@8:red silk@arrived jade@12 player=red'), or - for standard input")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -59,16 +92,26 @@ def _parser() -> argparse.ArgumentParser:
 
     ev = sub.add_parser("evaluate", help="value every spot, boat and player of a voyage state",
                         description="Evaluate a voyage state (the JSON of MANILA.md part 2).")
-    ev.add_argument("state", metavar="FILE", help="a JSON voyage state file, or - for standard input")
+    ev.add_argument("state", metavar="FILE|TEXT", help=_STATE_HELP)
     ev.add_argument("--exact", action="store_true", help='exact fractions ("n/d") instead of floats')
     ev.add_argument("--player", metavar="NAME", help="value the spots for this player")
     ev.add_argument("--json", action="store_true",
                     help="print JSON even on a terminal (the default when piped)")
     ev.add_argument("--threads", type=int, default=0, metavar="N",
                     help="threads for the spot table (default: by the amount of work)")
+    ev.add_argument("--no-strict", action="store_true",
+                    help="accept positions no real voyage can reach (hypothetical states)")
     ev.set_defaults(run=_cmd_evaluate)
 
+    va = sub.add_parser("validate", help="list what is wrong with a voyage state, or say valid",
+                        description="Check a voyage state; exit status 2 when it is invalid.")
+    va.add_argument("state", metavar="FILE|TEXT", help=_STATE_HELP)
+    va.add_argument("--no-strict", action="store_true",
+                    help="accept positions no real voyage can reach (hypothetical states)")
+    va.set_defaults(run=_cmd_validate)
+
     ex = sub.add_parser("example", help="print an example voyage state to play with")
+    ex.add_argument("--notation", action="store_true", help="in the one-line notation, not JSON")
     ex.set_defaults(run=_cmd_example)
     return parser
 

@@ -12,7 +12,7 @@ from .state import GOODS, SPOTS, VoyageState, as_state
 TABLE_SPOTS: tuple[str, ...] = GOODS + SPOTS
 OUTCOMES = ("port", "shipyard", "plundered")
 
-StateLike = Union[VoyageState, Mapping]
+StateLike = Union[VoyageState, Mapping, str]
 
 
 def _exact_text(num: int, den: int) -> str:
@@ -93,21 +93,22 @@ def _point_of_view(state: VoyageState) -> int:
 
 
 def evaluate(state: StateLike, exact: bool = False, *, player: Optional[str] = None,
-             threads: int = 0) -> Evaluation:
-    """Evaluates one voyage state (a dict of the JSON contract or a VoyageState).
+             threads: int = 0, strict: Optional[bool] = None) -> Evaluation:
+    """Evaluates one voyage state: a dict of the JSON contract, its notation, or a VoyageState.
 
     ``player`` overrides the state's point of view. ``threads`` bounds the threads used
-    for the spot table (0: chosen by the amount of work).
+    for the spot table (0: chosen by the amount of work). ``strict=False`` accepts
+    positions no real voyage can reach (see VoyageState.from_dict).
     """
-    state = _with_player(as_state(state), player)
+    state = _with_player(as_state(state, strict), player)
     table = _core.analyse(state.to_core(), _point_of_view(state), state.max_accomplices, threads)
     return Evaluation(state, table, 0, exact)
 
 
 def evaluate_many(states: Iterable[StateLike], exact: bool = False, *,
-                  threads: int = 0) -> list[Evaluation]:
+                  threads: int = 0, strict: Optional[bool] = None) -> list[Evaluation]:
     """Evaluates many states in one call into C++, spread over ``threads`` (0: all cores)."""
-    parsed = [as_state(s) for s in states]
+    parsed = [as_state(s, strict) for s in states]
     table = _core.analyse_batch([s.to_core() for s in parsed],
                                 [_point_of_view(s) for s in parsed],
                                 [s.max_accomplices for s in parsed], threads)
@@ -119,4 +120,4 @@ def _with_player(state: VoyageState, player: Optional[str]) -> VoyageState:
         return state
     data = state.to_dict()
     data["player"] = player
-    return VoyageState.from_dict(data)
+    return VoyageState.from_dict(data, strict=False)

@@ -7,6 +7,8 @@ from typing import Any, Mapping, Optional, Union
 
 from . import _core
 from .errors import Problem, StateError
+from .notation import format_state, notation_to_dict
+from .reach import reachability_problems
 
 GOODS: tuple[str, ...] = tuple(_core.GOODS)
 SPOTS: tuple[str, ...] = tuple(_core.SPOTS)
@@ -14,7 +16,7 @@ SEATS = {"ginseng": (1, 2, 3), "nutmeg": (2, 3, 4), "silk": (3, 4, 5), "jade": (
 THIRTEEN_OPTIONS = ("port", "shipyard")
 ARRIVED = "arrived"
 # Keys a client may send beside the state: request options, not part of the voyage.
-REQUEST_KEYS = ("exact", "version")
+REQUEST_KEYS = ("exact", "strict", "version")
 
 Position = Union[int, str]
 
@@ -50,9 +52,22 @@ class VoyageState:
     rules: Rules = Rules()
 
     @classmethod
-    def from_dict(cls, data: Any) -> "VoyageState":
-        """Builds a state from the JSON contract, raising StateError with every problem found."""
-        return _Parser().parse(data)
+    def from_dict(cls, data: Any, strict: Optional[bool] = None) -> "VoyageState":
+        """Builds a state from the JSON contract, raising StateError with every problem found.
+
+        With ``strict`` (the default; or the JSON's own ``"strict"`` key when the argument
+        is None) positions that cannot arise from a legal start are refused too.
+        """
+        return _Parser().parse(data, strict)
+
+    def __str__(self) -> str:
+        """The one-line notation (see manila.notation); ``manila.parse`` reads it back."""
+        return format_state(self.to_dict())
+
+    def reachability_problems(self) -> list[Problem]:
+        """Why the boats cannot stand where they are in a real voyage; empty if they can."""
+        return reachability_problems(
+            self.next_roll, {g: b.position for g, b in self.boats.items()})
 
     def to_dict(self) -> dict:
         out: dict = {"rules": self.rules.to_dict(), "next_roll": self.next_roll}
@@ -97,8 +112,32 @@ class VoyageState:
         )
 
 
-def as_state(state: Union[VoyageState, Mapping]) -> VoyageState:
-    return state if isinstance(state, VoyageState) else VoyageState.from_dict(state)
+def parse(text: str, strict: Optional[bool] = True) -> VoyageState:
+    """Reads a state written in the one-line notation (see manila.notation)."""
+    return VoyageState.from_dict(notation_to_dict(text), strict)
+
+
+def as_state(state: Union[VoyageState, Mapping, str], strict: Optional[bool] = None) -> VoyageState:
+    """A VoyageState from a state object, its JSON form, or its notation.
+
+    A VoyageState is taken as it is unless strict=True asks for the reachability check.
+    """
+    if isinstance(state, VoyageState):
+        if strict and state.reachability_problems():
+            raise StateError(state.reachability_problems())
+        return state
+    if isinstance(state, str):
+        return parse(state, True if strict is None else strict)
+    return VoyageState.from_dict(state, strict)
+
+
+def validate(data: Union[VoyageState, Mapping, str], strict: Optional[bool] = None) -> list[Problem]:
+    """Every problem of a state (JSON form, notation or object); an empty list if valid."""
+    try:
+        as_state(data, strict)
+    except StateError as exc:
+        return exc.problems
+    return []
 
 
 def _is_int(x: Any) -> bool:
@@ -120,7 +159,7 @@ class _Parser:
         self.fail(path, f"an owner must be a non-empty string (a player's name), got {value!r}")
         return None
 
-    def parse(self, data: Any) -> VoyageState:
+    def parse(self, data: Any, strict: Optional[bool]) -> VoyageState:
         if not isinstance(data, Mapping):
             raise StateError([Problem("", f"a voyage state must be a JSON object, got {type(data).__name__}")])
         known = ("rules", "next_roll", "player", "players", "boats", "spots") + REQUEST_KEYS
@@ -138,11 +177,20 @@ class _Parser:
             players = None
         boats = self.boats(data.get("boats"))
         spots = self.spots(data.get("spots"))
+        if strict is None:
+            strict = data.get("strict", True)
+            if not isinstance(strict, bool):
+                self.fail("strict", f"must be true or false, got {strict!r}")
+        for key in ("exact", "version"):
+            if key in data and not isinstance(data[key], bool if key == "exact" else int):
+                self.fail(key, f"has the wrong type: {data[key]!r}")
         if self.problems:
             raise StateError(self.problems)
         state = VoyageState(next_roll=next_roll, boats=boats, spots=spots, player=player,
                             players=players, rules=rules)
         self.accomplice_limits(state)
+        if strict is True:
+            self.problems += state.reachability_problems()
         if self.problems:
             raise StateError(self.problems)
         return state
@@ -237,15 +285,15 @@ class _Parser:
         return {s: out[s] for s in SPOTS if s in out}
 
     def accomplice_limits(self, state: VoyageState) -> None:
+        """Reports, at the first accomplice over the limit, an owner who holds too many."""
         limit = state.max_accomplices
+        held = [(o, f"boats.{g}.crew[{i}]") for g, b in state.boats.items() for i, o in enumerate(b.crew)]
+        held += [(o, f"spots.{s}") for s, o in state.spots.items()]
         counts: dict[str, int] = {}
-        for boat in state.boats.values():
-            for o in boat.crew:
-                counts[o] = counts.get(o, 0) + 1
-        for o in state.spots.values():
-            counts[o] = counts.get(o, 0) + 1
-        for owner, n in counts.items():
-            if n > limit:
-                players = "3 players" if limit == 4 else "4 or 5 players"
-                self.fail("boats", f"{owner} holds {n} accomplices, but a player has only {limit} "
-                                   f"with {players}")
+        for owner, path in held:
+            counts[owner] = counts.get(owner, 0) + 1
+            if counts[owner] == limit + 1:
+                total = sum(o == owner for o, _ in held)
+                game = "in a 3-player game" if limit == 4 else "unless \"players\" is 3"
+                self.fail(path, f"{owner} holds {total} accomplices, but a player has only "
+                                f"{limit} {game}")

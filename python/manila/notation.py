@@ -1,0 +1,194 @@
+"""A one-line notation for a voyage state, as a player would type it.
+
+    r2 ginseng@8:red,blue silk@arrived:green jade@12 pirate_1=blue pilot_large=red player=red
+
+Grammar (items are separated by spaces, in any order after the roll)::
+
+    state   = roll { " " item }
+    roll    = "r1" | "r2" | "r3"                     the roll that comes next
+    item    = boat | spot | option
+    boat    = good "@" place [ ":" owner { "," owner } ]    crew, front seat first
+    good    = "ginseng" | "nutmeg" | "silk" | "jade"
+    place   = "0" .. "13" | "arrived"
+    spot    = spot-id "=" owner                      port_a .. insurance, as in the JSON
+    option  = "player=" owner | "players=" ("3" | "4" | "5")
+            | "thirteen=" ("port" | "shipyard") | "variant"
+    owner   = name | '"' JSON string '"'             a name is letters, digits, _ . - ' +
+
+Exactly three boats; a name holding other characters is written as a JSON string.
+``str(state)`` writes the canonical form (goods and spots in canonical order, default
+rules omitted), which ``parse`` reads back to the same state.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Optional
+
+from .errors import Problem, StateError
+
+_NAME = re.compile(r"[A-Za-z0-9_.'+\-]+")
+_ROLL = re.compile(r"r([0-9]+)")
+
+
+def _string_end(text: str, i: int) -> int:
+    """Offset just past the JSON string opening at text[i] (or the end if unterminated)."""
+    j = i + 1
+    while j < len(text):
+        if text[j] == "\\":
+            j += 2
+        elif text[j] == '"':
+            return j + 1
+        else:
+            j += 1
+    return len(text)
+
+
+def quote(owner: str) -> str:
+    return owner if _NAME.fullmatch(owner) else json.dumps(owner, ensure_ascii=False)
+
+
+def format_state(data: dict) -> str:
+    """The canonical notation of a (valid) state in its JSON form."""
+    parts = [f"r{data['next_roll']}"]
+    for good, boat in data["boats"].items():
+        item = f"{good}@{boat['position']}"
+        if boat["crew"]:
+            item += ":" + ",".join(quote(o) for o in boat["crew"])
+        parts.append(item)
+    parts += [f"{spot}={quote(owner)}" for spot, owner in data["spots"].items()]
+    if data.get("player") is not None:
+        parts.append(f"player={quote(data['player'])}")
+    if data.get("players") is not None:
+        parts.append(f"players={data['players']}")
+    rules = data.get("rules", {})
+    if rules.get("thirteen_after_last_roll", "port") != "port":
+        parts.append(f"thirteen={rules['thirteen_after_last_roll']}")
+    if rules.get("pirate_variant"):
+        parts.append("variant")
+    return " ".join(parts)
+
+
+class _Scanner:
+    """Splits the text into items and owners, remembering where each item starts."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.problems: list[Problem] = []
+
+    def fail(self, at: int, message: str) -> None:
+        self.problems.append(Problem(f"notation[{at}]", message))
+
+    def items(self) -> list[tuple[int, str]]:
+        """(offset, item) pairs; quoted strings may hold spaces."""
+        out, i, n = [], 0, len(self.text)
+        while i < n:
+            if self.text[i].isspace():
+                i += 1
+                continue
+            start = i
+            while i < n and not self.text[i].isspace():
+                if self.text[i] == '"':
+                    i = _string_end(self.text, i)
+                else:
+                    i += 1
+            out.append((start, self.text[start:i]))
+        return out
+
+    def owners(self, text: str, at: int) -> list[Optional[str]]:
+        """A comma-separated list of owners (names or JSON strings)."""
+        out: list[Optional[str]] = []
+        i = 0
+        while True:
+            if text.startswith('"', i):
+                end = _string_end(text, i)
+                try:
+                    value = json.loads(text[i:end])
+                except ValueError:
+                    self.fail(at + i, f"unreadable quoted name {text[i:end]!r}")
+                    return out
+                out.append(value)
+                i = end
+            else:
+                m = _NAME.match(text, i)
+                if not m:
+                    self.fail(at + i, f"expected an owner's name at {text[i:] or 'the end'!r}")
+                    return out
+                out.append(m.group())
+                i = m.end()
+            if i == len(text):
+                return out
+            if text[i] != ",":
+                self.fail(at + i, f"expected ',' between owners, found {text[i]!r}")
+                return out
+            i += 1
+
+
+def _single_owner(scanner: _Scanner, text: str, at: int) -> Optional[str]:
+    owners = scanner.owners(text, at)
+    if len(owners) != 1:
+        if owners:
+            scanner.fail(at, "expected one owner")
+        return None
+    return owners[0]
+
+
+def notation_to_dict(text: Any) -> dict:
+    """Reads the notation into the JSON form; StateError on anything unreadable.
+
+    Only the notation's own syntax is checked here; the rules are checked on the result.
+    """
+    if not isinstance(text, str):
+        raise StateError([Problem("notation", f"a notation must be a string, got {type(text).__name__}")])
+    scanner = _Scanner(text)
+    items = scanner.items()
+    if not items:
+        raise StateError([Problem("notation", "empty: a state starts with the roll, e.g. r1")])
+    data: dict = {"boats": {}, "spots": {}}
+    at, first = items[0]
+    m = _ROLL.fullmatch(first)
+    if m:
+        data["next_roll"] = int(m.group(1))
+    else:
+        scanner.fail(at, f"a state starts with the roll that comes next (r1, r2 or r3), not {first!r}")
+    rules: dict = {}
+    seen: set[str] = set()
+    for at, item in items[1:]:
+        if item == "variant":
+            rules["pirate_variant"] = True
+        elif "@" in item.split("=", 1)[0].split(":", 1)[0]:
+            good, _, rest = item.partition("@")
+            place, colon, crew = rest.partition(":")
+            if good in data["boats"]:
+                scanner.fail(at, f"{good} is given twice")
+                continue
+            position: Any = place
+            if place.isdigit():
+                position = int(place)
+            elif not place:
+                scanner.fail(at + len(good) + 1, 'expected a position (0..13 or "arrived") after "@"')
+            owners = scanner.owners(crew, at + len(good) + len(place) + 2) if colon else []
+            data["boats"][good] = {"position": position, "crew": owners}
+        elif "=" in item:
+            key, _, value = item.partition("=")
+            where = at + len(key) + 1
+            if key in seen:
+                scanner.fail(at, f"{key} is given twice")
+            seen.add(key)
+            if key == "player":
+                data["player"] = _single_owner(scanner, value, where)
+            elif key == "players":
+                data["players"] = int(value) if value.isdigit() else value
+            elif key == "thirteen":
+                rules["thirteen_after_last_roll"] = value
+            else:
+                data["spots"][key] = _single_owner(scanner, value, where)
+        else:
+            scanner.fail(at, f"unreadable item {item!r}: expected good@position[:crew], "
+                             f"spot=owner, player=..., players=..., thirteen=... or variant")
+    if rules:
+        data["rules"] = rules
+    if scanner.problems:
+        raise StateError(scanner.problems)
+    return data

@@ -1,0 +1,126 @@
+"""Arbitrary input: the only outcomes are a result or the documented exception."""
+
+import copy
+import io
+import json
+import random
+from contextlib import redirect_stderr, redirect_stdout
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import manila
+from manila import _core
+from manila.cli import main
+from states import random_state
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats() | st.text(max_size=12),
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=12), children, max_size=5),
+    max_leaves=25)
+
+KEYS = ["next_roll", "boats", "spots", "player", "players", "rules", "position", "crew",
+        "ginseng", "nutmeg", "silk", "jade", "pirate_1", "pirate_2", "insurance",
+        "thirteen_after_last_roll", "pirate_variant", "strict", "exact"]
+
+
+def outcome(fn, *args, **kwargs):
+    """Runs fn; returns 'ok' or 'refused'. Anything else propagates and fails the test."""
+    try:
+        fn(*args, **kwargs)
+        return "ok"
+    except manila.StateError as exc:
+        assert exc.problems and all(isinstance(p.message, str) and p.message for p in exc.problems)
+        return "refused"
+
+
+@st.composite
+def mutated_states(draw):
+    """A valid state with one part replaced by an arbitrary JSON value or removed."""
+    state = random_state(random.Random(draw(st.integers(0, 2**32))))
+    node, key = state, None
+    for _ in range(draw(st.integers(1, 3))):
+        if not isinstance(node, dict) or not node:
+            break
+        key = draw(st.sampled_from(sorted(node) + [draw(st.sampled_from(KEYS))]))
+        if isinstance(node.get(key), dict) and draw(st.booleans()):
+            node = node[key]
+        else:
+            break
+    if isinstance(node, dict) and key is not None:
+        if draw(st.booleans()):
+            node[key] = draw(JSON)
+        else:
+            node.pop(key, None)
+    return state
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(JSON | mutated_states())
+def test_arbitrary_json_is_evaluated_or_refused(data):
+    before = copy.deepcopy(data)
+    outcome(manila.VoyageState.from_dict, data)
+    outcome(manila.evaluate, data)
+    outcome(manila.evaluate, data, strict=False)
+    assert isinstance(manila.validate(data), list)
+    assert repr(data) == repr(before)  # inputs are never modified
+
+
+@settings(max_examples=300)
+@given(st.text(max_size=60) | st.builds(lambda s, t: s + " " + t, st.just("r2"), st.text(max_size=40)))
+def test_arbitrary_text_is_parsed_or_refused(text):
+    outcome(manila.parse, text)
+    outcome(manila.parse, text, strict=False)
+    outcome(manila.evaluate, text, strict=False)
+    assert isinstance(manila.validate(text), list)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=40) | mutated_states().map(json.dumps))
+def test_command_line_never_shows_a_traceback(text):
+    for argv in (["validate", text], ["evaluate", text, "--json"], ["evaluate", "--no-strict", "--", text]):
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            try:
+                code = main(argv)
+            except SystemExit as exc:  # argparse usage errors
+                code = exc.code
+        assert code in (0, 2)
+        assert "Traceback" not in err.getvalue()
+        if code == 2 and argv[0] == "evaluate":
+            assert err.getvalue().startswith(("manila: error: ", "usage:"))
+
+
+@settings(max_examples=300)
+@given(next_roll=st.integers(-3, 6), goods=st.lists(st.integers(-2, 5), min_size=0, max_size=4),
+       positions=st.lists(st.integers(-2, 16), min_size=0, max_size=4),
+       crews=st.lists(st.lists(st.integers(-3, 6), max_size=5), max_size=4),
+       spots=st.lists(st.integers(-3, 6), min_size=9, max_size=12),
+       num_owners=st.integers(-2, 70), owner=st.integers(-3, 7))
+def test_the_core_checks_its_own_arguments(next_roll, goods, positions, crews, spots, num_owners, owner):
+    try:
+        voyage = _core.Voyage(next_roll=next_roll, goods=goods, positions=positions, crews=crews,
+                              spots=spots, num_owners=num_owners)
+    except ValueError:
+        return
+    try:
+        table = _core.analyse(voyage, owner, 3, 1)
+    except ValueError:
+        assert not -1 <= owner < num_owners
+        return
+    assert (table.boats.sum(axis=2) == table.denominator[:, None]).all()
+
+
+def test_huge_and_nested_inputs_are_refused_quickly():
+    deep = []
+    for _ in range(10000):
+        deep = [deep]
+    assert outcome(manila.evaluate, {"next_roll": 1, "boats": deep}) == "refused"
+    assert outcome(manila.parse, "r1 " + "ginseng@3 " * 5000) == "refused"
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), 10**100, -0.0, 2.0, "3"])
+def test_numbers_that_are_not_small_integers(value):
+    state = {**manila.EXAMPLE, "next_roll": value}
+    assert [p.path for p in manila.validate(state)] == ["next_roll"]

@@ -191,12 +191,30 @@ def fresh_owner(state):
 # The exact voyage evaluation
 # --------------------------------------------------------------------------
 
-def _expected_vector(state, owners):
+def _literal_rolls(positions):
+    """Every die outcome of one roll, unmerged, each with its probability as a Fraction."""
+    moving = sum(1 for p in positions if p != ARRIVED)
+    for new, _weight in _all_rolls(positions):
+        yield new, Fraction(1, 6 ** moving)
+
+
+def _literal_last_rolls(positions):
+    for new, weight in _literal_rolls(positions):
+        yield tuple(final_category(p) for p in new), weight
+
+
+def _expected_vector(state, owners, literal=False):
     """Exact expectations for `state`: (incomes by owner, boat table).
 
     `owners` fixes the income vector layout (must contain every owner named
     in the state; may contain more, who then simply get 0).
+
+    With `literal`, every die outcome is enumerated on its own with Fraction
+    probabilities (no merging, no integer scaling): the brute force exactly as
+    specified, much slower, used to measure the engine against it.
     """
+    rolls = _literal_rolls if literal else roll_outcomes
+    last_rolls = _literal_last_rolls if literal else last_roll_outcomes
     thirteen, variant = _rules(state)
     goods = _sailing_goods(state)
     assert len(goods) == 3
@@ -279,7 +297,7 @@ def _expected_vector(state, owners):
         """Value before roll 3, pilots done (scale 216)."""
         return weighted_sum(
             ((weight, ending(categories, crews, pirates))
-             for categories, weight in last_roll_outcomes(positions)),
+             for categories, weight in last_rolls(positions)),
             length)
 
     # ---------------- pilots ----------------
@@ -397,7 +415,7 @@ def _expected_vector(state, owners):
                 return before_roll(2, p, c, q)
         return weighted_sum(
             ((weight, after(new, crews, pirates))
-             for new, weight in roll_outcomes(positions)),
+             for new, weight in rolls(positions)),
             length)
 
     # ---------------- top level ----------------
@@ -407,7 +425,7 @@ def _expected_vector(state, owners):
                     if o is not None)
     r = state["next_roll"]
     scaled = before_roll(r, positions, crews, pirates)
-    scale = ROLL_WEIGHT ** (4 - r)
+    scale = 1 if literal else ROLL_WEIGHT ** (4 - r)
     exact = [Fraction(x, scale) for x in scaled]
     incomes = {owner: exact[index[owner]] for owner in owners}
     boats = {}
@@ -463,17 +481,17 @@ def legal_spots(state, player):
     return result
 
 
-def evaluate_reference(state):
+def evaluate_reference(state, literal=False):
     player = state.get("player")
     if player is None:
         player = fresh_owner(state)
     owners = named_owners(state)
     layout = owners + ([player] if player not in owners else [])
 
-    incomes, boats = _expected_vector(state, layout)
+    incomes, boats = _expected_vector(state, layout, literal)
     spots = {}
     for spot, cost, with_spot in legal_spots(state, player):
-        incomes_with, _ = _expected_vector(with_spot, layout)
+        incomes_with, _ = _expected_vector(with_spot, layout, literal)
         spots[spot] = {
             "cost": cost,
             "expected_net": incomes_with[player] - incomes[player] - cost,

@@ -48,3 +48,11 @@ def test_sample_covers_the_rules():
     assert count(lambda s: any(len(b["crew"]) == seats[g] for g, b in s["boats"].items())) >= 50
     assert count(lambda s: "player" not in s) >= 50
     assert count(lambda s: s.get("player") in (s["spots"].get("pilot_large"), s["spots"].get("pirate_1"))) >= 30
+
+
+def test_literal_brute_force_agrees_with_the_reference():
+    """The reference's shortcuts (merged dice, integer weights) change no number."""
+    rng = random.Random(77)
+    for _ in range(12):
+        state = random_state(rng, rng.choice((2, 3)), decision_makers=False)
+        assert evaluate_reference(state, literal=True) == evaluate_reference(state)

@@ -651,16 +651,16 @@ bool passive_gain(const Voyage& v, int id, int who, const std::int64_t* outcomes
         return true;
     }
     const int spot = id - kNumGoods;
+    const bool port = spot >= kPortA && spot <= kPortC;
+    const bool yard = spot >= kShipyardA && spot <= kShipyardC;
+    if (!port && !yard && spot != kInsurance) return false;  // pilots and pirates decide
     for (int n = 0; n <= kNumBoats; ++n) {
-        const int shipyard = kNumBoats - n;
-        if (spot >= kPortA && spot <= kPortC && n > spot - kPortA)
-            gain += kSlotPayout[spot - kPortA] * manila[n];
-        else if (spot >= kShipyardA && spot <= kShipyardC && shipyard > spot - kShipyardA)
-            gain += kSlotPayout[spot - kShipyardA] * manila[n];
-        else if (spot == kInsurance)
-            gain -= kInsuranceClaim[shipyard] * manila[n];
+        const int in_yard = kNumBoats - n;
+        if (port && n > spot - kPortA) gain += kSlotPayout[spot - kPortA] * manila[n];
+        if (yard && in_yard > spot - kShipyardA) gain += kSlotPayout[spot - kShipyardA] * manila[n];
+        if (spot == kInsurance) gain -= kInsuranceClaim[in_yard] * manila[n];
     }
-    return spot <= kShipyardC || spot == kInsurance;
+    return true;
 }
 
 // Fills one row of the table; `threads` splits the spot evaluations.

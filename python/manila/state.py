@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Mapping, Optional, Union
 
 from . import _core
@@ -79,7 +80,7 @@ class VoyageState:
         out["spots"] = dict(self.spots)
         return out
 
-    @property
+    @cached_property
     def owners(self) -> tuple[str, ...]:
         """Every owner named in the state: crews in good order, then spots, then the player."""
         seen: dict[str, None] = {}
@@ -98,6 +99,11 @@ class VoyageState:
 
     def to_core(self) -> "_core.Voyage":
         """The engine's form of this state; owners are numbered in the order of ``owners``."""
+        return self._core
+
+    @cached_property
+    def _core(self) -> "_core.Voyage":
+        # Built once per state: states are immutable, and bots evaluate the same one often.
         ids = {name: i for i, name in enumerate(self.owners)}
         return _core.Voyage(
             next_roll=self.next_roll,

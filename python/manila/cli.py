@@ -8,6 +8,7 @@ import os
 import sys
 from typing import Any, Optional, Sequence
 
+from . import server
 from .errors import Problem, StateError
 from .evaluation import evaluate
 from .example import EXAMPLE
@@ -51,7 +52,8 @@ def _strict(args: argparse.Namespace) -> Any:
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     data = _read_state(args.state)
-    result = evaluate(data, exact=args.exact, player=args.player, threads=args.threads,
+    exact = args.exact or (isinstance(data, dict) and data.get("exact") is True)
+    result = evaluate(data, exact=exact, player=args.player, threads=args.threads,
                       strict=_strict(args))
     if args.json or not sys.stdout.isatty():
         json.dump(result.to_dict(), sys.stdout, indent=2)
@@ -109,6 +111,12 @@ def _parser() -> argparse.ArgumentParser:
     va.add_argument("--no-strict", action="store_true",
                     help="accept positions no real voyage can reach (hypothetical states)")
     va.set_defaults(run=_cmd_validate)
+
+    sv = sub.add_parser("serve", help="serve the JSON API and the players' page over HTTP",
+                        description="Serve /v1/evaluate, /v1/validate, /v1/example, /healthz, "
+                                    "/openapi.json and the calculator page at / until Ctrl-C.")
+    server.add_arguments(sv)
+    sv.set_defaults(run=server.run)
 
     ex = sub.add_parser("example", help="print an example voyage state to play with")
     ex.add_argument("--notation", action="store_true", help="in the one-line notation, not JSON")

@@ -183,13 +183,13 @@ class _Parser:
             players = None
         boats = self.boats(data.get("boats"))
         spots = self.spots(data.get("spots"))
+        for key in ("exact", "strict"):
+            if key in data and not isinstance(data[key], bool):
+                self.fail(key, f"must be true or false, got {data[key]!r}")
+        if "version" in data and (not _is_int(data["version"]) or data["version"] != 1):
+            self.fail("version", f"this is version 1 of the voyage state, got {data['version']!r}")
         if strict is None:
-            strict = data.get("strict", True)
-            if not isinstance(strict, bool):
-                self.fail("strict", f"must be true or false, got {strict!r}")
-        for key in ("exact", "version"):
-            if key in data and not isinstance(data[key], bool if key == "exact" else int):
-                self.fail(key, f"has the wrong type: {data[key]!r}")
+            strict = data.get("strict", True) is not False
         if self.problems:
             raise StateError(self.problems)
         state = VoyageState(next_roll=next_roll, boats=boats, spots=spots, player=player,

@@ -1,0 +1,180 @@
+"""Load on the HTTP server over loopback: N evaluate requests from C concurrent clients.
+
+    python benchmarks/load.py [--requests 10000] [--clients 32] [--workers N] [--url URL]
+
+Without --url it starts ``manila.server`` in a child process on a free loopback port (so the
+clients' Python does not share a GIL with it) and stops it at the end. Each client keeps one
+HTTP/1.1 connection and sends the benchmark states (benchmarks/bench_states.py) in turn; an
+answer counts as a failure unless it is a 200 whose JSON equals manila.evaluate on the same
+state. Prints requests/s and latency percentiles; exits 1 if anything failed. Only loopback
+addresses are accepted, and the run is bounded by --requests and --deadline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import ipaddress
+import json
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from urllib.parse import urlsplit
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import manila  # noqa: E402
+from bench_states import STATES  # noqa: E402
+
+SERVE = ("import sys, argparse\n"
+         "from manila import server\n"
+         "p = argparse.ArgumentParser()\n"
+         "server.add_arguments(p)\n"
+         "sys.exit(server.run(p.parse_args(sys.argv[1:])))\n")
+
+
+def _start_server(workers: int | None) -> tuple[subprocess.Popen, str]:
+    args = [sys.executable, "-c", SERVE, "--port", "0", "--quiet"]
+    if workers:
+        args += ["--workers", str(workers)]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    m = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+    if not m:
+        proc.kill()
+        raise SystemExit(f"the server did not start: {line!r}")
+    return proc, m.group(1)
+
+
+def _loopback_only(url: str) -> tuple[str, int]:
+    parts = urlsplit(url)
+    host, port = parts.hostname or "", parts.port or 80
+    addresses = {info[4][0] for info in socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)}
+    if not addresses or not all(ipaddress.ip_address(a.split("%")[0]).is_loopback for a in addresses):
+        raise SystemExit(f"refusing to load {host}: only loopback addresses are allowed")
+    return host, port
+
+
+def _percentile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    k = min(len(sorted_values) - 1, max(0, round(q * (len(sorted_values) - 1))))
+    return sorted_values[k]
+
+
+def run_load(host: str, port: int, requests: int, clients: int, deadline: float) -> dict:
+    bodies = [json.dumps(s).encode() for s in STATES.values()]
+    expected = [manila.evaluate(s).to_dict() for s in STATES.values()]
+    counter = iter(range(requests))
+    taken = [0]
+    lock = threading.Lock()
+    latencies: list[float] = []
+    failures: list[str] = []
+    stop_at = time.monotonic() + deadline
+
+    def client() -> None:
+        conn = http.client.HTTPConnection(host, port, timeout=30)
+        mine: list[float] = []
+        try:
+            while time.monotonic() < stop_at:
+                with lock:
+                    i = next(counter, None)
+                    taken[0] += i is not None
+                if i is None:
+                    break
+                k = i % len(bodies)
+                start = time.perf_counter()
+                try:
+                    conn.request("POST", "/v1/evaluate", body=bodies[k],
+                                 headers={"Content-Type": "application/json"})
+                    res = conn.getresponse()
+                    data = res.read()
+                    mine.append(time.perf_counter() - start)
+                    if res.status != 200:
+                        failures.append(f"status {res.status}: {data[:200]!r}")
+                    elif json.loads(data) != expected[k]:
+                        failures.append(f"wrong answer for state {k}")
+                    if res.getheader("Connection", "").lower() == "close":
+                        conn.close()
+                except (OSError, http.client.HTTPException, ValueError) as exc:
+                    failures.append(f"{type(exc).__name__}: {exc}")
+                    conn.close()
+        finally:
+            conn.close()
+            with lock:
+                latencies.extend(mine)
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    began = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - began
+    done = len(latencies)
+    unsent = requests - taken[0]
+    if unsent > 0:
+        failures.append(f"{unsent} requests not sent before the {deadline:g} s deadline")
+    lat = sorted(latencies)
+    return {"requests": requests, "answered": done, "clients": clients, "failures": failures,
+            "elapsed": elapsed, "rps": done / elapsed if elapsed else 0.0,
+            "p50": _percentile(lat, 0.50), "p90": _percentile(lat, 0.90),
+            "p99": _percentile(lat, 0.99), "max": lat[-1] if lat else float("nan"),
+            "mean": statistics.fmean(lat) if lat else float("nan")}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=10_000)
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--workers", type=int, default=None,
+                        help="the server's evaluation threads (default: one per core)")
+    parser.add_argument("--url", help="a server already running on loopback (default: start one)")
+    parser.add_argument("--deadline", type=float, default=600.0,
+                        help="stop sending after this many seconds (default 600)")
+    args = parser.parse_args(argv)
+    if args.requests < 1 or args.clients < 1:
+        parser.error("--requests and --clients must be positive")
+
+    proc = None
+    url = args.url
+    if url is None:
+        proc, url = _start_server(args.workers)
+    try:
+        host, port = _loopback_only(url)
+        # Warm up: one of each state, so the first timings are not the server's imports.
+        conn = http.client.HTTPConnection(host, port, timeout=30)
+        for s in STATES.values():
+            conn.request("POST", "/v1/evaluate", body=json.dumps(s).encode(),
+                         headers={"Content-Type": "application/json"})
+            res = conn.getresponse()
+            res.read()
+            if res.status != 200:
+                raise SystemExit(f"warm-up request failed with {res.status}")
+        conn.close()
+        r = run_load(host, port, args.requests, args.clients, args.deadline)
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(10)
+
+    ms = 1000.0
+    print(f"server: {url} ({os.cpu_count()} cores here; states: {', '.join(STATES)})")
+    print(f"{r['answered']} of {r['requests']} requests answered by {r['clients']} clients "
+          f"in {r['elapsed']:.2f} s: {r['rps']:.0f} requests/s")
+    print(f"latency: p50 {r['p50'] * ms:.2f} ms, p90 {r['p90'] * ms:.2f} ms, "
+          f"p99 {r['p99'] * ms:.2f} ms, max {r['max'] * ms:.2f} ms, mean {r['mean'] * ms:.2f} ms")
+    print(f"failures: {len(r['failures'])}")
+    for f in r["failures"][:10]:
+        print(f"  {f}")
+    return 1 if r["failures"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,182 @@
+"""The OpenAPI 3.1 description of the HTTP API, as served at ``GET /openapi.json``."""
+
+from __future__ import annotations
+
+from . import __version__
+from .evaluation import TABLE_SPOTS
+from .example import EXAMPLE
+from .state import GOODS, SEATS, SPOTS, VoyageState
+
+JSON_TYPE = "application/json"
+MAX_BODY = 64 * 1024  # bytes; the server's default cap
+
+
+def _error_response(description: str) -> dict:
+    return {"description": description,
+            "content": {JSON_TYPE: {"schema": {"$ref": "#/components/schemas/Errors"}}}}
+
+
+def _flag(name: str, description: str) -> dict:
+    return {"name": name, "in": "query", "required": False, "description": description,
+            "schema": {"type": "string", "enum": ["1", "0", "true", "false"]}}
+
+
+def description() -> dict:
+    """The OpenAPI 3.1 description of the server, as served at /openapi.json."""
+    owner = {"type": "string", "pattern": r"\S",
+             "description": "a player's name: any string that is not blank"}
+    number = {"oneOf": [{"type": "number"},
+                        {"type": "string", "pattern": r"^-?[0-9]+/[0-9]+$"}],
+              "description": 'a float, or with exact an exact fraction "n/d" in lowest terms'}
+    boat = {good: {
+        "type": "object", "additionalProperties": False, "required": ["position"],
+        "properties": {
+            "position": {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 13},
+                                   {"const": "arrived"}]},
+            "crew": {"type": "array", "items": {"$ref": "#/components/schemas/Owner"},
+                     "maxItems": len(SEATS[good]),
+                     "description": "owners of the occupied seats, front seat first"}}}
+        for good in GOODS}
+    state = {
+        "type": "object", "additionalProperties": False, "required": ["next_roll", "boats"],
+        "description": "The voyage state of MANILA.md part 2. The schema cannot say everything: "
+                       "pirate_2 needs pirate_1, a player holds at most 3 accomplices (4 with "
+                       "players 3), and unless strict is false the positions must be reachable "
+                       "from a legal start; a state breaking these gets a 400.",
+        "properties": {
+            "rules": {"oneOf": [{"type": "null"}, {
+                "type": "object", "additionalProperties": False, "properties": {
+                    "thirteen_after_last_roll": {"enum": ["port", "shipyard"]},
+                    "pirate_variant": {"type": "boolean"}}}]},
+            "next_roll": {"type": "integer", "minimum": 1, "maximum": 3},
+            "player": {"oneOf": [{"$ref": "#/components/schemas/Owner"}, {"type": "null"}]},
+            "players": {"oneOf": [{"type": "integer", "minimum": 3, "maximum": 5},
+                                  {"type": "null"}]},
+            "boats": {"type": "object", "minProperties": 3, "maxProperties": 3,
+                      "additionalProperties": False,
+                      "properties": {g: {"$ref": f"#/components/schemas/Boat_{g}"} for g in GOODS}},
+            "spots": {"oneOf": [{"type": "null"}, {
+                "type": "object", "additionalProperties": False,
+                "properties": {s: {"oneOf": [{"$ref": "#/components/schemas/Owner"},
+                                             {"type": "null"}]} for s in SPOTS}}]},
+            "exact": {"type": "boolean", "description": "answer in exact fractions"},
+            "strict": {"type": "boolean",
+                       "description": "false accepts positions no real voyage reaches"},
+            "version": {"type": "integer"},
+        }}
+    notation = {
+        "type": "object", "additionalProperties": False, "required": ["notation"],
+        "properties": {
+            "notation": {"type": "string",
+                         "description": "the one-line notation, e.g. "
+                                        "\"r2 ginseng@8:red,blue silk@arrived:green jade@12\""},
+            "exact": {"type": "boolean"}, "strict": {"type": "boolean"}}}
+    body = {"required": True, "content": {JSON_TYPE: {
+        "schema": {"oneOf": [{"$ref": "#/components/schemas/State"},
+                             {"$ref": "#/components/schemas/NotationRequest"}]},
+        "examples": {
+            "state": {"summary": "a state before roll 3", "value": EXAMPLE},
+            "notation": {"summary": "the same state in notation",
+                         "value": {"notation": str(VoyageState.from_dict(EXAMPLE))}},
+            "hypothetical": {"summary": "positions no real voyage reaches, with strict false",
+                             "value": {"notation": "r2 ginseng@12 silk@13 jade@0:red",
+                                       "strict": False}}}}}}
+    evaluation = {
+        "type": "object", "required": ["spots", "boats", "incomes"],
+        "properties": {
+            "spots": {"type": "object", "propertyNames": {"enum": list(TABLE_SPOTS)},
+                      "additionalProperties": {
+                          "type": "object", "required": ["cost", "expected_net"],
+                          "properties": {"cost": {"type": "integer"},
+                                         "expected_net": {"$ref": "#/components/schemas/Number"}}}},
+            "boats": {"type": "object", "propertyNames": {"enum": list(GOODS)},
+                      "minProperties": 3, "maxProperties": 3,
+                      "additionalProperties": {
+                          "type": "object", "required": ["port", "shipyard", "plundered"],
+                          "properties": {k: {"$ref": "#/components/schemas/Number"}
+                                         for k in ("port", "shipyard", "plundered")}}},
+            "incomes": {"type": "object",
+                        "additionalProperties": {"$ref": "#/components/schemas/Number"}}}}
+    validation = {
+        "type": "object", "required": ["valid", "state", "notation"],
+        "properties": {
+            "valid": {"const": True},
+            "state": {"$ref": "#/components/schemas/State"},
+            "notation": {"type": "string"}}}
+    problem = {"type": "object", "required": ["path", "message"], "additionalProperties": False,
+               "properties": {"path": {"type": "string",
+                                       "description": "where: a JSON path such as boats.silk.crew, "
+                                                      "query.NAME, headers.NAME, or empty"},
+                              "message": {"type": "string"}}}
+    errors = {"type": "object", "required": ["errors"], "additionalProperties": False,
+              "properties": {"errors": {"type": "array", "minItems": 1,
+                                        "items": {"$ref": "#/components/schemas/Problem"}}}}
+    body_errors = {
+        "400": _error_response("unreadable JSON, an invalid state, or a bad query parameter"),
+        "408": _error_response("the body did not arrive within the time limit"),
+        "411": _error_response("no Content-Length (chunked bodies are refused)"),
+        "413": _error_response(f"the body is over {MAX_BODY} bytes"),
+        "415": _error_response("the body is not application/json in UTF-8"),
+        "500": _error_response("an internal error (details only in the server's log)"),
+    }
+    internal = {"500": _error_response("an internal error (details only in the server's log)")}
+
+    def ok(description: str, schema: dict, ctype: str = JSON_TYPE) -> dict:
+        return {"description": description, "content": {ctype: {"schema": schema}}}
+
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "manila", "version": __version__,
+                 "description": "Exact expected values for a voyage of the board game Manila. "
+                                "Every error answers {\"errors\": [{\"path\", \"message\"}]}; "
+                                "an unknown path is a 404, a method a route lacks a 405 with "
+                                "Allow."},
+        "paths": {
+            "/v1/evaluate": {"post": {
+                "operationId": "evaluate",
+                "summary": "value every spot, boat and player of a voyage state",
+                "parameters": [
+                    _flag("exact", "1 or true: exact fractions \"n/d\" (overrides the body's exact)"),
+                    _flag("strict", "0 or false: accept unreachable positions (overrides the "
+                                    "body's strict)")],
+                "requestBody": body,
+                "responses": {
+                    "200": ok("the evaluation JSON of MANILA.md",
+                              {"$ref": "#/components/schemas/Evaluation"}),
+                    **body_errors,
+                    "503": _error_response("the evaluation took longer than the time limit"),
+                }}},
+            "/v1/validate": {"post": {
+                "operationId": "validate",
+                "summary": "check a state without evaluating it",
+                "description": "A valid state comes back in canonical JSON and notation; an "
+                               "invalid one gets a 400 listing every problem found.",
+                "parameters": [_flag("strict", "0 or false: accept unreachable positions")],
+                "requestBody": body,
+                "responses": {"200": ok("the verdict", {"$ref": "#/components/schemas/Validation"}),
+                              **body_errors}}},
+            "/v1/example": {"get": {
+                "operationId": "example", "summary": "an example voyage state",
+                "responses": {"200": ok("a state", {"$ref": "#/components/schemas/State"}),
+                              "400": _error_response("a query parameter was given"),
+                              **internal}}},
+            "/healthz": {"get": {
+                "operationId": "health", "summary": "whether the server is up",
+                "responses": {"200": ok("up", {
+                    "type": "object", "required": ["status", "version"],
+                    "properties": {"status": {"const": "ok"}, "version": {"type": "string"}}}),
+                    **internal}}},
+            "/openapi.json": {"get": {
+                "operationId": "openapi", "summary": "this description",
+                "responses": {"200": ok("OpenAPI 3.1", {"type": "object"}), **internal}}},
+            "/": {"get": {
+                "operationId": "page", "summary": "the calculator page for players",
+                "responses": {"200": ok("one self-contained HTML page", {"type": "string"},
+                                        "text/html"),
+                              **internal}}},
+        },
+        "components": {"schemas": {
+            "Owner": owner, "Number": number, "State": state, "NotationRequest": notation,
+            "Evaluation": evaluation, "Validation": validation, "Problem": problem,
+            "Errors": errors, **{f"Boat_{g}": boat[g] for g in GOODS}}},
+    }

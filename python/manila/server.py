@@ -1,0 +1,504 @@
+"""``python -m manila serve``: the JSON API and the players' page over HTTP, standard library only.
+
+Routes (see ``GET /openapi.json`` for the full description)::
+
+    POST /v1/evaluate     a state (JSON, or {"notation": "r2 ..."}) -> the evaluation JSON
+    POST /v1/validate     a state -> {"valid": true, "state", "notation"} (canonical), or a 400
+    GET  /v1/example      an example state
+    GET  /healthz         {"status": "ok", "version": ...}
+    GET  /openapi.json    the OpenAPI 3.1 description of all of this
+    GET  /                the calculator page for players (manila/web/index.html)
+
+Every error is JSON, ``{"errors": [{"path": ..., "message": ...}]}``, with its status: 400
+(unreadable JSON, an invalid state, a bad query parameter), 404, 405 (with ``Allow``), 408
+(the body did not arrive within the time limit), 411 (no Content-Length), 413 (a body over
+64 KiB), 415 (not ``application/json``), 500 (an internal error: logged, never shown) and
+503 (the evaluation outran the time limit).
+
+Evaluations run on a small pool of worker threads: the C++ core releases the GIL, so they
+run in parallel, and a request whose evaluation outruns the time limit gets its 503 at the
+limit while the pool finishes the work in the background.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+import traceback
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from typing import Any, Callable, Mapping, Optional
+from urllib.parse import parse_qs
+
+from . import __version__, openapi
+from .errors import Problem, StateError
+from .evaluation import evaluate
+from .example import EXAMPLE
+from .state import VoyageState, parse
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+MAX_BODY = openapi.MAX_BODY
+TIME_LIMIT = 10.0             # seconds for one request, from its headers to its answer
+IDLE_TIMEOUT = 30.0           # seconds an idle keep-alive connection is kept open
+JSON_TYPE = openapi.JSON_TYPE
+_FLAGS = {"1": True, "true": True, "0": False, "false": False}
+_NOTATION_KEYS = ("notation", "exact", "strict")
+_CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+        "img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+        "frame-ancestors 'none'")
+
+
+class ApiError(Exception):
+    """An answer other than 200: its status, the problems to list, extra headers."""
+
+    def __init__(self, status: int, message: str, path: str = "", *,
+                 problems: Optional[list[Problem]] = None,
+                 headers: Optional[Mapping[str, str]] = None):
+        super().__init__(message)
+        self.status = status
+        self.problems = problems or [Problem(path, message)]
+        self.headers = dict(headers or {})
+
+
+def _errors(problems: list[Problem]) -> dict:
+    return {"errors": [p.to_dict() for p in problems]}
+
+
+def _page() -> bytes:
+    return resources.files("manila").joinpath("web", "index.html").read_bytes()
+
+
+# --------------------------------------------------------------------------- the requests
+
+
+def _compute(evaluator: Callable[..., Any], state: Any, exact: bool,
+             strict: Optional[bool]) -> dict:
+    """Runs on a worker thread: parse, evaluate (GIL released in C++), convert to JSON."""
+    return evaluator(state, exact, strict=strict, threads=1).to_dict()
+
+
+def _state_input(data: Any) -> tuple[Any, Optional[bool], Optional[bool]]:
+    """(what to hand to manila: a state dict or a notation string, body's exact, body's strict).
+
+    The request keys are checked here even where a query parameter overrides them, so
+    that a body is refused or accepted for what it is.
+    """
+    if not isinstance(data, dict):
+        raise StateError([Problem("", f"the body must be a JSON object (a voyage state, or "
+                                      f"{{\"notation\": ...}}), got {type(data).__name__}")])
+    problems = []
+    for key in ("exact", "strict"):
+        if key in data and not isinstance(data[key], bool):
+            problems.append(Problem(key, f"must be true or false, got {data[key]!r}"))
+    if "notation" in data:
+        problems += [Problem(k, f"unknown key beside notation; allowed: {', '.join(_NOTATION_KEYS)}")
+                     for k in data if k not in _NOTATION_KEYS]
+        if not isinstance(data["notation"], str):
+            problems.append(Problem("notation", "must be a string such as "
+                                                "\"r1 ginseng@3 silk@2 nutmeg@4\""))
+    if problems:
+        raise StateError(problems)
+    exact, strict = data.get("exact"), data.get("strict")
+    if "notation" in data:
+        return data["notation"], exact, strict
+    return data, exact, None  # the state's own "strict" is read by manila itself
+
+
+class Handler(BaseHTTPRequestHandler):
+    """One connection; requests are answered in turn (HTTP/1.1 keep-alive)."""
+
+    server: "ManilaServer"
+    protocol_version = "HTTP/1.1"
+    server_version = f"manila/{__version__}"
+    sys_version = ""
+    timeout = IDLE_TIMEOUT
+    error_content_type = JSON_TYPE
+    disable_nagle_algorithm = True  # small answers: no 40 ms wait for a delayed ACK
+
+    # ---- plumbing
+
+    def do_GET(self) -> None: self._dispatch("GET")
+    def do_HEAD(self) -> None: self._dispatch("HEAD")
+    def do_POST(self) -> None: self._dispatch("POST")
+    def do_PUT(self) -> None: self._dispatch("PUT")
+    def do_PATCH(self) -> None: self._dispatch("PATCH")
+    def do_DELETE(self) -> None: self._dispatch("DELETE")
+    def do_OPTIONS(self) -> None: self._dispatch("OPTIONS")
+    def do_TRACE(self) -> None: self._dispatch("TRACE")
+    def do_CONNECT(self) -> None: self._dispatch("CONNECT")
+
+    def __getattr__(self, name: str) -> Any:
+        # Any other method (QUERY, PROPFIND, ...): 404 or 405 like the rest, not http.server's 501.
+        if name.startswith("do_") and name[3:].isalpha() and name[3:].isupper():
+            return lambda: self._dispatch(name[3:])
+        raise AttributeError(name)
+
+    def _dispatch(self, method: str) -> None:
+        self._deadline = time.monotonic() + self.server.time_limit
+        self._body_read = False
+        head = method == "HEAD"
+        try:
+            path, _, query = self.path.partition("?")
+            query = query.partition("#")[0]
+            route = ROUTES.get(path.partition("#")[0])
+            if route is None:
+                raise ApiError(404, f"no such resource: {path[:200]}; see /openapi.json", "url")
+            allowed = list(route) + (["HEAD"] if "GET" in route else []) + ["OPTIONS"]
+            if method == "OPTIONS":
+                self._send(204, b"", None, {"Allow": ", ".join(allowed)})
+                return
+            action = route.get("GET" if head else method)
+            if action is None:
+                raise ApiError(405, f"{method} is not allowed here; allowed: {', '.join(allowed)}",
+                               "method", headers={"Allow": ", ".join(allowed)})
+            status, body, ctype, headers = action(self, query)
+            self._send(status, body, ctype, headers, head=head)
+        except ApiError as exc:
+            self._send_json(exc.status, _errors(exc.problems), exc.headers, head=head)
+        except (ConnectionError, TimeoutError):
+            self.close_connection = True  # the client went away or stalled; nothing to answer
+        except Exception:  # a bug: log it here, say nothing of it to the client, keep serving
+            self.log_error("internal error on %s %s:\n%s", method, self.path[:200],
+                           traceback.format_exc())
+            self.close_connection = True
+            self._headers_buffer = []  # whatever half-made answer there was
+            try:
+                self._send_json(500, _errors([Problem("", "internal server error")]), head=head)
+            except OSError:
+                pass
+
+    def _send(self, status: int, body: bytes, ctype: Optional[str],
+              headers: Optional[Mapping[str, str]] = None, *, head: bool = False) -> None:
+        if not self._body_read and self._pending_body():
+            # A body we did not read would be taken for the next request: close after this.
+            self.close_connection = True
+        self.send_response(status)
+        if ctype:
+            self.send_header("Content-Type", ctype)
+        if status != 204:
+            self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        if self.close_connection:
+            self.send_header("Connection", "close")
+        # Headers and body in one write (end_headers would send the headers on their own).
+        self._headers_buffer.append(b"\r\n")
+        if not head and status != 204:
+            self._headers_buffer.append(body)
+        self.wfile.write(b"".join(self._headers_buffer))
+        self._headers_buffer = []
+
+    def _send_json(self, status: int, data: Any, headers: Optional[Mapping[str, str]] = None,
+                   *, head: bool = False) -> None:
+        body = json.dumps(data, allow_nan=False, ensure_ascii=False).encode("utf-8")
+        self._send(status, body, JSON_TYPE, headers, head=head)
+
+    def _pending_body(self) -> bool:
+        length = self.headers.get("Content-Length", "0").strip()
+        return bool(self.headers.get("Transfer-Encoding")) or length not in ("", "0")
+
+    def send_error(self, code: int, message: Optional[str] = None,
+                   explain: Optional[str] = None) -> None:
+        """Malformed requests caught by http.server itself (400, 414, 431, 501, 505): JSON too."""
+        self.close_connection = True
+        self._body_read = True
+        text = message or HTTPStatus(code).phrase
+        body = json.dumps(_errors([Problem("", text)])).encode("utf-8")
+        try:
+            self.log_error("code %d, message %s", code, text)
+            self.send_response(code, text)
+            self.send_header("Content-Type", JSON_TYPE)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            if getattr(self, "command", None) != "HEAD" and code >= 200 and code not in (204, 304):
+                self.wfile.write(body)
+        except OSError:
+            pass
+
+    def version_string(self) -> str:
+        return self.server_version
+
+    def log_request(self, code: Any = "-", size: Any = "-") -> None:
+        if not self.server.quiet:
+            super().log_request(code, size)
+
+    # ---- reading a request
+
+    def _params(self, query: str, allowed: tuple[str, ...]) -> dict[str, bool]:
+        """The boolean query parameters (1/0/true/false); anything else is a 400."""
+        try:
+            pairs = parse_qs(query, keep_blank_values=True, strict_parsing=False,
+                             max_num_fields=16)
+        except ValueError:
+            raise ApiError(400, "too many query parameters", "query") from None
+        out = {}
+        for name, values in pairs.items():
+            if name not in allowed:
+                hint = f"; allowed: {', '.join(allowed)}" if allowed else "; this takes none"
+                raise ApiError(400, f"unknown query parameter{hint}", f"query.{name}")
+            if len(values) != 1 or values[0] not in _FLAGS:
+                raise ApiError(400, "must be given once, as 1, 0, true or false", f"query.{name}")
+            out[name] = _FLAGS[values[0]]
+        return out
+
+    def _read_json(self) -> Any:
+        ctype = self.headers.get("Content-Type")
+        if not ctype:
+            raise ApiError(415, f"say what the body is: Content-Type: {JSON_TYPE}", "headers.content-type")
+        if self.headers.get_content_type() != JSON_TYPE:
+            raise ApiError(415, f"the body must be {JSON_TYPE}, not {ctype[:100]}",
+                           "headers.content-type")
+        charset = self.headers.get_param("charset")
+        if isinstance(charset, str) and charset.lower().replace("-", "") != "utf8":
+            raise ApiError(415, f"the body must be UTF-8, not {charset[:40]}", "headers.content-type")
+        if self.headers.get("Transfer-Encoding"):
+            raise ApiError(411, "send the body with a Content-Length (chunked bodies are not "
+                                "accepted)", "headers.content-length")
+        length_text = self.headers.get("Content-Length")
+        if length_text is None:
+            raise ApiError(411, "a Content-Length is required", "headers.content-length")
+        length_text = length_text.strip()
+        if not length_text.isdigit() or not length_text.isascii():
+            raise ApiError(400, "Content-Length must be a number of bytes", "headers.content-length")
+        length = int(length_text)
+        if length > self.server.max_body:
+            raise ApiError(413, f"the body is {length} bytes; the limit is {self.server.max_body}",
+                           "headers.content-length")
+        raw = self._read_body(length)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ApiError(400, f"the body is not UTF-8 (byte {exc.start})") from None
+        if not text.strip():
+            raise ApiError(400, "the body is empty: send a voyage state as JSON")
+        try:
+            return json.loads(text, parse_constant=_no_constant)
+        except json.JSONDecodeError as exc:
+            raise ApiError(400, f"not valid JSON: {exc.msg} at line {exc.lineno} "
+                                f"column {exc.colno}") from None
+        except ValueError as exc:
+            raise ApiError(400, f"not valid JSON: {exc}") from None
+        except RecursionError:
+            raise ApiError(400, "not valid JSON: nested too deeply") from None
+
+    def _read_body(self, length: int) -> bytes:
+        chunks, got = [], 0
+        try:
+            while got < length:
+                remaining = self._deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError
+                self.connection.settimeout(remaining)
+                chunk = self.rfile.read1(min(length - got, 65536))
+                if not chunk:
+                    self.close_connection = True
+                    raise ApiError(400, f"the body ended after {got} of {length} bytes")
+                chunks.append(chunk)
+                got += len(chunk)
+        except TimeoutError:
+            self.close_connection = True
+            raise ApiError(408, f"the body did not arrive within {self.server.time_limit:g} s "
+                                f"({got} of {length} bytes)") from None
+        finally:
+            self.connection.settimeout(self.timeout)
+        self._body_read = True
+        return b"".join(chunks)
+
+    def _json(self, data: Any) -> tuple[int, bytes, str, dict]:
+        body = json.dumps(data, allow_nan=False, ensure_ascii=False).encode("utf-8")
+        return 200, body, JSON_TYPE, {}
+
+    # ---- the routes
+
+    def route_evaluate(self, query: str) -> tuple[int, bytes, str, dict]:
+        params = self._params(query, ("exact", "strict"))
+        data = self._read_json()
+        try:
+            state, body_exact, body_strict = _state_input(data)
+        except StateError as exc:
+            raise ApiError(400, str(exc), problems=exc.problems) from None
+        exact = params.get("exact", body_exact or False)
+        strict = params.get("strict", body_strict)
+        future = self.server.pool.submit(_compute, self.server.evaluator, state, exact, strict)
+        try:
+            result = future.result(timeout=max(0.0, self._deadline - time.monotonic()))
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            raise ApiError(503, f"the evaluation took longer than the time limit of "
+                                f"{self.server.time_limit:g} s", headers={"Retry-After": "1"}) from None
+        except StateError as exc:
+            raise ApiError(400, str(exc), problems=exc.problems) from None
+        except ValueError as exc:  # the engine's own argument checks
+            raise ApiError(400, str(exc)) from None
+        return self._json(result)
+
+    def route_validate(self, query: str) -> tuple[int, bytes, str, dict]:
+        params = self._params(query, ("strict",))
+        data = self._read_json()
+        try:
+            given, _, body_strict = _state_input(data)
+            strict = params.get("strict", body_strict)
+            if isinstance(given, str):
+                state = parse(given, True if strict is None else strict)
+            else:
+                state = VoyageState.from_dict(given, strict)
+        except StateError as exc:
+            raise ApiError(400, str(exc), problems=exc.problems) from None
+        return self._json({"valid": True, "state": state.to_dict(), "notation": str(state)})
+
+    def route_example(self, query: str) -> tuple[int, bytes, str, dict]:
+        self._params(query, ())
+        return self._json(EXAMPLE)
+
+    def route_health(self, query: str) -> tuple[int, bytes, str, dict]:
+        return self._json({"status": "ok", "version": __version__})
+
+    def route_openapi(self, query: str) -> tuple[int, bytes, str, dict]:
+        return 200, self.server.openapi_bytes, JSON_TYPE, {}
+
+    def route_page(self, query: str) -> tuple[int, bytes, str, dict]:
+        return 200, self.server.page, "text/html; charset=utf-8", {
+            "Content-Security-Policy": _CSP, "Referrer-Policy": "no-referrer"}
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+ROUTES: dict[str, dict[str, Callable[..., tuple[int, bytes, str, dict]]]] = {
+    "/": {"GET": Handler.route_page},
+    "/healthz": {"GET": Handler.route_health},
+    "/openapi.json": {"GET": Handler.route_openapi},
+    "/v1/example": {"GET": Handler.route_example},
+    "/v1/evaluate": {"POST": Handler.route_evaluate},
+    "/v1/validate": {"POST": Handler.route_validate},
+}
+
+
+# --------------------------------------------------------------------------- the server
+
+
+class ManilaServer(ThreadingHTTPServer):
+    """A ThreadingHTTPServer answering the routes above; ``evaluator`` may be swapped in tests."""
+
+    daemon_threads = True
+    request_queue_size = 128  # socketserver's 5 drops connections when many clients start at once
+
+    def __init__(self, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,
+                 time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY,
+                 workers: Optional[int] = None, quiet: bool = False):
+        if time_limit <= 0:
+            raise ValueError("the time limit must be positive")
+        self.time_limit = float(time_limit)
+        self.max_body = int(max_body)
+        self.quiet = quiet
+        self.evaluator: Callable[..., Any] = evaluate
+        try:
+            self.page = _page()
+        except OSError as exc:
+            raise RuntimeError(f"the page manila/web/index.html is missing from this "
+                               f"installation ({exc}); reinstall manila") from None
+        self.openapi_bytes = json.dumps(openapi.description(), indent=1).encode("utf-8")
+        self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=workers or os.cpu_count() or 2, thread_name_prefix="manila-eval")
+        super().__init__((host, port), Handler)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        host = f"[{host}]" if ":" in str(host) else host
+        return f"http://{host}:{port}/"
+
+    def server_close(self) -> None:
+        super().server_close()
+        self.pool.shutdown(wait=True, cancel_futures=True)  # in-flight evaluations take ms
+
+
+def make_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, **options: Any) -> ManilaServer:
+    """A bound server, not yet serving: call ``serve_forever()`` (port 0 picks a free port)."""
+    return ManilaServer(host, port, **options)
+
+
+def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, time_limit: float = TIME_LIMIT,
+          max_body: int = MAX_BODY, workers: Optional[int] = None, quiet: bool = False) -> None:
+    """Serves until Ctrl-C or SIGTERM, printing the address first; then closes cleanly."""
+    server = make_server(host, port, time_limit=time_limit, max_body=max_body,
+                         workers=workers, quiet=quiet)
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        stopping = threading.Event()
+
+        def on_signal(signum: int, frame: Any) -> None:
+            # shutdown() waits for serve_forever to return, so it cannot run on this thread.
+            if not stopping.is_set():
+                stopping.set()
+                threading.Thread(target=server.shutdown, daemon=True).start()
+        # SIGINT too, explicitly: a shell may have started us with it ignored.
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            previous[sig] = signal.signal(sig, on_signal)
+    try:
+        print(f"manila: serving on {server.url} (Ctrl-C to stop)", flush=True)
+        if host in ("0.0.0.0", "::", ""):
+            print(f"manila: listening on every network interface: from a phone on the same "
+                  f"network open http://<this computer's address>:{server.server_address[1]}/",
+                  flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+    finally:
+        server.server_close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    print("manila: stopped", flush=True)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``python -m manila serve``."""
+    parser.add_argument("--host", default=DEFAULT_HOST,
+                        help=f"address to listen on (default {DEFAULT_HOST}, this machine only; "
+                             "0.0.0.0 for phones on the same network)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=f"port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
+    parser.add_argument("--time-limit", type=float, default=TIME_LIMIT, metavar="SECONDS",
+                        help=f"longest time one request may take (default {TIME_LIMIT:g})")
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="evaluations run at once (default: one per core)")
+    parser.add_argument("--quiet", action="store_true", help="no line per request on stderr")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Runs ``serve`` with the parsed options; 0 after a clean stop, 2 if it cannot listen."""
+    if not 0 <= args.port <= 65535:
+        print(f"manila: error: --port must be 0..65535, got {args.port}", file=sys.stderr)
+        return 2
+    if args.time_limit <= 0:
+        print("manila: error: --time-limit must be positive", file=sys.stderr)
+        return 2
+    if args.workers is not None and args.workers < 1:
+        print("manila: error: --workers must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        serve(args.host, args.port, time_limit=args.time_limit, workers=args.workers,
+              quiet=args.quiet)
+    except OSError as exc:
+        print(f"manila: error: cannot listen on {args.host}:{args.port}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except RuntimeError as exc:
+        print(f"manila: error: {exc}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,490 @@
+"""The HTTP server (manila.server) over real sockets: every route, every error status."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import manila
+from manila import server as web
+from states import states
+
+ROLL3 = ("r3 ginseng@8:red,blue silk@arrived:green jade@12 port_c=green pirate_1=blue "
+         "pilot_large=red player=red")
+# MANILA.md's own example: a boat in Manila and one on 12 before roll 2, which no real voyage reaches.
+UNREACHABLE = {"next_roll": 2, "player": "red",
+               "boats": {"ginseng": {"position": 8, "crew": ["red", "blue"]},
+                         "silk": {"position": "arrived", "crew": ["green"]},
+                         "jade": {"position": 12, "crew": []}},
+               "spots": {"pirate_1": "blue", "pilot_large": "red", "port_c": "green"}}
+START = {"next_roll": 1, "boats": {"ginseng": {"position": 3}, "silk": {"position": 2},
+                                   "nutmeg": {"position": 4}}}
+
+
+@contextlib.contextmanager
+def serving(**options):
+    """A server on a free loopback port, serving on a thread; yields it, then stops it."""
+    options.setdefault("quiet", True)
+    srv = web.make_server("127.0.0.1", 0, **options)
+    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield srv
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def srv():
+    with serving() as s:
+        yield s
+
+
+class Reply:
+    def __init__(self, status, headers, body):
+        self.status, self.headers, self.body = status, headers, body
+
+    def json(self):
+        assert self.headers.get("Content-Type") == "application/json", self.headers
+        return json.loads(self.body)
+
+    @property
+    def errors(self):
+        data = self.json()
+        assert set(data) == {"errors"} and data["errors"], data
+        for e in data["errors"]:
+            assert set(e) == {"path", "message"} and isinstance(e["path"], str) and e["message"]
+        return data["errors"]
+
+
+def call(srv, method, path, body=None, headers=None, conn=None):
+    """One request; body: bytes, or anything else sent as JSON."""
+    own = conn is None
+    conn = conn or http.client.HTTPConnection(*srv.server_address[:2], timeout=10)
+    hdrs = dict(headers or {})
+    if body is not None and not isinstance(body, bytes):
+        body = json.dumps(body).encode()
+        hdrs.setdefault("Content-Type", "application/json")
+    try:
+        conn.request(method, path, body=body, headers=hdrs)
+        res = conn.getresponse()
+        return Reply(res.status, res.headers, res.read())
+    finally:
+        if own:
+            conn.close()
+
+
+def raw(srv, data: bytes, *, wait: float = 10.0) -> tuple[int, dict, bytes]:
+    """Sends bytes as they are; reads one answer (status, lower-cased headers, body)."""
+    with socket.create_connection(srv.server_address[:2], timeout=wait) as sock:
+        sock.sendall(data)
+        got = b""
+        while b"\r\n\r\n" not in got:
+            chunk = sock.recv(65536)
+            assert chunk, got
+            got += chunk
+        head, _, body = got.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        headers = {k.strip().lower(): v.strip()
+                   for k, _, v in (line.partition(":") for line in lines[1:])}
+        while len(body) < int(headers.get("content-length", 0)):
+            chunk = sock.recv(65536)
+            assert chunk, body
+            body += chunk
+    return int(lines[0].split()[1]), headers, body
+
+
+# --------------------------------------------------------------------------- the routes
+
+
+def test_health(srv):
+    r = call(srv, "GET", "/healthz")
+    assert r.status == 200
+    assert r.json() == {"status": "ok", "version": manila.__version__}
+    assert r.headers["Server"] == f"manila/{manila.__version__}"
+
+
+def test_example(srv):
+    r = call(srv, "GET", "/v1/example")
+    assert r.status == 200 and r.json() == manila.EXAMPLE
+    r = call(srv, "GET", "/v1/example?format=x")
+    assert r.status == 400 and r.errors[0]["path"] == "query.format"
+
+
+def test_openapi_lists_exactly_the_routes(srv):
+    r = call(srv, "GET", "/openapi.json")
+    assert r.status == 200
+    spec = r.json()
+    assert spec["openapi"].startswith("3.") and spec["info"]["version"] == manila.__version__
+    served = {(m, p) for p, methods in web.ROUTES.items() for m in methods}
+    documented = {(m.upper(), p) for p, ops in spec["paths"].items() for m in ops}
+    assert documented == served
+    # Every status the tests below provoke is documented for the POST routes.
+    for path in ("/v1/evaluate", "/v1/validate"):
+        codes = set(spec["paths"][path]["post"]["responses"])
+        assert {"200", "400", "408", "411", "413", "415", "500"} <= codes
+    assert "503" in spec["paths"]["/v1/evaluate"]["post"]["responses"]
+
+
+def test_page(srv):
+    r = call(srv, "GET", "/")
+    assert r.status == 200
+    assert r.headers["Content-Type"] == "text/html; charset=utf-8"
+    page = r.body.decode("utf-8")
+    assert page.startswith("<!doctype html>") and "<script>" in page and "/v1/evaluate" in page
+    assert 'name="viewport"' in page
+    # Self-contained: nothing is fetched from elsewhere, and the CSP forbids it anyway.
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page, re.I)
+    assert not re.search(r"https?://", page)
+    assert "default-src 'none'" in r.headers["Content-Security-Policy"]
+    assert "connect-src 'self'" in r.headers["Content-Security-Policy"]
+    head = call(srv, "HEAD", "/")
+    assert head.status == 200 and head.body == b""
+    assert int(head.headers["Content-Length"]) == len(r.body)
+
+
+def test_evaluate_state(srv):
+    r = call(srv, "POST", "/v1/evaluate", manila.EXAMPLE)
+    assert r.status == 200
+    assert r.json() == manila.evaluate(manila.EXAMPLE).to_dict()
+
+
+def test_evaluate_exact_by_query_or_body(srv):
+    want = manila.evaluate(manila.EXAMPLE, exact=True).to_dict()
+    assert call(srv, "POST", "/v1/evaluate?exact=1", manila.EXAMPLE).json() == want
+    assert call(srv, "POST", "/v1/evaluate?exact=true", manila.EXAMPLE).json() == want
+    assert call(srv, "POST", "/v1/evaluate", {**manila.EXAMPLE, "exact": True}).json() == want
+    # The query parameter wins over the body.
+    floats = call(srv, "POST", "/v1/evaluate?exact=0", {**manila.EXAMPLE, "exact": True}).json()
+    assert floats == manila.evaluate(manila.EXAMPLE).to_dict()
+
+
+def test_known_values_over_http(srv):
+    # MANILA.md: from 3, 2, 4 with nothing occupied, a ginseng seat is worth 41/4, port_a 41/24.
+    out = call(srv, "POST", "/v1/evaluate?exact=1", START).json()
+    assert out["spots"]["ginseng"] == {"cost": 1, "expected_net": "41/4"}
+    assert out["spots"]["port_a"]["expected_net"] == "41/24"
+
+
+def test_evaluate_notation(srv):
+    r = call(srv, "POST", "/v1/evaluate", {"notation": ROLL3})
+    assert r.status == 200
+    assert r.json() == manila.evaluate(manila.parse(ROLL3)).to_dict()
+    exact = call(srv, "POST", "/v1/evaluate", {"notation": ROLL3, "exact": True}).json()
+    assert exact == manila.evaluate(manila.parse(ROLL3), exact=True).to_dict()
+
+
+def test_strictness(srv):
+    r = call(srv, "POST", "/v1/evaluate", UNREACHABLE)
+    assert r.status == 400
+    assert any(e["path"].startswith("boats") and "strict" in e["message"] for e in r.errors)
+    want = manila.evaluate(UNREACHABLE, strict=False).to_dict()
+    assert call(srv, "POST", "/v1/evaluate?strict=0", UNREACHABLE).json() == want
+    assert call(srv, "POST", "/v1/evaluate", {**UNREACHABLE, "strict": False}).json() == want
+    text = str(manila.VoyageState.from_dict(UNREACHABLE, strict=False))
+    assert call(srv, "POST", "/v1/evaluate", {"notation": text}).status == 400
+    assert call(srv, "POST", "/v1/evaluate", {"notation": text, "strict": False}).json() == want
+    assert call(srv, "POST", "/v1/evaluate?strict=false", {"notation": text}).json() == want
+
+
+def test_evaluate_invalid_states_list_every_problem(srv):
+    bad = {"next_roll": 4, "boats": {"ginseng": {"position": 3}, "tea": {"position": 1}},
+           "spots": {"port_z": "red", "pirate_2": "blue"}}
+    r = call(srv, "POST", "/v1/evaluate", bad)
+    assert r.status == 400
+    paths = {e["path"] for e in r.errors}
+    assert {"next_roll", "boats.tea", "boats", "spots.port_z"} <= paths
+    assert {p.path for p in manila.validate(bad)} == paths
+    for body, path in [([1, 2], ""), ("r1", ""), ({"notation": 5}, "notation"),
+                       ({"notation": "r9 x"}, None), ({"notation": "r1", "player": "x"}, "player"),
+                       ({"notation": ROLL3, "exact": "yes"}, "exact"),
+                       ({**manila.EXAMPLE, "version": True}, "version"),
+                       ({**manila.EXAMPLE, "exact": 1}, "exact"),
+                       ({**manila.EXAMPLE, "strict": {}}, "strict")]:
+        r = call(srv, "POST", "/v1/evaluate", body)
+        assert r.status == 400, body
+        if path is not None:
+            assert path in {e["path"] for e in r.errors}, (body, r.errors)
+
+
+def test_validate(srv):
+    r = call(srv, "POST", "/v1/validate", manila.EXAMPLE)
+    assert r.status == 200
+    out = r.json()
+    assert out == {"valid": True, "state": manila.VoyageState.from_dict(manila.EXAMPLE).to_dict(),
+                   "notation": str(manila.VoyageState.from_dict(manila.EXAMPLE))}
+    again = call(srv, "POST", "/v1/validate", {"notation": out["notation"]}).json()
+    assert again == out
+    r = call(srv, "POST", "/v1/validate", UNREACHABLE)
+    assert r.status == 400 and r.errors == [p.to_dict() for p in manila.validate(UNREACHABLE)]
+    assert call(srv, "POST", "/v1/validate?strict=0", UNREACHABLE).json()["valid"] is True
+    r = call(srv, "POST", "/v1/validate", {"notation": "r2 ginseng@3 silk jade@4"})
+    assert r.status == 400
+    assert r.errors == [p.to_dict() for p in manila.validate("r2 ginseng@3 silk jade@4")]
+    assert call(srv, "POST", "/v1/validate?exact=1", manila.EXAMPLE).status == 400
+    # A body's own option of the wrong type is refused even when the query overrides it.
+    r = call(srv, "POST", "/v1/validate?strict=1", {**manila.EXAMPLE, "strict": {}})
+    assert r.status == 400 and r.errors[0]["path"] == "strict"
+
+
+# --------------------------------------------------------------------------- error statuses
+
+
+def test_404_and_405(srv):
+    for path in ("/nope", "/v1", "/v1/evaluate/", "/v2/evaluate", "/index.html"):
+        r = call(srv, "GET", path)
+        assert r.status == 404 and r.errors[0]["path"] == "url", path
+    r = call(srv, "GET", "/v1/evaluate")
+    assert r.status == 405 and r.headers["Allow"] == "POST, OPTIONS"
+    assert r.errors[0]["path"] == "method"
+    for method in ("PUT", "DELETE", "PATCH", "TRACE", "QUERY"):
+        r = call(srv, method, "/healthz")
+        assert r.status == 405 and r.headers["Allow"] == "GET, HEAD, OPTIONS", method
+    r = call(srv, "POST", "/v1/example", {"a": 1})
+    assert r.status == 405
+    r = call(srv, "OPTIONS", "/v1/validate")
+    assert r.status == 204 and r.headers["Allow"] == "POST, OPTIONS" and r.body == b""
+
+
+def test_400_unreadable_bodies(srv):
+    cases = {
+        b"{": "not valid JSON",
+        b"": "empty",
+        b"  \n": "empty",
+        b'{"next_roll": NaN}': "NaN",
+        b"\xff\xfe{}": "UTF-8",
+        b"[" * 30_000 + b"]" * 30_000: "nested too deeply",
+        b'{"a": 1} x': "not valid JSON",
+    }
+    for body, words in cases.items():
+        for path in ("/v1/evaluate", "/v1/validate"):
+            r = call(srv, "POST", path, body, {"Content-Type": "application/json"})
+            assert r.status == 400, (body[:20], r.body)
+            assert words in r.errors[0]["message"], (words, r.errors)
+
+
+def test_400_bad_query_parameters(srv):
+    for query in ("exact=yes", "exact=", "exact", "exact=1&exact=0", "player=red", "strict=2",
+                  "&".join(f"strict=1&x{i}=1" for i in range(20))):
+        r = call(srv, "POST", f"/v1/evaluate?{query}", START)
+        assert r.status == 400, query
+        assert r.errors[0]["path"].startswith("query"), r.errors
+
+
+def test_411_no_length(srv):
+    status, headers, body = raw(srv, b"POST /v1/evaluate HTTP/1.1\r\nHost: x\r\n"
+                                     b"Content-Type: application/json\r\n\r\n")
+    assert status == 411 and json.loads(body)["errors"][0]["path"] == "headers.content-length"
+    status, headers, body = raw(srv, b"POST /v1/validate HTTP/1.1\r\nHost: x\r\n"
+                                     b"Content-Type: application/json\r\n"
+                                     b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
+    assert status == 411 and headers["connection"] == "close"
+    status, _, body = raw(srv, b"POST /v1/evaluate HTTP/1.1\r\nHost: x\r\n"
+                               b"Content-Type: application/json\r\nContent-Length: -5\r\n\r\n")
+    assert status == 400 and "Content-Length" in json.loads(body)["errors"][0]["message"]
+
+
+def test_413_over_64_kib(srv):
+    state = json.dumps(START).encode()
+    at_limit = state + b" " * (web.MAX_BODY - len(state))
+    r = call(srv, "POST", "/v1/evaluate", at_limit, {"Content-Type": "application/json"})
+    assert r.status == 200  # exactly 64 KiB is still fine
+    r = call(srv, "POST", "/v1/evaluate", at_limit + b" ", {"Content-Type": "application/json"})
+    assert r.status == 413 and r.errors[0]["path"] == "headers.content-length"
+    assert r.headers["Connection"] == "close"
+    # Refused on the announced length alone: the server does not wait for a body it will not read.
+    start = time.monotonic()
+    status, headers, _ = raw(srv, b"POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                                  b"application/json\r\nContent-Length: 99999999\r\n\r\n{")
+    assert status == 413 and time.monotonic() - start < 2
+
+
+def test_415_content_type(srv):
+    body = json.dumps(START).encode()
+    for ctype in ("text/plain", "application/x-www-form-urlencoded", "application/json; charset=latin-1",
+                  "application/jsonx", None):
+        headers = {"Content-Type": ctype} if ctype else {}
+        for path in ("/v1/evaluate", "/v1/validate"):
+            r = call(srv, "POST", path, body, headers)
+            assert r.status == 415, (ctype, path)
+            assert r.errors[0]["path"] == "headers.content-type"
+    for ctype in ("application/json; charset=utf-8", "Application/JSON;charset=UTF-8"):
+        assert call(srv, "POST", "/v1/evaluate", body, {"Content-Type": ctype}).status == 200
+
+
+def test_malformed_requests_get_json_errors(srv):
+    status, headers, body = raw(srv, b"GET / what HTTP/1.1\r\n\r\n")
+    assert status == 400 and headers["content-type"] == "application/json"
+    assert json.loads(body)["errors"][0]["message"]
+    status, _, body = raw(srv, b"GET /healthz HTTP/1.1\r\n" + b"X-A: b\r\n" * 101 + b"\r\n")
+    assert status == 431 and json.loads(body)["errors"]
+    status, _, body = raw(srv, b"GET /" + b"a" * 70000 + b" HTTP/1.1\r\n\r\n")
+    assert status == 414 and json.loads(body)["errors"]
+
+
+def test_408_slow_body_and_503_slow_evaluation():
+    with serving(time_limit=0.5) as s:
+        start = time.monotonic()
+        status, headers, body = raw(s, b"POST /v1/evaluate HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                                       b"application/json\r\nContent-Length: 100\r\n\r\n{\"next_")
+        took = time.monotonic() - start
+        assert status == 408 and "did not arrive" in json.loads(body)["errors"][0]["message"]
+        assert 0.4 < took < 3
+
+        def slow(*args, **kwargs):
+            time.sleep(2)
+            return manila.evaluate(*args, **kwargs)
+
+        s.evaluator = slow
+        start = time.monotonic()
+        r = call(s, "POST", "/v1/evaluate", START)
+        assert r.status == 503 and "time limit" in r.errors[0]["message"]
+        assert r.headers["Retry-After"] == "1"
+        assert time.monotonic() - start < 1.5
+        s.evaluator = manila.evaluate
+        time.sleep(1.6)  # let the abandoned evaluations finish
+        assert call(s, "POST", "/v1/evaluate", START).status == 200
+
+
+def test_500_hides_the_error_and_keeps_serving(capsys):
+    with serving() as s:
+        def broken(*args, **kwargs):
+            raise RuntimeError("secret detail from the engine")
+
+        s.evaluator = broken
+        r = call(s, "POST", "/v1/evaluate", START)
+        assert r.status == 500
+        assert r.errors == [{"path": "", "message": "internal server error"}]
+        assert b"secret" not in r.body and b"Traceback" not in r.body
+        assert "secret detail from the engine" in capsys.readouterr().err  # logged, not sent
+        s.evaluator = manila.evaluate
+        assert call(s, "POST", "/v1/evaluate", START).status == 200
+        assert call(s, "GET", "/healthz").status == 200
+
+
+def test_keep_alive_and_close(srv):
+    conn = http.client.HTTPConnection(*srv.server_address[:2], timeout=10)
+    try:
+        for _ in range(3):
+            assert call(srv, "POST", "/v1/evaluate", START, conn=conn).status == 200
+            assert call(srv, "GET", "/v1/evaluate", conn=conn).status == 405
+        # An unread body must not be taken for the next request: the server closes instead.
+        r = call(srv, "GET", "/healthz", b"GET /nope HTTP/1.1\r\n\r\n", conn=conn)
+        assert r.status == 200 and r.headers["Connection"] == "close"
+    finally:
+        conn.close()
+
+
+def test_concurrent_requests(srv):
+    bodies = [manila.EXAMPLE, START, {"notation": ROLL3}] * 20
+    with ThreadPoolExecutor(16) as pool:
+        replies = list(pool.map(lambda b: call(srv, "POST", "/v1/evaluate?exact=1", b), bodies))
+    for body, r in zip(bodies, replies):
+        state = manila.parse(body["notation"]) if "notation" in body else body
+        assert r.status == 200 and r.json() == manila.evaluate(state, exact=True).to_dict()
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(state=states())
+def test_random_states_match_the_library(srv, state):
+    r = call(srv, "POST", "/v1/evaluate?exact=1&strict=0", state)
+    assert r.status == 200, r.body
+    assert r.json() == manila.evaluate(state, exact=True, strict=False).to_dict()
+    v = call(srv, "POST", "/v1/validate?strict=0", state).json()
+    assert manila.VoyageState.from_dict(v["state"], strict=False) == \
+        manila.VoyageState.from_dict(state, strict=False)
+    assert manila.parse(v["notation"], strict=False) == manila.VoyageState.from_dict(state, strict=False)
+
+
+# --------------------------------------------------------------------------- schemathesis
+
+SCHEMATHESIS_CONFIG = """
+# The schema cannot express every rule (reachability, accomplice limits, pirate_2 after
+# pirate_1), so a schema-valid state may be refused with a 400: that is the only relaxation.
+[[operations]]
+include-method = "POST"
+checks.positive_data_acceptance.expected-statuses = ["200", "400"]
+"""
+
+
+def test_schemathesis_finds_no_server_error_or_spec_violation(srv, tmp_path):
+    config = tmp_path / "schemathesis.toml"
+    config.write_text(SCHEMATHESIS_CONFIG)
+    url = f"http://127.0.0.1:{srv.server_address[1]}/openapi.json"
+    cmd = [sys.executable, "-m", "schemathesis.cli", "--config-file", str(config), "run", url,
+           "--checks", "all", "--max-examples", "60", "--seed", "20261129", "--workers", "1",
+           "--phases", "examples,coverage,fuzzing", "--request-timeout", "10",
+           "--report", "junit", "--report-dir", str(tmp_path / "report")]
+    env = {**os.environ, "NO_COLOR": "1"}
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=240, env=env, cwd=tmp_path)
+    tail = done.stdout[-6000:] + done.stderr[-3000:]
+    assert done.returncode == 0, tail
+    assert re.search(r"\b\d+ generated, \d+ passed", done.stdout), tail
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def _start(*args):
+    proc = subprocess.Popen([sys.executable, "-m", "manila", "serve", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+    assert m, (line, proc.stderr.read() if proc.poll() is not None else "")
+    return proc, int(m.group(1))
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_serve_prints_its_address_and_stops_cleanly(sig):
+    proc, port = _start("--port", "0", "--quiet")
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", "/healthz")
+        assert conn.getresponse().status == 200  # an idle keep-alive connection stays open
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=10)
+        conn.close()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    assert "manila: stopped" in out and "Traceback" not in err
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+
+
+def test_serve_logs_requests_unless_quiet_and_reports_a_busy_port():
+    proc, port = _start("--port", "0")
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", "/healthz")
+        conn.getresponse().read()
+        conn.close()
+        busy = subprocess.run([sys.executable, "-m", "manila", "serve", "--port", str(port)],
+                              capture_output=True, text=True, timeout=30)
+        assert busy.returncode == 2 and "cannot listen" in busy.stderr
+        assert "Traceback" not in busy.stderr
+    finally:
+        proc.terminate()
+        out, err = proc.communicate(timeout=10)
+    assert '"GET /healthz HTTP/1.1" 200' in err
+    for bad in (["--port", "70000"], ["--time-limit", "0"], ["--workers", "0"]):
+        done = subprocess.run([sys.executable, "-m", "manila", "serve", *bad], capture_output=True, text=True,
+                              timeout=30)
+        assert done.returncode == 2 and "manila: error:" in done.stderr

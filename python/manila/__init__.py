@@ -20,9 +20,14 @@ from .errors import Problem, StateError
 from .evaluation import Evaluation, evaluate, evaluate_many
 from .example import EXAMPLE
 from .state import GOODS, SPOTS, Boat, Rules, VoyageState, parse, validate
+# After these imports the names manila.enumerate and manila.sweep are the functions,
+# not the submodules (import from manila.sweep to reach the rest of it).
+from .enumerate import enumerate_starts, reachable
+from .sweep import Sweep, rank_starts, sweep
 
 __version__ = "0.1.0"
 __all__ = [
     "EXAMPLE", "GOODS", "SPOTS", "Boat", "Evaluation", "Problem", "Rules", "StateError",
-    "VoyageState", "evaluate", "evaluate_many", "parse", "validate",
+    "Sweep", "VoyageState", "enumerate_starts", "evaluate", "evaluate_many", "parse",
+    "rank_starts", "reachable", "sweep", "validate",
 ]

@@ -12,8 +12,10 @@ from . import server
 from .errors import Problem, StateError
 from .evaluation import evaluate
 from .example import EXAMPLE
+from .plot import add_plot_arguments, run_plot
 from .report import render
 from .state import VoyageState, validate
+from .sweep import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
 
 
 class _InputError(Exception):
@@ -117,6 +119,22 @@ def _parser() -> argparse.ArgumentParser:
                                     "/openapi.json and the calculator page at / until Ctrl-C.")
     server.add_arguments(sv)
     sv.set_defaults(run=server.run)
+
+    sw = sub.add_parser("sweep", help="evaluate every state of a family into .npz, CSV or Parquet",
+                        description="The exact spot table of every state of a family of voyage "
+                                    "states (see manila.sweep), written to a file.")
+    add_sweep_arguments(sw)
+    sw.set_defaults(run=run_sweep)
+
+    st = sub.add_parser("starts", help="rank the harbour master's starts for three goods",
+                        description="The 25 starts of three goods, best first by a criterion.")
+    add_starts_arguments(st)
+    st.set_defaults(run=run_starts)
+
+    pl = sub.add_parser("plot", help="a heat map of a spot's value, or a bar chart of the starts (PNG)",
+                        description="Charts of sweeps, written to PNG (needs matplotlib).")
+    add_plot_arguments(pl)
+    pl.set_defaults(run=run_plot)
 
     ex = sub.add_parser("example", help="print an example voyage state to play with")
     ex.add_argument("--notation", action="store_true", help="in the one-line notation, not JSON")

@@ -1,0 +1,837 @@
+"""Exhaustive sweeps: the exact spot table of every state of a family, into numpy.
+
+    >>> import manila
+    >>> s = manila.sweep(next_roll=3, pirates=1)   # every reachable roll-3 position of every start
+    >>> s.values.shape                             # states x spots: floats, NaN where not legal
+    (7408, 15)
+    >>> s.spots[:5]
+    ('ginseng', 'nutmeg', 'silk', 'jade', 'port_a')
+
+A family is chosen by the roll that comes next, the goods, whether positions must be
+reachable from a legal start (and from which starts), and positions held fixed; every state
+of the family shares one pattern of crews, occupied spots, point of view and rules. The
+states are enumerated in C++ (manila.enumerate.family), split into chunks of rows, and each
+chunk is evaluated by the C++ engine with the GIL released. Pass any
+``concurrent.futures.Executor`` to spread the chunks: a ``ThreadPoolExecutor`` uses every core
+of this machine, a ``ProcessPoolExecutor`` too, and a Dask cluster several machines::
+
+    from distributed import Client
+    with Client("scheduler-address:8786") as client:       # or Client(LocalCluster(...))
+        result = manila.sweep(next_roll=2, pirates=2, executor=client.get_executor())
+
+(the workers need the same version of manila installed). Every executor gives the same
+arrays, bit for bit: each row is an exact integer computation.
+
+Results are exact: ``net`` holds integer numerators over ``denominator`` (6^(3 rolls left)),
+``values`` the same as floats. ``frame`` (pandas) and ``save`` (.npz, .csv, .parquet) write
+one row per state.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import math
+import os
+import sys
+import time
+from fractions import Fraction
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _core
+from .enumerate import GOODS, Position, _good_triples, _is_int, family, position_name
+from .errors import Problem, StateError
+from .state import SPOTS, VoyageState
+
+TABLE_SPOTS: tuple[str, ...] = GOODS + SPOTS
+OUTCOMES = ("port", "shipyard", "plundered")
+PIRATE_OWNERS = ("pirate1", "pirate2")
+
+Crews = Union[None, Sequence[int], Sequence[Sequence[str]], Mapping[str, Sequence[str]]]
+Progress = Union[bool, Callable[[int, int], None]]
+
+
+class Pattern:
+    """What every state of a sweep shares: crews (by boat, in good order), occupied spots,
+    the point of view and the rules.
+
+    ``crews`` is None (empty boats), three crew sizes (each seat a different opponent,
+    named crew1, crew2, ... boat by boat), three lists of owners by boat, or a
+    ``{good: [owners]}`` mapping when the family has one good triple. ``pirates`` 1 or 2
+    puts opponents pirate1 (and pirate2) on the pirate ship. ``spots`` maps further spots
+    to owners. ``player`` is the point of view (None: a fresh player holding nothing).
+    """
+
+    def __init__(self, crews: Crews = None, pirates: Optional[int] = None,
+                 spots: Optional[Mapping[str, str]] = None, player: Optional[str] = None,
+                 players: Optional[int] = None, rules: Optional[Mapping[str, Any]] = None,
+                 triples: Sequence[tuple[str, ...]] = ()):
+        self.crews = self._crews(crews, triples)
+        self.spots = dict(spots or {})
+        if pirates is not None:
+            if not (_is_int(pirates) and 0 <= pirates <= 2):
+                raise StateError([Problem("pirates", f"must be 0, 1 or 2, got {pirates!r}")])
+            for k in range(pirates):
+                spot = f"pirate_{k + 1}"
+                if spot in self.spots:
+                    raise StateError([Problem(f"spots.{spot}", "already taken by pirates=")])
+                self.spots[spot] = PIRATE_OWNERS[k]
+        self.player = player
+        self.players = players
+        self.rules = dict(rules or {})
+
+    @staticmethod
+    def _crews(crews: Crews, triples: Sequence[tuple[str, ...]]) -> tuple[tuple[str, ...], ...]:
+        if crews is None:
+            return ((), (), ())
+        if isinstance(crews, Mapping):
+            if len(triples) != 1:
+                raise StateError([Problem("crews", "crews by good need exactly one good triple "
+                                                   "(goods=...); give three crews by boat otherwise")])
+            for good in crews:
+                if good not in triples[0]:
+                    raise StateError([Problem(f"crews.{good}",
+                                              f"not a sailing good of {', '.join(triples[0])}")])
+            return tuple(tuple(crews.get(g, ())) for g in triples[0])
+        listed = list(crews)
+        if len(listed) != 3:
+            raise StateError([Problem("crews", "three crews (or crew sizes), one per boat, are needed")])
+        if all(_is_int(c) for c in listed):
+            core_crews, _, _ = _core.shape_pattern(listed, 0)
+            return tuple(tuple(f"crew{o + 1}" for o in crew) for crew in core_crews)
+        if any(isinstance(c, str) or _is_int(c) for c in listed):
+            raise StateError([Problem("crews", "give three crew sizes or three lists of owners")])
+        return tuple(tuple(c) for c in listed)
+
+    def state(self, next_roll: int, goods: Sequence[str], positions: Sequence[Position]) -> dict:
+        """The voyage-state JSON of one state of the pattern."""
+        out: dict = {"next_roll": next_roll}
+        if self.rules:
+            out["rules"] = dict(self.rules)
+        if self.player is not None:
+            out["player"] = self.player
+        if self.players is not None:
+            out["players"] = self.players
+        out["boats"] = {g: {"position": p, "crew": list(c)}
+                        for g, p, c in zip(goods, positions, self.crews)}
+        out["spots"] = dict(self.spots)
+        return out
+
+    def core(self, next_roll: int, triples: Sequence[tuple[str, ...]]
+             ) -> tuple[tuple, int, int, tuple[str, ...]]:
+        """(engine pattern, point-of-view owner id, accomplice limit, owners), checked once
+        per good triple exactly as manila.evaluate checks a state."""
+        cores = []
+        for goods in triples:
+            state = VoyageState.from_dict(self.state(next_roll, goods, [0, 0, 0]), strict=False)
+            voyage = state.to_core()
+            owner = -1 if state.player is None else state.owners.index(state.player)
+            cores.append(((tuple(map(tuple, voyage.crews)), tuple(voyage.spots), voyage.num_owners,
+                           state.rules.thirteen_after_last_roll == "port", state.rules.pirate_variant),
+                          owner, state.max_accomplices, state.owners))
+        # The owners, and so the engine's pattern, are the same for every good triple.
+        return cores[0]
+
+
+def _run_chunk(goods: np.ndarray, positions: np.ndarray, next_roll: int, pattern: tuple,
+               owner: int, max_accomplices: int, threads: int) -> dict[str, np.ndarray]:
+    """Evaluates one chunk of rows in C++ (the GIL released): what an executor runs."""
+    crews, spots, num_owners, to_port, variant = pattern
+    table = _core.analyse_rows(goods, positions, next_roll, [list(c) for c in crews], list(spots),
+                               num_owners, to_port, variant, owner, max_accomplices, threads)
+    # Views on the Table: they keep it alive here, and are pickled as plain arrays when the
+    # chunk travels back from another process.
+    return {"denominator": table.denominator, "incomes": table.incomes, "boats": table.boats,
+            "legal": table.legal, "cost": table.cost, "net": table.net}
+
+
+class _Bar:
+    """A progress bar on standard error (tqdm when it is installed, plain text otherwise),
+    shown only once the sweep has run for half a second: short sweeps stay quiet."""
+
+    DELAY = 0.5
+
+    def __init__(self, total: int):
+        self.total, self.done, self.shown = total, 0, False
+        self.started = time.monotonic()
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            self._tqdm = None
+        else:
+            self._tqdm = tqdm(total=total, unit="state", desc="sweep", file=sys.stderr,
+                              dynamic_ncols=True, leave=False, delay=self.DELAY)
+
+    def __call__(self, done: int, total: int) -> None:
+        step, self.done = done - self.done, done
+        if self._tqdm is not None:
+            self._tqdm.update(step)
+        elif time.monotonic() - self.started >= self.DELAY:
+            self.shown = True
+            sys.stderr.write(f"\rsweep: {done}/{total} states ({100 * done // max(total, 1)}%)")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self._tqdm is not None:
+            self._tqdm.close()
+        elif self.shown:
+            sys.stderr.write("\n")
+
+
+def sweep(next_roll: int = 1, *, goods: Any = None, start: Any = None, reachable: bool = True,
+          fixed: Any = None, crews: Crews = None, pirates: Optional[int] = None,
+          spots: Optional[Mapping[str, str]] = None, player: Optional[str] = None,
+          players: Optional[int] = None, rules: Optional[Mapping[str, Any]] = None,
+          executor: Optional[cf.Executor] = None, chunk_size: Optional[int] = None,
+          threads: Optional[int] = None, progress: Progress = False) -> "Sweep":
+    """The exact spot table (and boat table and incomes) of every state of a family.
+
+    Family: ``next_roll`` (1, 2, 3); ``goods`` (one triple of names, a list of triples, or
+    None for all four); ``reachable`` (default: only positions some legal start reaches
+    before ``next_roll``; False: every triple of 0..13 and arrived); ``start`` (a
+    ``{good: space}`` start or a list: only what they reach; each row then has its exact
+    probability); ``fixed`` (positions held fixed, ``{good: position}``).
+    With the defaults, ``sweep()`` evaluates the 100 legal starts before roll 1.
+
+    Pattern shared by every state: ``crews``, ``pirates``, ``spots``, ``player``,
+    ``players``, ``rules`` (see Pattern).
+
+    Work: the rows are split into chunks of ``chunk_size`` and evaluated by ``executor``
+    (any ``concurrent.futures.Executor``; None: here, in C++ threads). ``threads`` is the
+    number of C++ threads per chunk (default: every core without an executor, 1 with one).
+    ``progress``: True for a bar on standard error, or a callable ``f(done, total)``.
+    """
+    fam = family(next_roll, goods=goods, start=start, reachable=reachable, fixed=fixed)
+    present = sorted({tuple(row) for row in fam.goods.tolist()})
+    triples = ([tuple(GOODS[g] for g in t) for t in present] or _good_triples(goods)
+               or [GOODS[:3]])
+    pattern = Pattern(crews, pirates, spots, player, players, rules, triples)
+    core, owner, limit, owners = pattern.core(next_roll, triples)
+
+    n = fam.n
+    if chunk_size is None:
+        chunk_size = max(64, math.ceil(n / 64))
+    elif not (_is_int(chunk_size) and chunk_size > 0):
+        raise ValueError(f"chunk_size: must be a positive integer, got {chunk_size!r}")
+    if threads is None:
+        threads = 0 if executor is None else 1
+    bounds = [(a, min(a + chunk_size, n)) for a in range(0, n, chunk_size)]
+    goods_rows, position_rows = np.asarray(fam.goods), np.asarray(fam.positions)
+
+    arrays = {
+        "denominator": np.zeros(n, np.int64),
+        "incomes": np.zeros((n, len(owners)), np.int64),
+        "boats": np.zeros((n, 3, 3), np.int64),
+        "legal": np.zeros((n, len(TABLE_SPOTS)), np.bool_),
+        "cost": np.zeros((n, len(TABLE_SPOTS)), np.int32),
+        "net": np.zeros((n, len(TABLE_SPOTS)), np.int64),
+    }
+    report: Optional[Callable[[int, int], None]]
+    bar = _Bar(n) if progress is True else None
+    report = bar if bar is not None else (progress if callable(progress) else None)
+
+    def store(a: int, b: int, chunk: Mapping[str, np.ndarray]) -> None:
+        if (a, b) == (0, n):
+            arrays.update(chunk)  # one chunk: keep the engine's arrays, no copy
+            return
+        for key, out in arrays.items():
+            out[a:b] = chunk[key]
+
+    def args(a: int, b: int) -> tuple:
+        return (goods_rows[a:b].copy(), position_rows[a:b].copy(), next_roll, core, owner, limit,
+                threads)
+
+    done = 0
+    try:
+        if executor is None:
+            for a, b in bounds:
+                store(a, b, _run_chunk(*args(a, b)))
+                done += b - a
+                if report:
+                    report(done, n)
+        else:
+            futures = {executor.submit(_run_chunk, *args(a, b)): (a, b) for a, b in bounds}
+            try:
+                for future in cf.as_completed(futures):
+                    a, b = futures[future]
+                    store(a, b, future.result())
+                    done += b - a
+                    if report:
+                        report(done, n)
+            except BaseException:
+                for future in futures:
+                    future.cancel()
+                raise
+    finally:
+        if bar is not None:
+            bar.close()
+    return Sweep(fam, pattern, owners, arrays)
+
+
+class Sweep:
+    """The result of manila.sweep: one row per state, exact numerators and their floats.
+
+    Coordinates: ``next_roll``, ``goods`` and ``positions`` (int8, shape (n, 3), boats in
+    good order; good ids index ``manila.GOODS``, position 14 is "arrived").
+    Values: ``spots`` names the 15 columns (the four cargo goods, then the 11 spots);
+    ``legal`` (bool), ``cost`` (what is paid, -10 for insurance), ``net`` (expected_net
+    numerators over ``denominator``), ``values`` (floats, NaN where not legal); ``boats``
+    (numerators, shape (n, 3, 3): boat x port/shipyard/plundered); ``incomes`` (numerators,
+    one column per name in ``owners``).
+    Reachable families also have their starts (``starts``) and every (start, row) path
+    (``path_start``, ``path_row``, ``path_count`` over ``path_denominator``):
+    ``probability`` is each row's exact probability when there is one start.
+    """
+
+    spots = TABLE_SPOTS
+
+    def __init__(self, fam: "_core.Family", pattern: Pattern, owners: Sequence[str],
+                 arrays: Mapping[str, np.ndarray]):
+        self.next_roll: int = fam.next_roll
+        self.pattern = pattern
+        self.owners: tuple[str, ...] = tuple(owners)
+        self.goods: np.ndarray = np.asarray(fam.goods)
+        self.positions: np.ndarray = np.asarray(fam.positions)
+        self.denominator: np.ndarray = arrays["denominator"]
+        self.incomes: np.ndarray = arrays["incomes"]
+        self.boats: np.ndarray = arrays["boats"]
+        self.legal: np.ndarray = arrays["legal"]
+        self.cost: np.ndarray = arrays["cost"]
+        self.net: np.ndarray = arrays["net"]
+        self.start_goods: np.ndarray = np.asarray(fam.start_goods)
+        self.start_spaces: np.ndarray = np.asarray(fam.start_spaces)
+        self.path_start: np.ndarray = np.asarray(fam.path_start)
+        self.path_row: np.ndarray = np.asarray(fam.path_row)
+        self.path_count: np.ndarray = np.asarray(fam.path_count)
+        self.path_denominator: int = _core.reach_denominator(fam.next_roll)
+
+    def __len__(self) -> int:
+        return len(self.net)
+
+    def __repr__(self) -> str:
+        return (f"<Sweep: {len(self)} states before roll {self.next_roll}, "
+                f"{len(self.start_goods)} starts>")
+
+    @property
+    def values(self) -> np.ndarray:
+        """expected_net of every spot as floats (correctly rounded), NaN where not legal."""
+        out = self.net / self.denominator[:, None]
+        out[~self.legal] = np.nan
+        return out
+
+    @property
+    def starts(self) -> list[dict[str, int]]:
+        """The starts of a reachable family, as {good: space} dicts."""
+        return [{GOODS[g]: int(s) for g, s in zip(gs, ss)}
+                for gs, ss in zip(self.start_goods.tolist(), self.start_spaces.tolist())]
+
+    @property
+    def probability(self) -> Optional[np.ndarray]:
+        """Each row's probability from the family's only start (None unless there is one)."""
+        if len(self.start_goods) != 1:
+            return None
+        out = np.zeros(len(self))
+        out[self.path_row] = self.path_count / self.path_denominator
+        return out
+
+    def goods_names(self, row: int) -> tuple[str, ...]:
+        return tuple(GOODS[g] for g in self.goods[row].tolist())
+
+    def position_names(self, row: int) -> tuple[Position, ...]:
+        return tuple(position_name(p) for p in self.positions[row].tolist())
+
+    def state(self, row: int) -> dict:
+        """The voyage-state JSON of one row, for manila.evaluate (with strict=False when the
+        family is not reachable)."""
+        return self.pattern.state(self.next_roll, self.goods_names(row), self.position_names(row))
+
+    def value(self, row: int, spot: str, exact: bool = True) -> Union[Fraction, float, None]:
+        """expected_net of one spot in one row (None when the spot is not legal there)."""
+        k = TABLE_SPOTS.index(spot)
+        if not self.legal[row, k]:
+            return None
+        num, den = int(self.net[row, k]), int(self.denominator[row])
+        return Fraction(num, den) if exact else num / den
+
+    def by_start(self, field: str = "net", exact: bool = False) -> np.ndarray:
+        """Per start, the expectation over the rows it reaches of ``field`` ("net", "boats"
+        or "incomes"): shape (starts, ...), floats (NaN for spots not legal) or Fractions.
+
+        With ``fixed`` positions only the rows kept are summed: a partial expectation,
+        weighted by the probability of reaching them."""
+        if field not in ("net", "boats", "incomes"):
+            raise ValueError(f'field: must be "net", "boats" or "incomes", got {field!r}')
+        data = getattr(self, field)
+        sums = np.zeros((len(self.start_goods),) + data.shape[1:], np.int64)
+        weight = self.path_count.reshape((-1,) + (1,) * (data.ndim - 1))
+        np.add.at(sums, self.path_start, weight * data[self.path_row])
+        # Every row of a family has the same denominator (the same roll comes next).
+        den = self.path_denominator * (int(self.denominator[0]) if len(self) else 1)
+        if exact:
+            out = np.vectorize(lambda x: Fraction(int(x), den), otypes=[object])(sums)
+        else:
+            out = sums / den
+        if field == "net":
+            legal = np.zeros(sums.shape, np.bool_)
+            legal[self.path_start] = self.legal[self.path_row]
+            out[~legal] = None if exact else np.nan
+        return out
+
+    # -- tables --------------------------------------------------------------------------
+
+    def columns(self, exact: bool = False) -> dict[str, tuple[np.ndarray, Optional[np.ndarray]]]:
+        """Named columns, one row per state: {name: (values, mask of missing entries or None)}.
+
+        Position of each good (14 = arrived; missing when it does not sail), ``next_roll``,
+        ``probability`` (one start only), ``net_<spot>`` (missing when not legal),
+        ``boat_<good>_<outcome>``, ``income_<owner>``. With ``exact`` the values are integer
+        numerators over the column ``denominator`` (and ``probability`` over
+        ``probability_denominator``).
+        """
+        n = len(self)
+        cols: dict[str, tuple[np.ndarray, Optional[np.ndarray]]] = {}
+        where = np.full((n, len(GOODS)), -1, np.int64)
+        for b in range(3):
+            where[np.arange(n), self.goods[:, b]] = b
+        for g, good in enumerate(GOODS):
+            pos = np.where(where[:, g] >= 0, self.positions[np.arange(n), np.maximum(where[:, g], 0)], 0)
+            cols[f"position_{good}"] = (pos.astype(np.int8), where[:, g] < 0)
+        cols["next_roll"] = (np.full(n, self.next_roll, np.int8), None)
+        if len(self.start_goods) == 1:
+            counts = np.zeros(n, np.int64)
+            counts[self.path_row] = self.path_count
+            if exact:
+                cols["probability"] = (counts, None)
+                cols["probability_denominator"] = (np.full(n, self.path_denominator, np.int64), None)
+            else:
+                cols["probability"] = (counts / self.path_denominator, None)
+        den = self.denominator[:, None]
+        net = self.net if exact else self.net / den
+        for k, spot in enumerate(TABLE_SPOTS):
+            cols[f"net_{spot}"] = (net[:, k], ~self.legal[:, k])
+        boats = self.boats if exact else self.boats / den[:, :, None]
+        for g, good in enumerate(GOODS):
+            b = np.maximum(where[:, g], 0)
+            for o, outcome in enumerate(OUTCOMES):
+                cols[f"boat_{good}_{outcome}"] = (boats[np.arange(n), b, o], where[:, g] < 0)
+        incomes = self.incomes if exact else self.incomes / den
+        for i, name in enumerate(self.owners):
+            cols[f"income_{name}"] = (incomes[:, i], None)
+        if exact:
+            cols["denominator"] = (self.denominator, None)
+        return cols
+
+    def to_frame(self, exact: bool = False):
+        """A pandas DataFrame of ``columns(exact)`` (missing entries as NA)."""
+        import pandas as pd
+
+        data = {}
+        for name, (values, mask) in self.columns(exact).items():
+            if mask is None or not mask.any():
+                data[name] = values
+            elif values.dtype.kind in "iu":
+                data[name] = pd.arrays.IntegerArray(np.where(mask, 0, values).astype(values.dtype), mask)
+            else:
+                data[name] = np.where(mask, np.nan, values)
+        return pd.DataFrame(data)
+
+    @property
+    def frame(self):
+        """The float DataFrame (pandas needed)."""
+        return self.to_frame()
+
+    def save(self, path: Union[str, os.PathLike], exact: bool = False) -> str:
+        """Writes the sweep to ``path``: .npz (every array), .csv or .parquet (one row per
+        state, the columns of ``columns``). Returns the format written."""
+        suffix = os.path.splitext(os.fspath(path))[1].lower()
+        if suffix == ".npz":
+            np.savez_compressed(
+                path, next_roll=np.int8(self.next_roll), goods=self.goods, positions=self.positions,
+                spots=np.array(TABLE_SPOTS), good_names=np.array(GOODS),
+                owners=np.array(self.owners, dtype=str), denominator=self.denominator, net=self.net,
+                legal=self.legal, cost=self.cost, values=self.values, boats=self.boats,
+                incomes=self.incomes, start_goods=self.start_goods, start_spaces=self.start_spaces,
+                path_start=self.path_start, path_row=self.path_row, path_count=self.path_count,
+                path_denominator=np.int64(self.path_denominator))
+            return "npz"
+        if suffix == ".csv":
+            self._write_csv(path, exact)
+            return "csv"
+        if suffix == ".parquet":
+            try:
+                import pyarrow as pa
+                import pyarrow.parquet as pq
+            except ImportError:
+                raise RuntimeError("writing Parquet needs pyarrow: pip install pyarrow") from None
+            table = pa.table({name: pa.array(values, mask=mask)
+                              for name, (values, mask) in self.columns(exact).items()})
+            pq.write_table(table, path)
+            return "parquet"
+        raise ValueError(f"{os.fspath(path)}: unknown format {suffix or '(none)'!r}; "
+                         f"use .npz, .csv or .parquet")
+
+    def _write_csv(self, path: Union[str, os.PathLike], exact: bool) -> None:
+        import csv
+
+        cols = self.columns(exact)
+        text = {}
+        for name, (values, mask) in cols.items():
+            cells = [repr(v) if isinstance(v, float) else str(v) for v in values.tolist()]
+            if mask is not None:
+                cells = ["" if m else c for c, m in zip(cells, mask.tolist())]
+            text[name] = cells
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            writer = csv.writer(f)
+            writer.writerow(cols)
+            writer.writerows(zip(*text.values()))
+
+
+# -- ranking the harbour master's starts -----------------------------------------------------
+
+PRICE_TRACK = (0, 5, 10, 20, 30)
+CARGO_VALUE = {"ginseng": 18, "nutmeg": 24, "silk": 30, "jade": 36}
+CRITERIA = {
+    "cargo": "expected income of the three cargoes together (sum of value x P(port))",
+    "cargo:GOOD": "expected income of one cargo (value x P(port))",
+    "arrive:GOOD": "probability that one good ends in port",
+    "income": "the player's expected voyage income from the accomplices given, plus the "
+              "expected rise in value of the shares given",
+    "spot:SPOT": "the expected net value of one spot for the player (the harbour master "
+                 "places first)",
+    "best": "the expected net value of the player's best spot",
+}
+
+
+def describe_criterion(by: str) -> str:
+    """What a ranking criterion measures, in words."""
+    kind, _, arg = by.partition(":")
+    key = f"{kind}:{'SPOT' if kind == 'spot' else 'GOOD'}" if arg else kind
+    if key not in CRITERIA:
+        raise ValueError(f"--by: unknown criterion {by!r}; the criteria are {', '.join(CRITERIA)}")
+    text = CRITERIA[key]
+    return text.replace("one cargo", f"the {arg} cargo").replace("one good", arg).replace(
+        "one spot", arg) if arg else text
+
+
+def rank_starts(goods: Any, by: Optional[str] = None, *, crews: Crews = None,
+                pirates: Optional[int] = None, spots: Optional[Mapping[str, str]] = None,
+                player: Optional[str] = None, players: Optional[int] = None,
+                rules: Optional[Mapping[str, Any]] = None, shares: Optional[Mapping[str, int]] = None,
+                prices: Optional[Mapping[str, int]] = None, threads: Optional[int] = None) -> list[dict]:
+    """The 25 starts of three goods, best first by criterion ``by`` (see CRITERIA; default
+    ``income`` with a player, ``cargo`` without), ties in start order.
+
+    Each entry: ``start`` ({good: space}), ``score`` (an exact Fraction), ``port`` ({good:
+    P(port) as a Fraction}), ``best_spot`` (the player's best spot and its Fraction value).
+    ``shares`` ({good: count}) and ``prices`` ({good: current price}, default 0) add, for
+    ``income``, each share's expected price rise: one step of 0, 5, 10, 20, 30 when its
+    boat ends in port.
+    """
+    if by is None:
+        by = "income" if player is not None else "cargo"
+    describe_criterion(by)
+    kind, _, arg = by.partition(":")
+    result = sweep(1, goods=goods, crews=crews, pirates=pirates, spots=spots, player=player,
+                   players=players, rules=rules, threads=threads)
+    triple = result.goods_names(0)
+    if kind in ("cargo", "arrive") and arg and arg not in triple:
+        raise ValueError(f"--by: {arg} does not sail (the goods are {', '.join(triple)})")
+    if kind == "spot" and arg not in TABLE_SPOTS:
+        raise ValueError(f"--by: unknown spot {arg!r}; the spots are {', '.join(TABLE_SPOTS)}")
+    if kind == "income" and player is None:
+        raise ValueError("--by income: say whose income with --player")
+    rise = _share_rise(shares, prices, triple)
+    if rise and result.pattern.spots.get("pirate_1") is not None:
+        raise ValueError("shares: with pirates a plundered boat may still go to Manila and raise "
+                         "its price, which the boat table does not tell apart; rank without shares")
+    entries = []
+    for row in range(len(result)):
+        den = int(result.denominator[row])
+        port = {g: Fraction(int(result.boats[row, b, 0]), den) for b, g in enumerate(triple)}
+        legal = [k for k in range(len(TABLE_SPOTS)) if result.legal[row, k]]
+        best = max(legal, key=lambda k: result.net[row, k], default=None)
+        if kind == "cargo":
+            score = sum(CARGO_VALUE[g] * p for g, p in port.items() if not arg or g == arg)
+        elif kind == "arrive":
+            score = port[arg]
+        elif kind == "income":
+            me = result.owners.index(player)
+            score = Fraction(int(result.incomes[row, me]), den)
+            score += sum(rise.get(g, 0) * p for g, p in port.items())
+        elif kind == "spot":
+            score = result.value(row, arg)
+            if score is None:
+                raise ValueError(f"--by spot:{arg}: the player may not take {arg} here")
+        else:
+            score = Fraction(int(result.net[row, best]), den) if best is not None else Fraction(0)
+        entries.append({
+            "start": {g: int(p) for g, p in zip(triple, result.positions[row].tolist())},
+            "score": Fraction(score),
+            "port": port,
+            "best_spot": None if best is None else
+            (TABLE_SPOTS[best], Fraction(int(result.net[row, best]), den)),
+        })
+    entries.sort(key=lambda e: -e["score"])  # stable: ties keep the start order
+    return entries
+
+
+def _share_rise(shares: Optional[Mapping[str, int]], prices: Optional[Mapping[str, int]],
+                triple: Sequence[str]) -> dict[str, int]:
+    """Per sailing good, what the player's shares gain when its boat ends in port."""
+    out = {}
+    prices = dict(prices or {})
+    for good, price in prices.items():
+        if good not in GOODS or price not in PRICE_TRACK:
+            raise ValueError(f"prices.{good}: a good's price is one of "
+                             f"{', '.join(map(str, PRICE_TRACK))}, got {price!r}")
+    for good, count in (shares or {}).items():
+        if good not in GOODS or not (_is_int(count) and 0 <= count <= 5):
+            raise ValueError(f"shares.{good}: a player holds 0..5 shares of a good, got {count!r}")
+        price = prices.get(good, 0)
+        step = PRICE_TRACK.index(price)
+        if good in triple and step + 1 < len(PRICE_TRACK):
+            out[good] = count * (PRICE_TRACK[step + 1] - price)
+    return out
+
+
+# -- command line --------------------------------------------------------------------------
+
+def _pairs(text: str, what: str) -> dict[str, str]:
+    """``a=1,b=2`` as a dict; ValueError naming `what` on a malformed item."""
+    out = {}
+    for item in filter(None, text.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq or not key or not value:
+            raise ValueError(f"{what}: expected NAME=VALUE, got {item!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _position(text: str) -> Position:
+    return "arrived" if text == "arrived" else int(text) if text.lstrip("-").isdigit() else text
+
+
+def add_pattern_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options that fix what every state of a sweep shares (crews, spots, player, rules)."""
+    g = parser.add_argument_group("what every state shares")
+    g.add_argument("--crew", action="append", default=[], metavar="GOOD=OWNER[,OWNER...]",
+                   help="the crew of a boat, front seat first (one good triple only; repeatable)")
+    g.add_argument("--crew-sizes", metavar="A,B,C",
+                   help="crew sizes by boat in good order, each seat a different opponent")
+    g.add_argument("--pirates", type=int, choices=(0, 1, 2),
+                   help="opponents pirate1 (and pirate2) on the pirate ship")
+    g.add_argument("--occupy", action="append", default=[], metavar="SPOT=OWNER",
+                   help="an occupied spot, e.g. pilot_large=blue (repeatable)")
+    g.add_argument("--player", metavar="NAME",
+                   help="value the spots for this player (default: a fresh player)")
+    g.add_argument("--players", type=int, choices=(3, 4, 5),
+                   help="the number of players (3: four accomplices each)")
+    g.add_argument("--thirteen", choices=("port", "shipyard"), default="port",
+                   help="where a boat on 13 goes after roll 3 with no pirate (default: port)")
+    g.add_argument("--pirate-variant", action="store_true",
+                   help="boarding pirates may displace crew (rule option pirate_variant)")
+
+
+def pattern_from_args(args: argparse.Namespace) -> dict:
+    """The pattern keywords of manila.sweep from the options of add_pattern_arguments."""
+    if args.crew and args.crew_sizes:
+        raise ValueError("--crew, --crew-sizes: give one or the other")
+    crews: Crews = None
+    if args.crew:
+        crews = {}
+        for item in args.crew:
+            good, eq, owners = item.partition("=")
+            if not eq:
+                raise ValueError(f"--crew: expected GOOD=OWNER[,OWNER...], got {item!r}")
+            crews[good.strip()] = [o for o in owners.split(",") if o]
+    elif args.crew_sizes:
+        try:
+            crews = [int(x) for x in args.crew_sizes.split(",")]
+        except ValueError:
+            raise ValueError(f"--crew-sizes: expected three numbers A,B,C, got {args.crew_sizes!r}") from None
+    spots = {}
+    for item in args.occupy:
+        spots.update(_pairs(item, "--occupy"))
+    rules = {}
+    if args.thirteen != "port":
+        rules["thirteen_after_last_roll"] = args.thirteen
+    if args.pirate_variant:
+        rules["pirate_variant"] = True
+    return {"crews": crews, "pirates": args.pirates, "spots": spots, "player": args.player,
+            "players": args.players, "rules": rules}
+
+
+def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``python -m manila sweep``."""
+    parser.add_argument("-o", "--output", required=True, metavar="FILE",
+                        help="where to write: .npz (every array), .csv or .parquet")
+    f = parser.add_argument_group("which states")
+    f.add_argument("--next-roll", type=int, choices=(1, 2, 3), default=1,
+                   help="the roll that comes next (default 1: the starts themselves)")
+    f.add_argument("--goods", action="append", metavar="G,G,G",
+                   help="three sailing goods (repeatable; default: all four triples)")
+    f.add_argument("--start", action="append", metavar="G=S,G=S,G=S",
+                   help="only what this start reaches (repeatable; default: every legal start)")
+    f.add_argument("--all-positions", action="store_true",
+                   help="every position triple, reachable or not (15^3 per good triple)")
+    f.add_argument("--fix", action="append", default=[], metavar="GOOD=POSITION",
+                   help="hold a boat's position fixed (one good triple only; repeatable)")
+    add_pattern_arguments(parser)
+    w = parser.add_argument_group("how")
+    w.add_argument("--exact", action="store_true",
+                   help="write integer numerators and their denominators instead of floats")
+    w.add_argument("--executor", choices=("none", "thread", "process"), default="none",
+                   help="spread chunks over a thread or process pool (default: C++ threads here)")
+    w.add_argument("--workers", type=int, metavar="N", help="pool size (default: every core)")
+    w.add_argument("--dask", metavar="ADDRESS",
+                   help="run the chunks on the Dask scheduler at ADDRESS (needs distributed)")
+    w.add_argument("--threads", type=int, metavar="N",
+                   help="C++ threads per chunk (default: every core here, 1 in a pool)")
+    w.add_argument("--chunk-size", type=int, metavar="ROWS", help="rows per chunk")
+    w.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="a progress bar on standard error (default: when it is a terminal)")
+
+
+def _family_from_args(args: argparse.Namespace) -> dict:
+    goods = [g.split(",") for g in args.goods] if args.goods else None
+    if goods is not None and len(goods) == 1:
+        goods = goods[0]
+    start = None
+    if args.start:
+        start = []
+        for text in args.start:
+            items = _pairs(text, "--start")
+            try:
+                start.append({g: int(s) for g, s in items.items()})
+            except ValueError:
+                raise ValueError(f"--start: spaces are numbers 0..5, got {text!r}") from None
+    fixed = None
+    if args.fix:
+        fixed = {g: _position(p) for item in args.fix for g, p in _pairs(item, "--fix").items()}
+    return {"next_roll": args.next_roll, "goods": goods, "start": start,
+            "reachable": not args.all_positions, "fixed": fixed}
+
+
+def run_sweep(args: argparse.Namespace) -> int:
+    """``python -m manila sweep``: evaluate a family and write it to a file."""
+    suffix = os.path.splitext(args.output)[1].lower()
+    if suffix not in (".npz", ".csv", ".parquet"):
+        raise ValueError(f"--output: {args.output}: use a .npz, .csv or .parquet file name")
+    if suffix == ".parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            print("manila: error: writing Parquet needs pyarrow (pip install pyarrow)", file=sys.stderr)
+            return 2
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    kwargs = dict(_family_from_args(args), **pattern_from_args(args))
+    started = time.perf_counter()
+    with _executor(args) as executor:
+        result = sweep(**kwargs, executor=executor, chunk_size=args.chunk_size,
+                       threads=args.threads, progress=progress)
+    seconds = time.perf_counter() - started
+    result.save(args.output, exact=args.exact)
+    print(f"manila: {len(result)} states before roll {result.next_roll} in {seconds:.2f} s "
+          f"-> {args.output}", file=sys.stderr)
+    return 0
+
+
+class _NoExecutor:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+def _executor(args: argparse.Namespace) -> Any:
+    if args.dask:
+        if args.executor != "none":
+            raise ValueError("--dask, --executor: give one or the other")
+        try:
+            from distributed import Client
+        except ImportError:
+            raise ValueError("--dask needs Dask's distributed package (pip install distributed)") from None
+
+        class _Dask:
+            def __enter__(self) -> cf.Executor:
+                self.client = Client(args.dask)
+                return self.client.get_executor()
+
+            def __exit__(self, *exc: Any) -> None:
+                self.client.close()
+
+        return _Dask()
+    if args.executor == "thread":
+        return cf.ThreadPoolExecutor(args.workers or os.cpu_count())
+    if args.executor == "process":
+        return cf.ProcessPoolExecutor(args.workers or os.cpu_count())
+    if args.workers:
+        raise ValueError("--workers: only with --executor thread or process")
+    return _NoExecutor()
+
+
+def add_starts_arguments(parser: argparse.ArgumentParser, table: bool = True) -> None:
+    """Options of ``python -m manila starts`` (``table``: also those of its printed output)."""
+    parser.add_argument("--goods", required=True, metavar="G,G,G", help="the three sailing goods")
+    parser.add_argument("--by", metavar="CRITERION",
+                        help="what to rank by: " + "; ".join(f"{k}: {v}" for k, v in CRITERIA.items())
+                        + " (default: income with --player, else cargo)")
+    parser.add_argument("--shares", metavar="G=N,...", help="the player's shares, for --by income")
+    parser.add_argument("--prices", metavar="G=P,...", help="current prices (default 0), for --shares")
+    parser.add_argument("--top", type=int, metavar="N", help="show only the N best starts")
+    if table:
+        parser.add_argument("--exact", action="store_true", help='exact fractions ("n/d") in JSON')
+        parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_pattern_arguments(parser)
+
+
+def starts_from_args(args: argparse.Namespace) -> tuple[str, list[dict]]:
+    """(criterion, ranking) for the options of add_starts_arguments."""
+    def numbers(text: Optional[str], what: str) -> Optional[dict[str, int]]:
+        if not text:
+            return None
+        try:
+            return {g: int(v) for g, v in _pairs(text, what).items()}
+        except ValueError as exc:
+            raise ValueError(f"{what}: expected GOOD=NUMBER,... got {text!r}") from exc
+
+    pattern = pattern_from_args(args)
+    by = args.by or ("income" if pattern["player"] is not None else "cargo")
+    ranking = rank_starts(args.goods.split(","), by, shares=numbers(args.shares, "--shares"),
+                          prices=numbers(args.prices, "--prices"), **pattern)
+    return by, ranking[:args.top] if args.top else ranking
+
+
+def run_starts(args: argparse.Namespace) -> int:
+    """``python -m manila starts``: the harbour master's starts, best first."""
+    import json
+
+    by, ranking = starts_from_args(args)
+    if args.json:
+        def num(x: Fraction) -> Any:
+            return f"{x.numerator}/{x.denominator}" if args.exact else float(x)
+
+        out = {"criterion": by, "meaning": describe_criterion(by), "starts": [
+            {"start": e["start"], "score": num(e["score"]),
+             "port": {g: num(p) for g, p in e["port"].items()},
+             "best_spot": None if e["best_spot"] is None else
+             {"spot": e["best_spot"][0], "expected_net": num(e["best_spot"][1])}}
+            for e in ranking]}
+        json.dump(out, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    goods = list(ranking[0]["start"]) if ranking else []
+    print(f"Starts ranked by {by}: {describe_criterion(by)}.")
+    head = ["rank", *goods, "score", *(f"P({g})" for g in goods), "best spot"]
+    rows = []
+    for i, e in enumerate(ranking, 1):
+        best = "" if e["best_spot"] is None else f"{e['best_spot'][0]} {float(e['best_spot'][1]):+.2f}"
+        rows.append([str(i), *(str(e["start"][g]) for g in goods), f"{float(e['score']):.4f}",
+                     *(f"{float(e['port'][g]):.3f}" for g in goods), best])
+    widths = [max(len(r[k]) for r in [head, *rows]) for k in range(len(head))]
+    for r in [head, *rows]:
+        print("  ".join(c.rjust(w) if k < len(r) - 1 else c for k, (c, w) in enumerate(zip(r, widths))))
+    return 0

@@ -1,0 +1,369 @@
+"""Sweeps: rows equal manila.evaluate, executors agree bit for bit, files and commands work."""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import json
+import multiprocessing
+import random
+import sys
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import manila
+from manila.enumerate import enumerate_starts, reachable
+from manila.plot import add_plot_arguments, heatmap_grid, run_plot
+from manila.sweep import (Sweep, _Bar, add_starts_arguments, add_sweep_arguments, rank_starts, run_starts,
+                          run_sweep, sweep)
+
+ARRAYS = ("goods", "positions", "denominator", "net", "legal", "cost", "boats", "incomes",
+          "start_goods", "start_spaces", "path_start", "path_row", "path_count")
+
+# Families of every kind, each with a different pattern; (keywords, strict) where strict
+# is what manila.evaluate needs to accept the rows.
+FAMILIES = {
+    "starts": (dict(next_roll=1), True),
+    "starts-with-pirate": (dict(next_roll=1, goods="ginseng,silk,jade", crews=(1, 0, 2), pirates=1,
+                                player="crew1"), True),
+    "roll2-two-pirates": (dict(next_roll=2, pirates=2, crews=(1, 1, 0)), True),
+    "roll2-one-start-pilot": (dict(next_roll=2, start={"ginseng": 1, "silk": 3, "jade": 5},
+                                   spots={"pilot_large": "blue"}, crews={"silk": ["red"]},
+                                   player="red"), True),
+    "roll2-three-players": (dict(next_roll=2, start={"ginseng": 1, "silk": 3, "jade": 5}, players=3,
+                                 player="red", crews={"silk": ["red", "red"]},
+                                 spots={"port_a": "red"}), True),
+    "roll3-pilots": (dict(next_roll=3, goods="nutmeg,silk,jade", crews={"jade": ["red", "blue", "red"]},
+                          spots={"pilot_large": "blue", "pilot_small": "red", "insurance": "green"},
+                          player="red"), True),
+    "roll3-all-positions-variant": (dict(next_roll=3, goods="ginseng,nutmeg,jade", reachable=False,
+                                         fixed={"nutmeg": 13}, pirates=2, crews=(0, 2, 3),
+                                         rules={"thirteen_after_last_roll": "shipyard",
+                                                "pirate_variant": True}), False),
+}
+
+
+def row_as_evaluation(s: Sweep, row: int) -> dict:
+    den = int(s.denominator[row])
+    return {
+        "spots": {name: {"cost": int(s.cost[row, k]), "expected_net": Fraction(int(s.net[row, k]), den)}
+                  for k, name in enumerate(s.spots) if s.legal[row, k]},
+        "boats": {g: {o: Fraction(int(s.boats[row, b, k]), den)
+                      for k, o in enumerate(("port", "shipyard", "plundered"))}
+                  for b, g in enumerate(s.goods_names(row))},
+        "incomes": {o: Fraction(int(s.incomes[row, i]), den) for i, o in enumerate(s.owners)},
+    }
+
+
+@pytest.mark.parametrize("name", list(FAMILIES))
+def test_random_rows_equal_evaluate(name):
+    kwargs, strict = FAMILIES[name]
+    s = sweep(**kwargs)
+    assert len(s) > 0
+    rng = random.Random(name)
+    for row in rng.sample(range(len(s)), min(6, len(s))):
+        ev = manila.evaluate(s.state(row), exact=True, strict=strict)
+        want = {"spots": ev.spots, "boats": ev.boats, "incomes": ev.incomes}
+        assert row_as_evaluation(s, row) == want, (name, row, s.state(row))
+        # The floats are the same fractions, rounded once.
+        legal = s.legal[row]
+        assert s.values[row, legal].tolist() == [float(v["expected_net"]) for v in ev.spots.values()]
+        assert np.isnan(s.values[row, ~legal]).all()
+
+
+def test_the_default_sweep_is_every_start():
+    s = sweep()
+    assert len(s) == 100 and s.next_roll == 1
+    starts = [dict(zip(s.goods_names(r), map(int, s.positions[r]))) for r in range(len(s))]
+    assert starts == enumerate_starts() == s.starts
+    assert (s.path_row == np.arange(100)).all() and (s.path_count == 1).all()
+
+
+# -- executors -------------------------------------------------------------------------------
+
+EXECUTOR_FAMILY = dict(next_roll=2, goods="ginseng,silk,jade", pirates=1, crews=(1, 0, 1))
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return sweep(**EXECUTOR_FAMILY)
+
+
+def assert_same(a: Sweep, b: Sweep):
+    for key in ARRAYS:
+        x, y = getattr(a, key), getattr(b, key)
+        assert x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y), key
+    assert a.owners == b.owners
+
+
+def test_thread_pool_gives_identical_arrays(reference):
+    with cf.ThreadPoolExecutor(2) as pool:
+        assert_same(sweep(**EXECUTOR_FAMILY, executor=pool, chunk_size=97), reference)
+
+
+def test_process_pool_gives_identical_arrays(reference):
+    with cf.ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        assert_same(sweep(**EXECUTOR_FAMILY, executor=pool, chunk_size=200), reference)
+
+
+def test_dask_local_cluster_gives_identical_arrays(reference):
+    distributed = pytest.importorskip("distributed")  # in the test extras: runs by default
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                  worker_dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        assert_same(sweep(**EXECUTOR_FAMILY, executor=client.get_executor(), chunk_size=150), reference)
+
+
+def test_chunking_and_threads_do_not_change_anything(reference):
+    assert_same(sweep(**EXECUTOR_FAMILY, chunk_size=1, threads=1), reference)
+    assert_same(sweep(**EXECUTOR_FAMILY, chunk_size=10_000, threads=2), reference)
+
+
+def test_progress_reports_every_row(capsys, monkeypatch):
+    seen = []
+    s = sweep(**EXECUTOR_FAMILY, chunk_size=300, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(300, len(s)), (600, len(s)), (900, len(s)), (len(s), len(s))]
+    sweep(next_roll=1, progress=True)
+    assert capsys.readouterr().err == ""  # a short sweep shows no bar
+    monkeypatch.setattr(_Bar, "DELAY", 0)
+    sweep(next_roll=1, progress=True)
+    assert "sweep" in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # without tqdm: a plain line
+    sweep(next_roll=1, progress=True)
+    assert capsys.readouterr().err.endswith("sweep: 100/100 states (100%)\n")
+
+
+class FailingExecutor(cf.Executor):
+    """Runs chunks at once, except that the second one fails."""
+
+    def __init__(self):
+        self.submitted = []
+
+    def submit(self, fn, /, *args, **kwargs):
+        future = cf.Future()
+        self.submitted.append(future)
+        if len(self.submitted) == 2:
+            future.set_exception(RuntimeError("worker lost"))
+        else:
+            future.set_result(fn(*args, **kwargs))
+        return future
+
+
+def test_a_failing_chunk_raises():
+    pool = FailingExecutor()
+    with pytest.raises(RuntimeError, match="worker lost"):
+        sweep(**EXECUTOR_FAMILY, executor=pool, chunk_size=100)
+    assert len(pool.submitted) == 10
+
+
+def test_an_invalid_pattern_is_refused_before_any_work():
+    pool = FailingExecutor()
+    with pytest.raises(manila.StateError, match="accomplices"):
+        sweep(next_roll=3, crews=[["red"] * 2, ["red"], ["red"]], player="red", executor=pool)
+    assert pool.submitted == []
+
+
+# -- results ---------------------------------------------------------------------------------
+
+def test_by_start_is_the_expectation_over_the_dice():
+    start = {"ginseng": 2, "nutmeg": 3, "jade": 4}
+    s = sweep(3, start=start, pirates=1)
+    odds = reachable(start, 3)
+    assert s.probability.sum() == pytest.approx(1.0)
+    rows = {s.position_names(r): r for r in range(len(s))}
+    assert set(rows) == set(odds)
+    expected = [sum(p * s.value(rows[k], spot) for k, p in odds.items())
+                if s.legal[0, j] else None for j, spot in enumerate(s.spots)]
+    assert s.by_start("net", exact=True)[0].tolist() == expected
+    incomes = s.by_start("incomes", exact=True)[0].tolist()
+    assert incomes == [sum(p * Fraction(int(s.incomes[rows[k], 0]), int(s.denominator[0]))
+                           for k, p in odds.items())]
+    # The same start inside the sweep of every start gives the same expectations.
+    every = sweep(3, pirates=1)
+    k = every.starts.index(start)
+    assert every.by_start("net", exact=True)[k].tolist() == expected
+    assert np.array_equal(every.by_start("boats")[k], s.by_start("boats")[0])
+
+
+def test_frame_columns_and_values():
+    s = sweep(3, goods="ginseng,silk,jade", crews={"silk": ["red"]}, pirates=1, player="red")
+    df = s.frame
+    assert len(df) == len(s)
+    assert df["position_nutmeg"].isna().all() and str(df["position_silk"].dtype) == "int8"
+    np.testing.assert_array_equal(df[[f"net_{x}" for x in s.spots]].to_numpy(), s.values)
+    assert (df["position_silk"] == s.positions[:, 1]).all()
+    assert list(df.filter(like="income_").columns) == ["income_red", "income_pirate1"]
+    exact = s.to_frame(exact=True)
+    assert (exact["net_silk"] == s.net[:, 2]).all() and (exact["denominator"] == 216).all()
+    assert exact["net_nutmeg"].isna().all() and str(exact["net_nutmeg"].dtype) == "Int64"
+
+
+def test_save_and_read_back(tmp_path):
+    s = sweep(2, start={"ginseng": 3, "silk": 2, "jade": 4}, crews=(1, 0, 0))
+    assert s.save(tmp_path / "s.npz") == "npz"
+    z = np.load(tmp_path / "s.npz")
+    for key in ARRAYS:
+        assert np.array_equal(z[key], getattr(s, key)), key
+    assert list(z["spots"]) == list(s.spots) and int(z["path_denominator"]) == 216
+    s.save(tmp_path / "s.csv")
+    csv = pd.read_csv(tmp_path / "s.csv")
+    np.testing.assert_array_equal(csv["net_port_a"].to_numpy(), s.values[:, 4])
+    assert csv["probability"].sum() == pytest.approx(1.0) and csv["position_nutmeg"].isna().all()
+    s.save(tmp_path / "s.parquet", exact=True)
+    pq = pd.read_parquet(tmp_path / "s.parquet")
+    assert (pq["net_insurance"] == s.net[:, -1]).all() and (pq["probability_denominator"] == 216).all()
+    with pytest.raises(ValueError, match="unknown format"):
+        s.save(tmp_path / "s.txt")
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(crews={"silk": ["red"]}), "crews by good need exactly one good triple"),
+    (dict(goods="ginseng,silk,jade", crews={"nutmeg": ["red"]}), "crews.nutmeg"),
+    (dict(crews=(1, 2)), "three crews"),
+    (dict(crews=(1, ["red"], 0)), "crew sizes or three lists"),
+    (dict(pirates=1, spots={"pirate_1": "x"}), "spots.pirate_1"),
+    (dict(pirates=3), "pirates"),
+    (dict(spots={"pirate_2": "x"}), "pirate_2"),
+    (dict(goods="ginseng,nutmeg,silk", crews=(0, 0, 4)), "seats"),
+    (dict(chunk_size=0), "chunk_size"),
+])
+def test_bad_sweeps_are_refused(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        sweep(3, **kwargs)
+
+
+# -- ranking starts --------------------------------------------------------------------------
+
+# MANILA.md, known values: from space s with three rolls left and nothing else on the board,
+# a boat passes 13, or ends on 13 (and goes to port), out of 216.
+PASSES = [35, 56, 81, 108, 135, 160]
+ON_13 = [21, 25, 27, 27, 25, 21]
+PORT = [Fraction(p + t, 216) for p, t in zip(PASSES, ON_13)]
+
+
+def test_cargo_ranking_matches_the_known_odds():
+    ranking = rank_starts("ginseng,silk,jade")
+    assert len(ranking) == 25
+    for e in ranking:
+        g, s, j = e["start"]["ginseng"], e["start"]["silk"], e["start"]["jade"]
+        assert e["port"] == {"ginseng": PORT[g], "silk": PORT[s], "jade": PORT[j]}
+        assert e["score"] == 18 * PORT[g] + 30 * PORT[s] + 36 * PORT[j]
+    scores = [e["score"] for e in ranking]
+    assert scores == sorted(scores, reverse=True)
+    assert ranking[0]["start"] == {"ginseng": 0, "silk": 4, "jade": 5}
+    assert [e["score"] for e in rank_starts("ginseng,silk,jade", "arrive:silk")][:2] == [PORT[5]] * 2
+
+
+def test_income_ranking_adds_the_share_price_rise():
+    ranking = rank_starts(["ginseng", "silk", "jade"], crews={"jade": ["red"]}, player="red",
+                          shares={"silk": 2, "nutmeg": 5}, prices={"silk": 10})
+    for e in ranking:
+        s, j = e["start"]["silk"], e["start"]["jade"]
+        assert e["score"] == 36 * PORT[j] + 2 * 10 * PORT[s]  # nutmeg does not sail
+    with pytest.raises(ValueError, match="pirates"):
+        rank_starts("ginseng,silk,jade", "income", player="red", pirates=1, shares={"silk": 1})
+    with pytest.raises(ValueError, match="--player"):
+        rank_starts("ginseng,silk,jade", "income")
+    with pytest.raises(ValueError, match="unknown criterion"):
+        rank_starts("ginseng,silk,jade", "luck")
+    with pytest.raises(ValueError, match="does not sail"):
+        rank_starts("ginseng,silk,jade", "cargo:nutmeg")
+
+
+# -- command line ----------------------------------------------------------------------------
+
+def parser():
+    """The commands as cli.py wires them."""
+    p = argparse.ArgumentParser(prog="python -m manila")
+    sub = p.add_subparsers(dest="command", required=True)
+    for name, add, run in (("sweep", add_sweep_arguments, run_sweep),
+                           ("starts", add_starts_arguments, run_starts),
+                           ("plot", add_plot_arguments, run_plot)):
+        add(sub.add_parser(name))
+        sub.choices[name].set_defaults(run=run)
+    return p
+
+
+def run(*argv):
+    args = parser().parse_args(argv)
+    return args.run(args)
+
+
+@pytest.mark.parametrize("suffix", ["npz", "csv", "parquet"])
+def test_sweep_command_writes_every_format(tmp_path, suffix, capsys):
+    out = tmp_path / f"out.{suffix}"
+    assert run("sweep", "--next-roll", "3", "--goods", "ginseng,silk,jade", "--crew", "silk=red,blue",
+               "--pirates", "1", "--occupy", "pilot_small=blue", "--player", "red",
+               "--executor", "thread", "--workers", "2", "--progress", "-o", str(out)) == 0
+    want = sweep(3, goods="ginseng,silk,jade", crews={"silk": ["red", "blue"]}, pirates=1,
+                 spots={"pilot_small": "blue"}, player="red")
+    if suffix == "npz":
+        assert np.array_equal(np.load(out)["net"], want.net)
+    else:
+        got = pd.read_csv(out) if suffix == "csv" else pd.read_parquet(out)
+        np.testing.assert_array_equal(got["net_insurance"].to_numpy(), want.values[:, -1])
+    err = capsys.readouterr().err
+    assert f"{len(want)} states before roll 3" in err
+
+
+def test_sweep_command_options(tmp_path):
+    out = tmp_path / "o.npz"
+    assert run("sweep", "--next-roll", "2", "--start", "ginseng=3,silk=2,jade=4", "--crew-sizes", "1,0,1",
+               "--thirteen", "shipyard", "--executor", "process", "--workers", "2", "-o", str(out)) == 0
+    z = np.load(out)
+    assert z["net"].shape == (216, 15) and list(z["owners"]) == ["crew1", "crew2"]
+    assert run("sweep", "--next-roll", "3", "--goods", "ginseng,silk,jade", "--all-positions",
+               "--fix", "silk=arrived", "--exact", "-o", str(tmp_path / "o.csv")) == 0
+    csv = pd.read_csv(tmp_path / "o.csv")
+    assert len(csv) == 225 and (csv["position_silk"] == 14).all() and (csv["denominator"] == 216).all()
+    with pytest.raises(ValueError, match="--output"):
+        run("sweep", "-o", str(tmp_path / "o.xlsx"))
+    with pytest.raises(ValueError, match="--crew"):
+        run("sweep", "--crew", "silk", "-o", str(out))
+    with pytest.raises(ValueError, match="--workers"):
+        run("sweep", "--workers", "2", "-o", str(out))
+
+
+def test_starts_command(capsys):
+    assert run("starts", "--goods", "ginseng,silk,jade", "--top", "3") == 0
+    text = capsys.readouterr().out
+    assert text.startswith("Starts ranked by cargo: expected income of the three cargoes")
+    assert len(text.splitlines()) == 5  # criterion, header, 3 starts
+    assert run("starts", "--goods", "jade,silk,ginseng", "--by", "spot:insurance", "--json", "--exact") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["criterion"] == "spot:insurance" and len(data["starts"]) == 25
+    best = data["starts"][0]
+    state = {"next_roll": 1, "boats": {g: {"position": p, "crew": []} for g, p in best["start"].items()}}
+    assert manila.evaluate(state, exact=True).to_dict()["spots"]["insurance"]["expected_net"] == best["score"]
+
+
+def test_plot_command_writes_pngs(tmp_path, capsys):
+    heat, bars = tmp_path / "heat.png", tmp_path / "bars.png"
+    assert run("plot", "heatmap", "--goods", "ginseng,silk,jade", "--spot", "insurance", "--x", "silk",
+               "--y", "jade", "--at", "ginseng=8", "--pirates", "1", "-o", str(heat)) == 0
+    assert run("plot", "starts", "--goods", "ginseng,nutmeg,silk", "--by", "arrive:nutmeg",
+               "-o", str(bars)) == 0
+    for path in (heat, bars):
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
+
+
+def test_heatmap_grid_holds_the_spot_values():
+    grid = heatmap_grid("port_a", "silk", "jade", goods="ginseng,silk,jade", at={"ginseng": 8},
+                        pirates=1)
+    assert grid.shape == (15, 15) and np.isfinite(grid).all()
+    for silk, jade in [(0, 0), (12, 14), (13, 3)]:
+        state = {"next_roll": 3, "spots": {"pirate_1": "pirate1"}, "boats": {
+            "ginseng": {"position": 8, "crew": []},
+            "silk": {"position": "arrived" if silk == 14 else silk, "crew": []},
+            "jade": {"position": "arrived" if jade == 14 else jade, "crew": []}}}
+        want = manila.evaluate(state, strict=False).spots["port_a"]["expected_net"]
+        assert grid[jade, silk] == want
+    reach = heatmap_grid("pirate_2", "silk", "jade", goods="ginseng,silk,jade", at={"ginseng": 8},
+                         reachable=True)
+    assert np.isnan(reach).all()  # pirate_2 is not legal while pirate_1 is free
+    with pytest.raises(ValueError, match="third boat"):
+        heatmap_grid("port_a", "silk", "jade", goods="ginseng,silk,jade", at={"silk": 8})

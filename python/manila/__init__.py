@@ -20,14 +20,18 @@ from .errors import Problem, StateError
 from .evaluation import Evaluation, evaluate, evaluate_many
 from .example import EXAMPLE
 from .state import GOODS, SPOTS, Boat, Rules, VoyageState, parse, validate
-# After these imports the names manila.enumerate and manila.sweep are the functions,
+# After these imports manila.sweep and manila.simulate are the functions,
 # not the submodules (import from manila.sweep to reach the rest of it).
 from .enumerate import enumerate_starts, reachable
 from .sweep import Sweep, rank_starts, sweep
+from .bots import GreedyBot, RandomBot
+from .game import Game, IllegalActionError
+from .simulate import SimulationResult, simulate
 
 __version__ = "0.1.0"
 __all__ = [
-    "EXAMPLE", "GOODS", "SPOTS", "Boat", "Evaluation", "Problem", "Rules", "StateError",
+    "EXAMPLE", "GOODS", "SPOTS", "Boat", "Evaluation", "Game", "GreedyBot", "IllegalActionError",
+    "Problem", "RandomBot", "Rules", "SimulationResult", "StateError", "simulate",
     "Sweep", "VoyageState", "enumerate_starts", "evaluate", "evaluate_many", "parse",
     "rank_starts", "reachable", "sweep", "validate",
 ]

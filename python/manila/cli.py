@@ -14,6 +14,7 @@ from .evaluation import evaluate
 from .example import EXAMPLE
 from .plot import add_plot_arguments, run_plot
 from .report import render
+from .simulate import add_replay_arguments, add_simulate_arguments, run_replay, run_simulate
 from .state import VoyageState, validate
 from .sweep import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
 
@@ -135,6 +136,17 @@ def _parser() -> argparse.ArgumentParser:
                         description="Charts of sweeps, written to PNG (needs matplotlib).")
     add_plot_arguments(pl)
     pl.set_defaults(run=run_plot)
+
+    si = sub.add_parser("simulate", help="play many games between bots: win rates, wealth, length",
+                        description="Play games between bots (random, greedy).")
+    add_simulate_arguments(si)
+    si.set_defaults(run=run_simulate)
+
+    rp = sub.add_parser("replay", help="show a recorded game step by step",
+                        description="Replay a game from simulate --record (JSON lines) or a "
+                                    "serialized state.")
+    add_replay_arguments(rp)
+    rp.set_defaults(run=run_replay)
 
     ex = sub.add_parser("example", help="print an example voyage state to play with")
     ex.add_argument("--notation", action="store_true", help="in the one-line notation, not JSON")

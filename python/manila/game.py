@@ -1,0 +1,452 @@
+"""The whole game of Manila (MANILA.md part 1) with an OpenSpiel-style interface.
+
+    >>> from manila.game import Game
+    >>> game = Game(players=4, seed=7)
+    >>> state = game.new_initial_state()
+    >>> state.is_chance_node()          # the shares are dealt first
+    True
+    >>> while state.is_chance_node():
+    ...     _ = state.apply_chance()
+    >>> state.current_player(), state.phase
+    (0, 'auction')
+    >>> state.apply_action("bid 3")
+    >>> [state.action_name(a) for a in state.legal_actions()][:3]
+    ['pass', 'bid 4', 'bid 5']
+
+Every move of every phase is an integer from a fixed action space (``Game.num_distinct_actions()``)
+with a readable name (``Game.action_name``); ``apply_action`` takes either. Chance nodes
+(the deal, the dice) have exact probabilities (``chance_outcomes(exact=True)``) and can
+be drawn from the state's own generator, seeded by the game's seed (``apply_chance``).
+Settlement, price rise and the next voyage's set-up need no decision: they happen
+inside the action that leads to them.
+
+Choices this engine makes where part 1 leaves room, all stated in the docs of
+``State``: forced mortgages are taken automatically and only as many as needed; loans
+are moves of the player to move (mortgage / repay) offered at every decision; a pirate
+who boards frees their pirate spot, and a pilot that has acted no longer counts in
+``voyage_state()``.
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+from fractions import Fraction
+from typing import Any, Mapping, Optional, Sequence, Union
+
+from . import _core
+from .evaluation import Evaluation, evaluate
+from .reach import reachability_problems
+from .state import GOODS, SPOTS, THIRTEEN_OPTIONS, Rules
+
+CHANCE: int = _core.CHANCE_PLAYER
+TERMINAL: int = _core.TERMINAL_PLAYER
+NUM_ACTIONS: int = _core.NUM_ACTIONS
+MAX_BID: int = _core.MAX_BID
+ACTION_OFFSETS: dict[str, int] = dict(_core.ACTION_OFFSETS)
+ACTION_NAMES: tuple[str, ...] = tuple(_core.action_name(a) for a in range(NUM_ACTIONS))
+_ACTION_IDS: dict[str, int] = {name: a for a, name in enumerate(ACTION_NAMES)}
+SERIAL_VERSION = 1
+
+ActionLike = Union[int, str]
+RulesLike = Union[Rules, Mapping[str, Any], None]
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow now; the state is left unchanged.
+
+    ``reason`` names the rule broken (e.g. ``"bid 50: a bid may not exceed cash plus 12
+    per unmortgaged share, 54 for p1 (rule 1: auction)"``).
+    """
+
+    def __init__(self, reason: str, action: Optional[int] = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.action = action
+
+
+def action_name(action: int) -> str:
+    """The name of an action id, the same in every state."""
+    return ACTION_NAMES[action_id(action)]
+
+
+def action_id(action: ActionLike) -> int:
+    """The id of an action given by id or by name (``"bid 7"``, ``"place silk"``, ``"roll 3-5-1"``)."""
+    if isinstance(action, str):
+        key = " ".join(action.split())
+        if key not in _ACTION_IDS:
+            raise IllegalActionError(f"{action!r} is not the name of an action (e.g. 'pass', 'bid 7', "
+                                     "'place silk', 'start 3-2-4', 'roll 3-5-1')")
+        return _ACTION_IDS[key]
+    try:
+        if isinstance(action, bool):
+            raise TypeError
+        action = operator.index(action)
+    except TypeError:
+        raise IllegalActionError(f"an action is an int or a name, got {type(action).__name__}") from None
+    if not 0 <= action < NUM_ACTIONS:
+        raise IllegalActionError(f"action {action} is not in the action space 0..{NUM_ACTIONS - 1}")
+    return int(action)
+
+
+def _rules(rules: RulesLike) -> Rules:
+    if rules is None:
+        return Rules()
+    if isinstance(rules, Rules):
+        data: Mapping[str, Any] = rules.to_dict()
+    elif isinstance(rules, Mapping):
+        data = rules
+    else:
+        raise ValueError(f"rules: a manila.Rules or a dict of rule options, got {type(rules).__name__}")
+    unknown = [k for k in data if k not in ("thirteen_after_last_roll", "pirate_variant")]
+    if unknown:
+        raise ValueError(f"rules.{unknown[0]}: unknown rule option; the options are "
+                         "thirteen_after_last_roll and pirate_variant")
+    thirteen = data.get("thirteen_after_last_roll", "port")
+    if thirteen not in THIRTEEN_OPTIONS:
+        raise ValueError(f'rules.thirteen_after_last_roll: must be "port" or "shipyard", got {thirteen!r}')
+    variant = data.get("pirate_variant", False)
+    if not isinstance(variant, bool):
+        raise ValueError(f"rules.pirate_variant: must be true or false, got {variant!r}")
+    return Rules(thirteen, variant)
+
+
+class Game:
+    """Manila for 3 to 5 players with the rule options of MANILA.md.
+
+    ``seed`` seeds the generator that ``State.apply_chance`` draws the deal and the dice
+    from; the same seed and the same player moves give the same game.
+    """
+
+    def __init__(self, players: int = 4, seed: int = 0, rules: RulesLike = None):
+        if isinstance(players, bool) or not isinstance(players, int) or not 3 <= players <= 5:
+            raise ValueError(f"players: Manila is for 3 to 5 players, got {players!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
+            raise ValueError(f"seed: an integer in 0..2**64-1, got {seed!r}")
+        self.players = players
+        self.seed = seed
+        self.rules = _rules(rules)
+
+    def __repr__(self) -> str:
+        return f"Game(players={self.players}, seed={self.seed}, rules={self.rules.to_dict()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Game) and (self.players, self.seed, self.rules)
+                == (other.players, other.seed, other.rules))
+
+    def __hash__(self) -> int:
+        return hash((self.players, self.seed, self.rules))
+
+    # OpenSpiel-style description of the game.
+    def num_players(self) -> int:
+        return self.players
+
+    def num_distinct_actions(self) -> int:
+        """Size of the action space, chance outcomes included."""
+        return NUM_ACTIONS
+
+    def max_chance_outcomes(self) -> int:
+        return 216  # a roll of three dice
+
+    def max_accomplices(self) -> int:
+        return 4 if self.players == 3 else 3
+
+    def min_utility(self) -> float:
+        return float("-inf")  # wealth is unbounded in principle
+
+    @staticmethod
+    def action_name(action: int) -> str:
+        return action_name(action)
+
+    @staticmethod
+    def action_id(action: ActionLike) -> int:
+        return action_id(action)
+
+    def new_initial_state(self) -> "State":
+        """The state before the deal (a chance node)."""
+        core = _core.GameState(players=self.players, seed=self.seed,
+                               thirteen_to_port=self.rules.thirteen_after_last_roll == "port",
+                               pirate_variant=self.rules.pirate_variant)
+        return State(self, core)
+
+    def to_dict(self) -> dict:
+        return {"players": self.players, "seed": self.seed, "rules": self.rules.to_dict()}
+
+    def deserialize_state(self, data: Union[str, Mapping[str, Any]]) -> "State":
+        """The state that ``State.serialize()`` wrote (its game must be this one)."""
+        state = State.deserialize(data)
+        if state.game != self:
+            raise ValueError(f"the serialized state belongs to {state.game!r}, not {self!r}")
+        return state
+
+
+class State:
+    """A point in a game: whose move, what is legal, and everything on the table.
+
+    The rules engine is C++ (``manila._core.GameState``); this class adds names, errors
+    and JSON. Rule choices where MANILA.md part 1 leaves room:
+
+    - Payments (bids, share purchases, spots) that exceed a player's cash are covered by
+      mortgaging automatically, one share at a time, only as many as needed (rule 11);
+      a bid or purchase is legal when cash + 12 per unmortgaged share covers it.
+    - ``mortgage`` and ``repay`` are legal at every decision of the player to move
+      ("at any time" of rule 11, as far as a turn-based interface allows); they leave
+      the same player to move.
+    - Blind passenger (rule 12): a player who cannot pay the cheapest free spot other
+      than insurance, even by mortgaging, may take any free spot but insurance and
+      pays all their cash; insurance stays open to everyone as usual.
+    - Accomplices may be placed on a boat already in Manila, as the evaluator allows.
+    - A pirate who boards leaves their pirate spot, and a remaining pirate moves up to
+      ``pirate_1`` (captain); the freed spots can be taken in the last placement round.
+      Under ``pirate_variant`` a displaced crew member goes home and may be placed again.
+    - A decision with no choice (boarding with nowhere to board, a pilot with no boat
+      left to move) is skipped; so is a roll when every boat is in Manila.
+    - Shares are dealt face down, but the state holds them openly: this is a perfect-
+      information view of the game, for simulation and analysis.
+    """
+
+    __slots__ = ("game", "_s")
+
+    def __init__(self, game: Game, core: "_core.GameState"):
+        self.game = game
+        self._s = core
+
+    # ------------------------------------------------------------------ OpenSpiel API
+    def current_player(self) -> int:
+        """0..n-1, or CHANCE (-1) at a chance node, or TERMINAL (-4) once the game is over."""
+        return self._s.current_player()
+
+    def is_chance_node(self) -> bool:
+        return self._s.is_chance_node()
+
+    def is_terminal(self) -> bool:
+        return self._s.is_terminal()
+
+    def is_player_node(self) -> bool:
+        return self._s.current_player() >= 0
+
+    def legal_actions(self, player: Optional[int] = None) -> list[int]:
+        """Sorted legal action ids (chance outcomes at a chance node); [] for another player."""
+        if player is not None and player != self._s.current_player():
+            return []
+        return self._s.legal_actions()
+
+    def legal_action_names(self) -> list[str]:
+        """The names of the legal actions (``apply_action`` takes them back)."""
+        return [ACTION_NAMES[a] for a in self._s.legal_actions()]
+
+    def is_legal(self, action: ActionLike) -> bool:
+        try:
+            return self._s.is_legal(action_id(action))
+        except IllegalActionError:
+            return False
+
+    def illegal_reason(self, action: ActionLike) -> Optional[str]:
+        """Why the action is illegal now (naming the rule), or None if it is legal."""
+        try:
+            return self._s.illegal_reason(action_id(action)) or None
+        except IllegalActionError as exc:
+            return exc.reason
+
+    def apply_action(self, action: ActionLike) -> None:
+        """Plays an action (id or name). Raises IllegalActionError, changing nothing, if illegal."""
+        a = action_id(action)
+        try:
+            self._s.apply_action(a)
+        except ValueError as exc:
+            raise IllegalActionError(str(exc), a) from None
+
+    def chance_outcomes(self, exact: bool = False) -> list[tuple[int, Union[float, Fraction]]]:
+        """(action, probability) pairs of a chance node; Fractions with ``exact``."""
+        if not exact:
+            return [tuple(x) for x in self._s.chance_outcomes()]  # type: ignore[misc]
+        weights, den = self._s.chance_weights()
+        return [(a, Fraction(w, den)) for a, w in weights]
+
+    def sample_chance(self) -> int:
+        """A chance outcome drawn from the state's generator (advancing it)."""
+        try:
+            return self._s.sample_chance()
+        except ValueError as exc:
+            raise IllegalActionError(str(exc)) from None
+
+    def apply_chance(self) -> int:
+        """Draws a chance outcome from the state's generator, plays it and returns it."""
+        a = self.sample_chance()
+        self._s.apply_action(a)
+        return a
+
+    def returns(self) -> list[int]:
+        """Each player's wealth (rule 13): final once the game is over, so far before."""
+        return self._s.returns()
+
+    def rewards(self) -> list[int]:
+        return self.returns()
+
+    def wealth(self, player: int) -> int:
+        return self._s.wealth(player)
+
+    def winners(self) -> list[int]:
+        """The players of highest wealth (all of them on a tie); [] before the end."""
+        if not self.is_terminal():
+            return []
+        w = self.returns()
+        return [p for p, x in enumerate(w) if x == max(w)]
+
+    def clone(self) -> "State":
+        return State(self.game, self._s.clone())
+
+    def __copy__(self) -> "State":
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict) -> "State":
+        return self.clone()
+
+    def history(self) -> list[int]:
+        """Every action so far, chance outcomes included."""
+        return self._s.history()
+
+    def history_str(self) -> str:
+        return " ".join(str(a) for a in self._s.history())
+
+    def move_number(self) -> int:
+        return self._s.history_length()
+
+    def action_name(self, action: int) -> str:
+        return action_name(action)
+
+    def action_to_string(self, action: ActionLike) -> str:
+        """The action's name, with the goods spelled out where that helps (starts, rolls)."""
+        return self._s.action_to_string(action_id(action))
+
+    def to_string(self) -> str:
+        return self._s.to_string()
+
+    def __str__(self) -> str:
+        return self._s.to_string()
+
+    def __repr__(self) -> str:
+        return (f"<manila State voyage {self.voyage} {self.phase}, move {self.move_number()}, "
+                f"player {self.current_player()}>")
+
+    # ------------------------------------------------------------------ serialization
+    def to_json(self) -> dict:
+        """The game, the full history and the generator: enough to rebuild this state."""
+        return {"version": SERIAL_VERSION, "game": "manila", **self.game.to_dict(),
+                "history": self._s.history(), "rng": f"{self._s.rng_state:016x}"}
+
+    def serialize(self) -> str:
+        return json.dumps(self.to_json(), separators=(",", ":"))
+
+    @classmethod
+    def deserialize(cls, data: Union[str, Mapping[str, Any]]) -> "State":
+        """Rebuilds a state from ``serialize()`` / ``to_json()`` by replaying its history."""
+        if isinstance(data, str):
+            data = json.loads(data)
+        if not isinstance(data, Mapping):
+            raise ValueError("a serialized state is a JSON object")
+        if data.get("game", "manila") != "manila" or data.get("version", SERIAL_VERSION) != SERIAL_VERSION:
+            raise ValueError(f"not a version-{SERIAL_VERSION} manila state")
+        game = Game(players=data.get("players", 4), seed=data.get("seed", 0), rules=data.get("rules"))
+        state = game.new_initial_state()
+        history = data.get("history", [])
+        if not isinstance(history, list):
+            raise ValueError("history: a list of action ids")
+        for i, a in enumerate(history):
+            try:
+                state.apply_action(a)
+            except IllegalActionError as exc:
+                raise IllegalActionError(f"history[{i}]: {exc.reason}", exc.action) from None
+        if "rng" in data:
+            state._s.rng_state = int(data["rng"], 16)
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, State) and self.game == other.game
+                and self._s.history() == other._s.history()
+                and self._s.rng_state == other._s.rng_state)
+
+    __hash__ = None  # type: ignore[assignment]  # a state changes as it is played
+
+    # ------------------------------------------------------------------ the table
+    def to_dict(self) -> dict:
+        """Everything on the table: phase, players (cash, shares, loans, accomplices), prices,
+        supply, bank, boats, spots, the auction, and the last settlement."""
+        return self._s.snapshot()
+
+    @property
+    def phase(self) -> str:
+        return self._s.phase
+
+    @property
+    def voyage(self) -> int:
+        """The number of the voyage in progress (1 for the first; 0 during the deal)."""
+        return self._s.voyage_number
+
+    def voyages_completed(self) -> int:
+        return self._s.voyages_completed()
+
+    def invariant_problems(self) -> list[str]:
+        """Broken invariants (money, shares, accomplices, prices, board); [] when all hold."""
+        text = self._s.check_invariants()
+        return [p for p in (x.strip() for x in text.split(";")) if p]
+
+    def player_name(self, player: int) -> str:
+        return f"p{player}"
+
+    # ------------------------------------------------------------------ the evaluator
+    def voyage_state(self, player: Optional[int] = None) -> Optional[dict]:
+        """The voyage in progress as the evaluator's JSON (MANILA.md part 2), or None.
+
+        None before the boats are placed and once roll 3 is over (plunder choice,
+        settlement). Players are named ``p0``, ``p1``, ...; ``player`` sets the point of
+        view. Pilots that have acted and pirates who boarded are off their spots. During
+        the boarding decisions the state shows the boarding done so far (the evaluator
+        takes it as finished). Positions a pilot made unreachable from a legal start
+        carry ``"strict": false`` so that ``manila.evaluate`` accepts them.
+        """
+        v = self._s.voyage()
+        if v is None:
+            return None
+        name = self.player_name
+        out: dict[str, Any] = {"rules": self.game.rules.to_dict(), "next_roll": v.next_roll}
+        if player is not None:
+            if not 0 <= player < self.game.players:
+                raise ValueError(f"player: must be 0..{self.game.players - 1}, got {player!r}")
+            out["player"] = name(player)
+        out["players"] = self.game.players
+        boats = {}
+        for good, pos, crew in zip(v.goods, v.positions, v.crews):
+            boats[GOODS[good]] = {"position": "arrived" if pos == _core.ARRIVED else pos,
+                                  "crew": [name(o) for o in crew]}
+        out["boats"] = boats
+        out["spots"] = {SPOTS[k]: name(o) for k, o in enumerate(v.spots) if o >= 0}
+        if reachability_problems(v.next_roll, {g: b["position"] for g, b in boats.items()}):
+            out["strict"] = False
+        return out
+
+    def evaluate(self, player: Optional[int] = None, exact: bool = False, threads: int = 0) -> Evaluation:
+        """``manila.evaluate`` of the voyage in progress, from ``player``'s point of view."""
+        data = self.voyage_state(player)
+        if data is None:
+            raise ValueError(f"no voyage to evaluate in the {self.phase} phase: the boats are "
+                             "not placed yet, or roll 3 is over")
+        return evaluate(data, exact, threads=threads, strict=False)
+
+
+def play(game: Game, bots: Sequence[Any], state: Optional[State] = None,
+         on_action: Any = None) -> State:
+    """Plays a game to its end: chance from the state's generator, seat p's move from
+    ``bots[p].step(state)``. ``on_action(state, action)`` is called before each action."""
+    if len(bots) != game.players:
+        raise ValueError(f"bots: one per seat is needed, {game.players} in all, got {len(bots)}")
+    state = game.new_initial_state() if state is None else state
+    while not state.is_terminal():
+        if state.is_chance_node():
+            a = state.sample_chance()
+        else:
+            a = bots[state.current_player()].step(state)
+        if on_action is not None:
+            on_action(state, a)
+        state.apply_action(a)
+    return state

@@ -1,0 +1,100 @@
+"""The simulate and replay commands (through their add_*_arguments / run_* pieces)."""
+
+import argparse
+import json
+
+import pytest
+
+from manila.game import Game, play
+from manila.bots import bots_for
+from manila.simulate import (add_replay_arguments, add_simulate_arguments, read_records,
+                             replay_lines, run_replay, run_simulate)
+
+
+def run(command, argv):
+    parser = argparse.ArgumentParser(prog="manila")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_simulate_arguments(sub.add_parser("simulate"))
+    add_replay_arguments(sub.add_parser("replay"))
+    args = parser.parse_args([command, *argv])
+    return (run_simulate if command == "simulate" else run_replay)(args)
+
+
+def test_simulate_json(capsys):
+    code = run("simulate", ["--players", "4", "--games", "60", "--bots", "greedy,random,random,random",
+                            "--seed", "1", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0
+    result = json.loads(out)
+    assert result["games"] == 60 and result["players"] == 4
+    assert len(result["wins"]) == len(result["mean_wealth"]) == 4
+    assert abs(sum(result["wins"]) - 60) < 1e-9 and result["mean_voyages"] > 1
+    assert result["bots"] == ["greedy", "random", "random", "random"]
+    assert result["wins"][0] > 50
+    assert "60/60" in err  # the progress bar, on standard error
+    run("simulate", ["--games", "60", "--bots", "greedy,random,random,random", "--seed", "1", "--json",
+                     "--no-progress", "--threads", "1"])
+    again, err = capsys.readouterr()
+    assert again == out and err == ""
+
+
+def test_simulate_table(capsys):
+    assert run("simulate", ["--players", "3", "--games", "30", "--seed", "2", "--no-progress",
+                            "--pirate-variant", "--thirteen-after-last-roll", "shipyard", "--check"]) == 0
+    out = capsys.readouterr().out
+    assert "30 games, 3 players, seed 2" in out and "pirate_variant=true" in out
+    assert "win rate" in out and "mean game length" in out and "games/s" in out
+
+
+def test_records_are_byte_for_byte_reproducible_and_replay(tmp_path, capsys):
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for path, threads in ((first, "1"), (second, "2")):
+        assert run("simulate", ["--games", "12", "--bots", "greedy,random,random,random", "--seed", "5",
+                                "--record", str(path), "--no-progress", "--threads", threads]) == 0
+    assert first.read_bytes() == second.read_bytes()
+    records = read_records(str(first))
+    assert len(records) == 12 and [r["index"] for r in records] == list(range(12))
+    rec = records[3]
+    state = play(Game(4, rec["seed"]), bots_for(rec["bots"], rec["seed"]))
+    assert state.history() == rec["history"] and state.returns() == rec["wealth"]
+    capsys.readouterr()
+    assert run("replay", [str(first), "--game", "3"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("game 3, game seed")
+    assert "== voyage 1 ==" in text and "is harbour master" in text and "voyage over." in text
+    assert "incomes:" in text and "prices:" in text and "== game over after" in text
+    for p, w in enumerate(rec["wealth"]):
+        assert f"p{p}: wealth {w}" in text
+    assert run("replay", [str(first), "--game", "3", "--board"]) == 0
+    assert "cash" in capsys.readouterr().out
+
+
+def test_record_to_standard_output(capsys):
+    assert run("simulate", ["--games", "3", "--record", "-", "--no-progress"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3 and all(json.loads(x)["version"] == 1 for x in lines)
+
+
+def test_replay_a_serialized_state_and_errors(tmp_path, capsys):
+    state = Game(3, seed=4).new_initial_state()
+    for _ in range(40):
+        if state.is_chance_node():
+            state.apply_chance()
+        else:
+            state.apply_action(state.legal_actions()[0])
+    path = tmp_path / "state.json"
+    path.write_text(state.serialize())
+    assert run("replay", [str(path)]) == 0
+    assert "== stopped after 40 moves" in capsys.readouterr().out
+    assert run("replay", [str(path), "--game", "1"]) == 2
+    assert "has 1 game" in capsys.readouterr().err
+    assert run("replay", [str(tmp_path / "missing.jsonl")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"players": 4, "history": [5]}\n')
+    assert run("replay", [str(bad)]) == 2
+    assert "move 0" in capsys.readouterr().err
+    done = play(Game(3, 4), bots_for(["random"] * 3, 4))
+    record = {**json.loads(done.serialize()), "wealth": [w + 1 for w in done.returns()]}
+    with pytest.raises(ValueError, match="the record says"):
+        list(replay_lines(record))

@@ -17,8 +17,8 @@ import pytest
 import manila
 from manila.enumerate import enumerate_starts, reachable
 from manila.plot import add_plot_arguments, heatmap_grid, run_plot
-from manila.sweep import (Sweep, _Bar, add_starts_arguments, add_sweep_arguments, rank_starts, run_starts,
-                          run_sweep, sweep)
+from manila.sweep import Sweep, _Bar, rank_starts, sweep
+from manila.sweep_cli import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
 
 ARRAYS = ("goods", "positions", "denominator", "net", "legal", "cost", "boats", "incomes",
           "start_goods", "start_spaces", "path_start", "path_row", "path_count")

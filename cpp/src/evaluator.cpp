@@ -1,14 +1,13 @@
 #include "manila/evaluator.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <utility>
+
+#include "manila/parallel.hpp"
 
 namespace manila {
 namespace {
@@ -185,11 +184,13 @@ struct Workspace {
     std::uint32_t stamp = 0;
 };
 
-// Workspaces are lent to whichever thread evaluates, so short-lived worker threads
-// find warm memory too.
+// Workspaces are lent to the evaluating thread. A thread keeps the one it used last (its
+// memo tables stay in that core's cache) and hands it back to the shared pool when it ends,
+// so short-lived worker threads still find warm memory.
 class WorkspaceLease {
 public:
-    WorkspaceLease() {
+    WorkspaceLease() : ws_(std::move(local().ws)) {
+        if (ws_) return;
         std::lock_guard<std::mutex> lock(mutex_);
         if (free_.empty()) {
             ws_ = std::make_unique<Workspace>();
@@ -199,14 +200,33 @@ public:
         }
     }
     ~WorkspaceLease() {
-        std::lock_guard<std::mutex> lock(mutex_);
-        free_.push_back(std::move(ws_));
+        Slot& slot = local();
+        if (!slot.ws) {
+            slot.ws = std::move(ws_);
+            return;
+        }
+        give_back(std::move(ws_));  // a nested lease: the thread already keeps one
     }
     WorkspaceLease(const WorkspaceLease&) = delete;
     WorkspaceLease& operator=(const WorkspaceLease&) = delete;
     Workspace& get() { return *ws_; }
 
 private:
+    struct Slot {
+        std::unique_ptr<Workspace> ws;
+        ~Slot() {
+            if (ws) give_back(std::move(ws));
+        }
+    };
+    static Slot& local() {
+        thread_local Slot slot;
+        return slot;
+    }
+    static void give_back(std::unique_ptr<Workspace> ws) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        free_.push_back(std::move(ws));
+    }
+
     std::unique_ptr<Workspace> ws_;
     static inline std::mutex mutex_;
     static inline std::vector<std::unique_ptr<Workspace>> free_;
@@ -585,36 +605,6 @@ void check_pov(const Voyage& v, const PointOfView& pov) {
         throw std::invalid_argument("max_accomplices: must be 0.." +
                                     std::to_string(kNumTableSpots + kMaxSeats * kNumBoats));
 }
-
-// Runs body(i) for i in 0..n-1 on up to `threads` threads; rethrows the first failure.
-template <class Body>
-void parallel_for(int n, int threads, Body body) {
-    threads = std::max(1, std::min(threads, n));
-    if (threads == 1) {
-        for (int i = 0; i < n; ++i) body(i);
-        return;
-    }
-    std::atomic<int> next{0};
-    std::exception_ptr failure;
-    std::atomic<bool> failed{false};
-    auto worker = [&] {
-        for (int i; (i = next.fetch_add(1)) < n;) {
-            try {
-                body(i);
-            } catch (...) {
-                if (!failed.exchange(true)) failure = std::current_exception();
-                next.store(n);
-            }
-        }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
-    if (failure) std::rethrow_exception(failure);
-}
-
-int hardware_threads() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
 
 bool decides(const Voyage& v, int owner) {
     for (int s : {kPilotSmall, kPilotLarge, kPirate1, kPirate2})

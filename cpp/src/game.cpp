@@ -1,15 +1,13 @@
 #include "manila/game.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
 #include "manila/evaluator.hpp"
+#include "manila/parallel.hpp"
 
 namespace manila {
 namespace {
@@ -1419,27 +1417,11 @@ std::vector<GameResult> play_games(int players, const Rules& rules, std::uint64_
         invalid("bots: one bot per seat is needed, " + std::to_string(players) + " in all, got " + std::to_string(bots.size()));
     if (threads < 0) invalid("threads: must be at least 0, got " + std::to_string(threads));
     std::vector<GameResult> out(static_cast<std::size_t>(n));
-    if (threads == 0) threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-    threads = std::max(1, std::min(threads, n));
-    std::atomic<int> next{0};
-    std::atomic<bool> failed{false};
-    std::exception_ptr failure;
-    auto worker = [&] {
-        for (int i; (i = next.fetch_add(1)) < n;) {
-            try {
-                out[static_cast<std::size_t>(i)] = play_game(
-                    players, rules, derive_seed(seed, static_cast<std::uint64_t>(first + i)), bots, record, check);
-            } catch (...) {
-                if (!failed.exchange(true)) failure = std::current_exception();
-                next.store(n);
-            }
-        }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
-    if (failure) std::rethrow_exception(failure);
+    if (threads == 0) threads = hardware_threads();
+    parallel_for(n, threads, [&](int i) {
+        out[static_cast<std::size_t>(i)] = play_game(
+            players, rules, derive_seed(seed, static_cast<std::uint64_t>(first + i)), bots, record, check);
+    });
     return out;
 }
 

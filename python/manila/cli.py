@@ -16,7 +16,7 @@ from .plot import add_plot_arguments, run_plot
 from .report import render
 from .simulate import add_replay_arguments, add_simulate_arguments, run_replay, run_simulate
 from .state import VoyageState, validate
-from .sweep import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
+from .sweep_cli import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
 
 
 class _InputError(Exception):

@@ -20,8 +20,9 @@ import numpy as np
 from . import _core
 from .enumerate import Position, goods_triple, position_code
 from .errors import Problem, StateError
-from .sweep import (TABLE_SPOTS, add_pattern_arguments, add_starts_arguments, describe_criterion,
-                    pattern_from_args, starts_from_args, sweep)
+from .evaluation import TABLE_SPOTS
+from .sweep import describe_criterion, sweep
+from .sweep_cli import add_pattern_arguments, add_starts_arguments, pattern_from_args, starts_from_args
 
 AXIS = list(range(_core.ARRIVED + 1))  # positions 0..13, then 14 = arrived
 AXIS_LABELS = [str(p) for p in range(14)] + ["M"]

@@ -1,0 +1,253 @@
+"""The command line of sweeps: ``python -m manila sweep`` and ``python -m manila starts``."""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import os
+import sys
+import time
+from fractions import Fraction
+from typing import Any, Optional
+
+from .enumerate import Position
+from .sweep import CRITERIA, Crews, describe_criterion, rank_starts, sweep
+
+
+def _pairs(text: str, what: str) -> dict[str, str]:
+    """``a=1,b=2`` as a dict; ValueError naming `what` on a malformed item."""
+    out = {}
+    for item in filter(None, text.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq or not key or not value:
+            raise ValueError(f"{what}: expected NAME=VALUE, got {item!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _position(text: str) -> Position:
+    return "arrived" if text == "arrived" else int(text) if text.lstrip("-").isdigit() else text
+
+
+def add_pattern_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options that fix what every state of a sweep shares (crews, spots, player, rules)."""
+    g = parser.add_argument_group("what every state shares")
+    g.add_argument("--crew", action="append", default=[], metavar="GOOD=OWNER[,OWNER...]",
+                   help="the crew of a boat, front seat first (one good triple only; repeatable)")
+    g.add_argument("--crew-sizes", metavar="A,B,C",
+                   help="crew sizes by boat in good order, each seat a different opponent")
+    g.add_argument("--pirates", type=int, choices=(0, 1, 2),
+                   help="opponents pirate1 (and pirate2) on the pirate ship")
+    g.add_argument("--occupy", action="append", default=[], metavar="SPOT=OWNER",
+                   help="an occupied spot, e.g. pilot_large=blue (repeatable)")
+    g.add_argument("--player", metavar="NAME",
+                   help="value the spots for this player (default: a fresh player)")
+    g.add_argument("--players", type=int, choices=(3, 4, 5),
+                   help="the number of players (3: four accomplices each)")
+    g.add_argument("--thirteen", choices=("port", "shipyard"), default="port",
+                   help="where a boat on 13 goes after roll 3 with no pirate (default: port)")
+    g.add_argument("--pirate-variant", action="store_true",
+                   help="boarding pirates may displace crew (rule option pirate_variant)")
+
+
+def pattern_from_args(args: argparse.Namespace) -> dict:
+    """The pattern keywords of manila.sweep from the options of add_pattern_arguments."""
+    if args.crew and args.crew_sizes:
+        raise ValueError("--crew, --crew-sizes: give one or the other")
+    crews: Crews = None
+    if args.crew:
+        crews = {}
+        for item in args.crew:
+            good, eq, owners = item.partition("=")
+            if not eq:
+                raise ValueError(f"--crew: expected GOOD=OWNER[,OWNER...], got {item!r}")
+            crews[good.strip()] = [o for o in owners.split(",") if o]
+    elif args.crew_sizes:
+        try:
+            crews = [int(x) for x in args.crew_sizes.split(",")]
+        except ValueError:
+            raise ValueError(f"--crew-sizes: expected three numbers A,B,C, got {args.crew_sizes!r}") from None
+    spots = {}
+    for item in args.occupy:
+        spots.update(_pairs(item, "--occupy"))
+    rules = {}
+    if args.thirteen != "port":
+        rules["thirteen_after_last_roll"] = args.thirteen
+    if args.pirate_variant:
+        rules["pirate_variant"] = True
+    return {"crews": crews, "pirates": args.pirates, "spots": spots, "player": args.player,
+            "players": args.players, "rules": rules}
+
+
+def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``python -m manila sweep``."""
+    parser.add_argument("-o", "--output", required=True, metavar="FILE",
+                        help="where to write: .npz (every array), .csv or .parquet")
+    f = parser.add_argument_group("which states")
+    f.add_argument("--next-roll", type=int, choices=(1, 2, 3), default=1,
+                   help="the roll that comes next (default 1: the starts themselves)")
+    f.add_argument("--goods", action="append", metavar="G,G,G",
+                   help="three sailing goods (repeatable; default: all four triples)")
+    f.add_argument("--start", action="append", metavar="G=S,G=S,G=S",
+                   help="only what this start reaches (repeatable; default: every legal start)")
+    f.add_argument("--all-positions", action="store_true",
+                   help="every position triple, reachable or not (15^3 per good triple)")
+    f.add_argument("--fix", action="append", default=[], metavar="GOOD=POSITION",
+                   help="hold a boat's position fixed (one good triple only; repeatable)")
+    add_pattern_arguments(parser)
+    w = parser.add_argument_group("how")
+    w.add_argument("--exact", action="store_true",
+                   help="write integer numerators and their denominators instead of floats")
+    w.add_argument("--executor", choices=("none", "thread", "process"), default="none",
+                   help="spread chunks over a thread or process pool (default: C++ threads here)")
+    w.add_argument("--workers", type=int, metavar="N", help="pool size (default: every core)")
+    w.add_argument("--dask", metavar="ADDRESS",
+                   help="run the chunks on the Dask scheduler at ADDRESS (needs distributed)")
+    w.add_argument("--threads", type=int, metavar="N",
+                   help="C++ threads per chunk (default: every core here, 1 in a pool)")
+    w.add_argument("--chunk-size", type=int, metavar="ROWS", help="rows per chunk")
+    w.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="a progress bar on standard error (default: when it is a terminal)")
+
+
+def _family_from_args(args: argparse.Namespace) -> dict:
+    goods = [g.split(",") for g in args.goods] if args.goods else None
+    if goods is not None and len(goods) == 1:
+        goods = goods[0]
+    start = None
+    if args.start:
+        start = []
+        for text in args.start:
+            items = _pairs(text, "--start")
+            try:
+                start.append({g: int(s) for g, s in items.items()})
+            except ValueError:
+                raise ValueError(f"--start: spaces are numbers 0..5, got {text!r}") from None
+    fixed = None
+    if args.fix:
+        fixed = {g: _position(p) for item in args.fix for g, p in _pairs(item, "--fix").items()}
+    return {"next_roll": args.next_roll, "goods": goods, "start": start,
+            "reachable": not args.all_positions, "fixed": fixed}
+
+
+def run_sweep(args: argparse.Namespace) -> int:
+    """``python -m manila sweep``: evaluate a family and write it to a file."""
+    suffix = os.path.splitext(args.output)[1].lower()
+    if suffix not in (".npz", ".csv", ".parquet"):
+        raise ValueError(f"--output: {args.output}: use a .npz, .csv or .parquet file name")
+    if suffix == ".parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            print("manila: error: writing Parquet needs pyarrow (pip install pyarrow)", file=sys.stderr)
+            return 2
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    kwargs = dict(_family_from_args(args), **pattern_from_args(args))
+    started = time.perf_counter()
+    with _executor(args) as executor:
+        result = sweep(**kwargs, executor=executor, chunk_size=args.chunk_size,
+                       threads=args.threads, progress=progress)
+    seconds = time.perf_counter() - started
+    result.save(args.output, exact=args.exact)
+    print(f"manila: {len(result)} states before roll {result.next_roll} in {seconds:.2f} s "
+          f"-> {args.output}", file=sys.stderr)
+    return 0
+
+
+class _NoExecutor:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+def _executor(args: argparse.Namespace) -> Any:
+    if args.dask:
+        if args.executor != "none":
+            raise ValueError("--dask, --executor: give one or the other")
+        try:
+            from distributed import Client
+        except ImportError:
+            raise ValueError("--dask needs Dask's distributed package (pip install distributed)") from None
+
+        class _Dask:
+            def __enter__(self) -> cf.Executor:
+                self.client = Client(args.dask)
+                return self.client.get_executor()
+
+            def __exit__(self, *exc: Any) -> None:
+                self.client.close()
+
+        return _Dask()
+    if args.executor == "thread":
+        return cf.ThreadPoolExecutor(args.workers or os.cpu_count())
+    if args.executor == "process":
+        return cf.ProcessPoolExecutor(args.workers or os.cpu_count())
+    if args.workers:
+        raise ValueError("--workers: only with --executor thread or process")
+    return _NoExecutor()
+
+
+def add_starts_arguments(parser: argparse.ArgumentParser, table: bool = True) -> None:
+    """Options of ``python -m manila starts`` (``table``: also those of its printed output)."""
+    parser.add_argument("--goods", required=True, metavar="G,G,G", help="the three sailing goods")
+    parser.add_argument("--by", metavar="CRITERION",
+                        help="what to rank by: " + "; ".join(f"{k}: {v}" for k, v in CRITERIA.items())
+                        + " (default: income with --player, else cargo)")
+    parser.add_argument("--shares", metavar="G=N,...", help="the player's shares, for --by income")
+    parser.add_argument("--prices", metavar="G=P,...", help="current prices (default 0), for --shares")
+    parser.add_argument("--top", type=int, metavar="N", help="show only the N best starts")
+    if table:
+        parser.add_argument("--exact", action="store_true", help='exact fractions ("n/d") in JSON')
+        parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_pattern_arguments(parser)
+
+
+def starts_from_args(args: argparse.Namespace) -> tuple[str, list[dict]]:
+    """(criterion, ranking) for the options of add_starts_arguments."""
+    def numbers(text: Optional[str], what: str) -> Optional[dict[str, int]]:
+        if not text:
+            return None
+        try:
+            return {g: int(v) for g, v in _pairs(text, what).items()}
+        except ValueError as exc:
+            raise ValueError(f"{what}: expected GOOD=NUMBER,... got {text!r}") from exc
+
+    pattern = pattern_from_args(args)
+    by = args.by or ("income" if pattern["player"] is not None else "cargo")
+    ranking = rank_starts(args.goods.split(","), by, shares=numbers(args.shares, "--shares"),
+                          prices=numbers(args.prices, "--prices"), **pattern)
+    return by, ranking[:args.top] if args.top else ranking
+
+
+def run_starts(args: argparse.Namespace) -> int:
+    """``python -m manila starts``: the harbour master's starts, best first."""
+    import json
+
+    by, ranking = starts_from_args(args)
+    if args.json:
+        def num(x: Fraction) -> Any:
+            return f"{x.numerator}/{x.denominator}" if args.exact else float(x)
+
+        out = {"criterion": by, "meaning": describe_criterion(by), "starts": [
+            {"start": e["start"], "score": num(e["score"]),
+             "port": {g: num(p) for g, p in e["port"].items()},
+             "best_spot": None if e["best_spot"] is None else
+             {"spot": e["best_spot"][0], "expected_net": num(e["best_spot"][1])}}
+            for e in ranking]}
+        json.dump(out, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    goods = list(ranking[0]["start"]) if ranking else []
+    print(f"Starts ranked by {by}: {describe_criterion(by)}.")
+    head = ["rank", *goods, "score", *(f"P({g})" for g in goods), "best spot"]
+    rows = []
+    for i, e in enumerate(ranking, 1):
+        best = "" if e["best_spot"] is None else f"{e['best_spot'][0]} {float(e['best_spot'][1]):+.2f}"
+        rows.append([str(i), *(str(e["start"][g]) for g in goods), f"{float(e['score']):.4f}",
+                     *(f"{float(e['port'][g]):.3f}" for g in goods), best])
+    widths = [max(len(r[k]) for r in [head, *rows]) for k in range(len(head))]
+    for r in [head, *rows]:
+        print("  ".join(c.rjust(w) if k < len(r) - 1 else c for k, (c, w) in enumerate(zip(r, widths))))
+    return 0

@@ -45,14 +45,14 @@ def best_time(fn, budget: float) -> float:
 
 def engine_call(state: dict, threads: int):
     """The engine on a prepared state: what a bot or a sweep calls in its loop."""
-    typed = manila.VoyageState.from_dict(state)
+    typed = manila.VoyageState.from_dict(state, strict=False)
     voyage = typed.to_core()
     owner = typed.owners.index(typed.player) if typed.player is not None else -1
     return lambda: _core.analyse(voyage, owner, typed.max_accomplices, threads)
 
 
 def agree(state: dict) -> bool:
-    result = manila.evaluate(state, exact=True)
+    result = manila.evaluate(state, exact=True, strict=False)
     mine = {"spots": result.spots, "boats": result.boats, "incomes": result.incomes}
     return mine == evaluate_reference(state)
 

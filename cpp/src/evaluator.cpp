@@ -1,6 +1,7 @@
 #include "manila/evaluator.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -653,11 +654,19 @@ bool passive_gain(const Voyage& v, int id, int who, const std::int64_t* outcomes
     return true;
 }
 
-// Fills one row of the table; `threads` splits the spot evaluations.
+// Fills one row of the table; `threads` splits the spot evaluations (0: decide by the
+// time the evaluation without the spot took).
 void fill_row(Table& t, int row, const Voyage& v, const PointOfView& pov, int threads) {
     std::vector<int> everyone(static_cast<std::size_t>(v.num_owners));
     for (int o = 0; o < v.num_owners; ++o) everyone[o] = o;
+    const auto started = std::chrono::steady_clock::now();
     const std::vector<std::int64_t> all = Solver(v, everyone, true).run();
+    if (threads <= 0) {
+        // Starting a thread costs tens of microseconds: worth it only when each spot's own
+        // evaluation, which takes about as long as this one, is much slower than that.
+        const auto took = std::chrono::steady_clock::now() - started;
+        threads = took > std::chrono::microseconds(50) ? hardware_threads() : 1;
+    }
     const std::int64_t* outcomes = all.data() + v.num_owners;
 
     const std::int64_t den = denominator(v.next_roll);
@@ -736,11 +745,6 @@ std::int64_t expected_income(const Voyage& v, int owner) {
 Table analyse(const Voyage& v, const PointOfView& pov, int threads) {
     v.validate();
     check_pov(v, pov);
-    if (threads <= 0) {
-        // Threads pay off only when each spot needs a few hundred microseconds.
-        const bool pilots = v.spots[kPilotSmall] != kNoOwner || v.spots[kPilotLarge] != kNoOwner;
-        threads = (v.next_roll == 1 || (v.next_roll == 2 && pilots)) ? hardware_threads() : 1;
-    }
     Table t;
     t.resize(1, v.num_owners);
     fill_row(t, 0, v, pov, threads);

@@ -1,4 +1,8 @@
-"""The command line: ``python -m manila evaluate|validate FILE|TEXT|-``, ``example``."""
+"""The command line, ``python -m manila COMMAND``: evaluate, validate and example (here),
+serve (server), sweep and starts (sweep_cli), plot, simulate and replay.
+
+Every refusal is one ``manila: error: ...`` line per problem and exit status 2.
+"""
 
 from __future__ import annotations
 

@@ -17,7 +17,8 @@ import pytest
 import manila
 from manila.enumerate import enumerate_starts, reachable
 from manila.plot import add_plot_arguments, heatmap_grid, run_plot
-from manila.sweep import Sweep, _Bar, rank_starts, sweep
+from manila.starts import rank_starts
+from manila.sweep import Sweep, _Bar, sweep
 from manila.sweep_cli import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
 
 ARRAYS = ("goods", "positions", "denominator", "net", "legal", "cost", "boats", "incomes",

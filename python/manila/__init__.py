@@ -23,7 +23,8 @@ from .state import GOODS, SPOTS, Boat, Rules, VoyageState, parse, validate
 # After these imports manila.sweep and manila.simulate are the functions,
 # not the submodules (import from manila.sweep to reach the rest of it).
 from .enumerate import enumerate_starts, reachable
-from .sweep import Sweep, rank_starts, sweep
+from .starts import rank_starts
+from .sweep import Sweep, sweep
 from .bots import GreedyBot, RandomBot
 from .game import Game, IllegalActionError
 from .simulate import SimulationResult, simulate

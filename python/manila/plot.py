@@ -21,7 +21,8 @@ from . import _core
 from .enumerate import Position, goods_triple, position_code
 from .errors import Problem, StateError
 from .evaluation import TABLE_SPOTS
-from .sweep import describe_criterion, sweep
+from .starts import describe_criterion
+from .sweep import sweep
 from .sweep_cli import add_pattern_arguments, add_starts_arguments, pattern_from_args, starts_from_args
 
 AXIS = list(range(_core.ARRIVED + 1))  # positions 0..13, then 14 = arrived

@@ -11,7 +11,8 @@ from fractions import Fraction
 from typing import Any, Optional
 
 from .enumerate import Position
-from .sweep import CRITERIA, Crews, describe_criterion, rank_starts, sweep
+from .starts import CRITERIA, describe_criterion, rank_starts
+from .sweep import Crews, sweep
 
 
 def _pairs(text: str, what: str) -> dict[str, str]:

@@ -248,7 +248,7 @@ enum class BotKind : int { kRandom, kGreedy };
 
 // Uniformly random among the legal actions.
 int random_action(const GameState& s, Rng& rng);
-// The greedy bot (see game.cpp for its rules): best expected_net spot, exact pirate and
+// The greedy bot (see game_bots.cpp for its rules): best expected_net spot, exact pirate and
 // pilot decisions, and simple stated rules for bids, shares, goods and start spaces.
 int greedy_action(const GameState& s);
 

@@ -1,0 +1,279 @@
+// The random and greedy bots, and the play-out loop that runs whole games with them.
+
+#include "manila/game.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "manila/evaluator.hpp"
+#include "manila/parallel.hpp"
+#include "game_internal.hpp"
+
+namespace manila {
+
+// ---------------------------------------------------------------------------------------
+// Bots
+
+int random_action(const GameState& s, Rng& rng) {
+    std::vector<int> legal;
+    s.legal_actions(legal);
+    if (legal.empty()) invalid("random_action: no legal action (the game is over)");
+    return legal[static_cast<std::size_t>(rng.below(static_cast<int>(legal.size())))];
+}
+
+namespace {
+
+int total_shares(const PlayerState& ps) {
+    int n = 0;
+    for (int x : ps.shares) n += x;
+    return n;
+}
+
+// Expected voyage income (numerator over the common denominator) of `who` once the
+// state's pending boarding decisions are taken the evaluator's way.
+std::int64_t income_after(GameState s, int who);
+
+int best_boarding(const GameState& s) {
+    const Board& b = s.board();
+    const int me = b.current;
+    // Canonical order: stay, boats in good order; a full boat (variant) rearmost seat first.
+    std::vector<int> legal;
+    s.legal_actions(legal);
+    std::vector<int> options{action::kStay};
+    for (int g = 0; g < kNumGoods; ++g) {
+        if (std::binary_search(legal.begin(), legal.end(), action::kBoard + g)) options.push_back(action::kBoard + g);
+        for (int seat = kMaxSeats - 1; seat >= 0; --seat)
+            if (std::binary_search(legal.begin(), legal.end(), action::kDisplace + g * kMaxSeats + seat))
+                options.push_back(action::kDisplace + g * kMaxSeats + seat);
+    }
+    int best = options[0];
+    std::int64_t best_value = std::numeric_limits<std::int64_t>::min();
+    for (int a : options) {
+        GameState c = s;
+        c.apply_legal(a);
+        const std::int64_t v = income_after(std::move(c), me);
+        if (v > best_value) best_value = v, best = a;
+    }
+    return best;
+}
+
+std::int64_t income_after(GameState s, int who) {
+    while (s.board().phase == Phase::kBoarding) s.apply_legal(best_boarding(s));
+    Voyage v;
+    if (!s.voyage(v)) throw std::logic_error("greedy: no voyage to evaluate");
+    return expected_income(v, who);
+}
+
+// Voyage income of the settlement just made, as the evaluator counts it (the insurer
+// owes the full claim even when the bank covers part of it).
+std::int64_t settled_income(const Board& b, int who) {
+    const Settlement& st = b.last;
+    std::int64_t value = st.income[static_cast<std::size_t>(who)];
+    if (st.insurer == who) value -= st.insurance_due - st.insurance_paid;
+    return value;
+}
+
+int best_pilot(const GameState& s) {
+    const int me = s.board().current;
+    std::vector<int> legal;
+    s.legal_actions(legal);
+    int best = -1;
+    std::int64_t best_value = std::numeric_limits<std::int64_t>::min();
+    for (int a : legal) {  // action order is the canonical order of MANILA.md part 2
+        if (a == action::kMortgage || a == action::kRepay) continue;
+        GameState c = s;
+        c.apply_legal(a);
+        Voyage v;
+        // A move that brings the last boats to Manila settles the voyage at once.
+        const std::int64_t value = c.voyage(v) ? expected_income(v, me)
+                                               : settled_income(c.board(), me) * denominator(3);
+        if (value > best_value) best_value = value, best = a;
+    }
+    return best;
+}
+
+int best_plunder(const GameState& s) {
+    const int me = s.board().current;
+    std::vector<int> legal;
+    s.legal_actions(legal);
+    int best = -1;
+    std::int64_t best_value = std::numeric_limits<std::int64_t>::min();
+    for (int a : legal) {  // masks in canonical order: Manila before shipyard, boats in good order
+        if (a < action::kPlunder || a >= action::kDeal) continue;
+        GameState c = s;
+        c.apply_legal(a);
+        const std::int64_t value = settled_income(c.board(), me);
+        if (value > best_value) best_value = value, best = a;
+    }
+    return best;
+}
+
+int best_placement(const GameState& s) {
+    const Board& b = s.board();
+    const int me = b.current;
+    Voyage v;
+    if (!s.voyage(v)) throw std::logic_error("greedy: placement without a voyage");
+    const Table t = analyse(v, {me, b.max_accomplices}, 1);
+    const std::int64_t den = t.denominator[0];
+    const PlayerState& ps = b.players[static_cast<std::size_t>(me)];
+    int best = action::kDecline;
+    std::int64_t best_net = 0;
+    for (int id = 0; id < kNumTableSpots; ++id) {
+        int cost;
+        bool blind;
+        if (!s.placement_terms(me, id, cost, blind) || !t.legal[static_cast<std::size_t>(id)]) continue;
+        std::int64_t net = t.net[static_cast<std::size_t>(id)];
+        if (blind) {
+            net += static_cast<std::int64_t>(cost - ps.cash) * den;  // pays all its cash instead
+        } else if (id != table_id(kInsurance) && cost > ps.cash) {
+            const int loans = (cost - ps.cash + kLoanAmount - 1) / kLoanAmount;
+            net -= static_cast<std::int64_t>(loans * (kRepayAmount - kLoanAmount)) * den;  // interest
+        }
+        if (net > best_net) best_net = net, best = action::kPlace + id;
+    }
+    return best;
+}
+
+}  // namespace
+
+// The greedy bot's rules:
+// - auction: bids one more than the current bid while that is at most
+//   min(cash, 6 + 3 * shares held), else passes;
+// - share: as harbour master buys a share of the highest-priced good in the supply
+//   (ties: the good it holds most of, then good order) if that leaves it 10 in cash;
+// - goods: leaves home the good it holds fewest shares of (ties: the cheapest, then the
+//   last in good order);
+// - start spaces: 5, 4, 0 to the sailing goods ordered by its shares, then price, then
+//   good order;
+// - placement: the spot of highest expected_net for itself (manila's evaluator), minus 3
+//   per forced loan, or the blind-passenger saving; declines when none is positive;
+// - boarding, pilots, plunder: the option of highest expected voyage income for itself,
+//   the others deciding the same way (the evaluator's rule; ties to the first option);
+// - never takes or lifts a loan of its own accord.
+int greedy_action(const GameState& s) {
+    using namespace action;
+    const Board& b = s.board();
+    if (s.is_terminal() || s.is_chance_node()) invalid("greedy_action: no player to move");
+    const int me = b.current;
+    const PlayerState& ps = b.players[static_cast<std::size_t>(me)];
+    switch (b.phase) {
+        case Phase::kAuction: {
+            const int limit = std::min(ps.cash, 6 + 3 * total_shares(ps));
+            const int bid = b.high_bid + 1;
+            return bid <= limit && bid <= kMaxBid ? bid : kPass;
+        }
+        case Phase::kBuyShare: {
+            int best = -1;
+            for (int g = 0; g < kNumGoods; ++g) {
+                if (b.supply[static_cast<std::size_t>(g)] == 0) continue;
+                if (best < 0 || b.price(g) > b.price(best) ||
+                    (b.price(g) == b.price(best) && ps.shares[static_cast<std::size_t>(g)] > ps.shares[static_cast<std::size_t>(best)]))
+                    best = g;
+            }
+            if (best >= 0 && std::max(kMinSharePrice, b.price(best)) <= ps.cash - 10) return kBuy + best;
+            return kBuyNothing;
+        }
+        case Phase::kChooseGoods: {
+            int home = 0;
+            for (int g = 1; g < kNumGoods; ++g) {
+                const int sg = ps.shares[static_cast<std::size_t>(g)], sh = ps.shares[static_cast<std::size_t>(home)];
+                if (sg < sh || (sg == sh && b.price(g) <= b.price(home))) home = g;
+            }
+            return kLeaveHome + home;
+        }
+        case Phase::kPlaceBoats: {
+            std::array<int, kNumBoats> order{0, 1, 2};
+            auto key = [&](int i) {
+                const int g = b.boats[static_cast<std::size_t>(i)].good;
+                return std::make_pair(ps.shares[static_cast<std::size_t>(g)], b.price(g));
+            };
+            std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return key(x) > key(y); });
+            std::array<int, kNumBoats> start{};
+            start[static_cast<std::size_t>(order[0])] = 5;
+            start[static_cast<std::size_t>(order[1])] = 4;
+            start[static_cast<std::size_t>(order[2])] = 0;
+            for (int t = 0; t < kNumStarts; ++t)
+                if (kStarts[static_cast<std::size_t>(t)] == start) return kStart + t;
+            throw std::logic_error("greedy: no start triple");
+        }
+        case Phase::kPlacement: return best_placement(s);
+        case Phase::kBoarding: return best_boarding(s);
+        case Phase::kSmallPilot:
+        case Phase::kLargePilot: return best_pilot(s);
+        case Phase::kPlunder: return best_plunder(s);
+        default: break;
+    }
+    throw std::logic_error("greedy_action: no rule for this phase");
+}
+
+// ---------------------------------------------------------------------------------------
+// Play-outs
+
+GameResult play_game(int players, const Rules& rules, std::uint64_t seed, const std::vector<BotKind>& bots,
+                     bool record, bool check) {
+    if (static_cast<int>(bots.size()) != players)
+        invalid("bots: one bot per seat is needed, " + std::to_string(players) + " in all, got " + std::to_string(bots.size()));
+    GameState s(players, rules, seed);
+    std::vector<Rng> rngs;
+    for (int p = 0; p < players; ++p) rngs.emplace_back(derive_seed(seed, static_cast<std::uint64_t>(p) + 1));
+    std::vector<int> legal;
+    legal.reserve(256);
+    constexpr std::size_t kMaxActions = 1000000;  // a guard against an endless game
+    while (!s.is_terminal()) {
+        int a;
+        if (s.is_chance_node()) {
+            a = s.sample_chance();
+        } else {
+            const int p = s.current_player();
+            if (bots[static_cast<std::size_t>(p)] == BotKind::kGreedy) {
+                a = greedy_action(s);
+            } else {
+                s.legal_actions(legal);
+                a = legal[static_cast<std::size_t>(rngs[static_cast<std::size_t>(p)].below(static_cast<int>(legal.size())))];
+            }
+        }
+        if (check) {
+            s.apply_action(a);
+            const std::string broken = s.check_invariants();
+            if (!broken.empty())
+                throw std::logic_error("game seed " + std::to_string(seed) + ", after action " +
+                                       std::to_string(s.history().size()) + " (" + action_name(a) + "): " + broken);
+        } else {
+            s.apply_legal(a);
+        }
+        if (s.history().size() > kMaxActions) throw std::runtime_error("play_game: the game does not end");
+    }
+    GameResult r;
+    r.seed = seed;
+    r.wealth = s.returns();
+    r.voyages = s.voyages_completed();
+    r.actions = static_cast<int>(s.history().size());
+    if (record) r.history = s.history();
+    return r;
+}
+
+std::vector<GameResult> play_games(int players, const Rules& rules, std::uint64_t seed, std::int64_t first, int n,
+                                   const std::vector<BotKind>& bots, int threads, bool record, bool check) {
+    if (n < 0) invalid("games: must be at least 0, got " + std::to_string(n));
+    if (first < 0) invalid("first: must be at least 0, got " + std::to_string(first));
+    if (players < kMinPlayers || players > kMaxPlayers)
+        invalid("players: Manila is for 3 to 5 players, got " + std::to_string(players));
+    if (static_cast<int>(bots.size()) != players)
+        invalid("bots: one bot per seat is needed, " + std::to_string(players) + " in all, got " + std::to_string(bots.size()));
+    if (threads < 0) invalid("threads: must be at least 0, got " + std::to_string(threads));
+    std::vector<GameResult> out(static_cast<std::size_t>(n));
+    if (threads == 0) threads = hardware_threads();
+    parallel_for(n, threads, [&](int i) {
+        out[static_cast<std::size_t>(i)] = play_game(
+            players, rules, derive_seed(seed, static_cast<std::uint64_t>(first + i)), bots, record, check);
+    });
+    return out;
+}
+
+}  // namespace manila

@@ -1,0 +1,45 @@
+// Private to the game sources: the tables and small helpers the game_*.cpp files share.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+#include "manila/game.hpp"
+
+namespace manila {
+// Internal linkage in every file that includes this, as when they were all in game.cpp.
+namespace {
+
+constexpr std::array<std::array<int, kNumBoats>, kNumStarts> kStarts = [] {
+    std::array<std::array<int, kNumBoats>, kNumStarts> t{};
+    int n = 0;
+    for (int a = 0; a <= kMaxStart; ++a)
+        for (int b = 0; b <= kMaxStart; ++b) {
+            const int c = kStartSum - a - b;
+            if (c >= 0 && c <= kMaxStart) t[static_cast<std::size_t>(n++)] = {a, b, c};
+        }
+    return t;
+}();
+
+constexpr std::array<std::array<int, 2>, action::kNumPairs> kPairs{
+    {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}}};
+constexpr std::array<int, 4> kLargeOneDelta{1, -1, 2, -2};
+constexpr std::array<std::array<int, 2>, 4> kLargeTwoDelta{{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}};
+
+inline const char* good_name(int g) { return kGoods[static_cast<std::size_t>(g)].name; }
+inline std::string player_name(int p) { return "p" + std::to_string(p); }
+inline std::string signed_str(int d) { return (d > 0 ? "+" : "") + std::to_string(d); }
+
+inline int plunder_bit(int good) { return 1 << (kNumGoods - 1 - good); }
+
+// The dice of a roll action, one per sailing boat in good order.
+inline std::array<int, kNumBoats> roll_dice(int idx) { return {idx / 36 + 1, (idx / 6) % 6 + 1, idx % 6 + 1}; }
+
+inline int seat_cost(const Boat& b) { return kGoods[static_cast<std::size_t>(b.good)].seat_cost[static_cast<std::size_t>(b.crew_size)]; }
+
+[[noreturn]] inline void invalid(const std::string& what) { throw std::invalid_argument(what); }
+
+}  // namespace
+}  // namespace manila

@@ -1,0 +1,172 @@
+// Results and views of a game: wealth, the open voyage, text renderings and invariant checks.
+
+#include "manila/game.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "game_internal.hpp"
+
+namespace manila {
+
+// ---------------------------------------------------------------------------------------
+// Results and views
+
+int GameState::wealth(int p) const {
+    if (p < 0 || p >= b_.num_players)
+        invalid("player: must be 0.." + std::to_string(b_.num_players - 1) + ", got " + std::to_string(p));
+    const PlayerState& ps = b_.players[static_cast<std::size_t>(p)];
+    int w = ps.cash - kRepayAmount * ps.mortgaged;
+    for (int g = 0; g < kNumGoods; ++g) w += ps.shares[static_cast<std::size_t>(g)] * b_.price(g);
+    return w;
+}
+
+std::vector<int> GameState::returns() const {
+    std::vector<int> out;
+    for (int p = 0; p < b_.num_players; ++p) out.push_back(wealth(p));
+    return out;
+}
+
+int GameState::voyages_completed() const { return is_terminal() ? b_.voyage : std::max(0, b_.voyage - 1); }
+
+bool GameState::voyage(Voyage& v) const {
+    if (b_.phase < Phase::kPlacement || b_.phase > Phase::kLargePilot || b_.next_roll > 3) return false;
+    v = Voyage{};
+    v.next_roll = b_.next_roll;
+    v.boats = b_.boats;
+    v.spots = b_.spots;
+    if (b_.small_done) v.spots[kPilotSmall] = kNoOwner;
+    if (b_.large_done) v.spots[kPilotLarge] = kNoOwner;
+    v.num_owners = b_.num_players;
+    v.rules = b_.rules;
+    return true;
+}
+
+std::string GameState::action_to_string(int a) const {
+    const std::string name = action_name(a);
+    const bool boats_known = b_.phase >= Phase::kPlaceBoats && b_.phase != Phase::kGameOver;
+    if (a >= action::kStart && a < action::kPlace && boats_known) {
+        const auto t = kStarts[static_cast<std::size_t>(a - action::kStart)];
+        std::string out = "start";
+        for (int i = 0; i < kNumBoats; ++i)
+            out += std::string(i ? ", " : " ") + good_name(b_.boats[static_cast<std::size_t>(i)].good) + " " + std::to_string(t[static_cast<std::size_t>(i)]);
+        return out;
+    }
+    if (a >= action::kRoll && a < action::kNumActions && b_.phase == Phase::kRoll) {
+        const auto d = roll_dice(a - action::kRoll);
+        std::string out = "roll";
+        bool first = true;
+        for (int i = 0; i < kNumBoats; ++i) {
+            const Boat& boat = b_.boats[static_cast<std::size_t>(i)];
+            if (boat.position == kArrived) continue;
+            out += std::string(first ? " " : ", ") + good_name(boat.good) + " " + std::to_string(d[static_cast<std::size_t>(i)]);
+            first = false;
+        }
+        return out;
+    }
+    return name;
+}
+
+std::string GameState::to_string() const {
+    std::ostringstream o;
+    const int n = b_.num_players;
+    o << "voyage " << b_.voyage << ", " << phase_name(b_.phase);
+    if (b_.phase == Phase::kPlacement || b_.phase == Phase::kRoll) o << " before roll " << b_.next_roll;
+    if (b_.harbour_master >= 0) o << ", harbour master " << player_name(b_.harbour_master);
+    if (is_terminal())
+        o << ", game over";
+    else if (is_chance_node())
+        o << ", chance to move";
+    else
+        o << ", " << player_name(b_.current) << " to move";
+    o << "\nprices:";
+    for (int g = 0; g < kNumGoods; ++g) o << " " << good_name(g) << " " << b_.price(g);
+    o << "; supply:";
+    for (int g = 0; g < kNumGoods; ++g) o << " " << good_name(g) << " " << b_.supply[static_cast<std::size_t>(g)];
+    o << "; bank " << b_.bank << "\n";
+    if (b_.phase == Phase::kAuction)
+        o << "auction: high bid " << b_.high_bid
+          << (b_.high_bidder >= 0 ? " by " + player_name(b_.high_bidder) : std::string()) << "\n";
+    for (int p = 0; p < n; ++p) {
+        const PlayerState& ps = b_.players[static_cast<std::size_t>(p)];
+        o << player_name(p) << ": cash " << ps.cash << ", shares";
+        bool any = false;
+        for (int g = 0; g < kNumGoods; ++g)
+            if (ps.shares[static_cast<std::size_t>(g)]) {
+                o << " " << good_name(g) << " " << ps.shares[static_cast<std::size_t>(g)];
+                any = true;
+            }
+        if (!any) o << " none";
+        if (ps.mortgaged) o << " (" << ps.mortgaged << " mortgaged)";
+        o << ", wealth " << wealth(p);
+        if (b_.phase >= Phase::kPlacement && b_.phase != Phase::kGameOver)
+            o << ", accomplices " << b_.max_accomplices - b_.accomplices(p) << "/" << b_.max_accomplices << " free"
+              << (((b_.declined >> p) & 1) ? " (declined)" : "");
+        o << "\n";
+    }
+    if (b_.phase >= Phase::kPlacement && b_.phase != Phase::kGameOver) {
+        for (const Boat& boat : b_.boats) {
+            o << good_name(boat.good) << " boat ";
+            if (boat.position == kArrived)
+                o << "in Manila";
+            else
+                o << "on " << boat.position;
+            o << ", crew [";
+            for (int s = 0; s < boat.seats(); ++s)
+                o << (s ? " " : "") << (s < boat.crew_size ? player_name(boat.crew[static_cast<std::size_t>(s)]) : "-");
+            o << "]\n";
+        }
+        o << "spots:";
+        bool any = false;
+        for (int s = 0; s < kNumSpots; ++s)
+            if (b_.spots[static_cast<std::size_t>(s)] != kNoOwner) {
+                o << " " << kSpotNames[static_cast<std::size_t>(s)] << "=" << player_name(b_.spots[static_cast<std::size_t>(s)]);
+                any = true;
+            }
+        if (!any) o << " none";
+        o << "\n";
+    }
+    return o.str();
+}
+
+std::string GameState::check_invariants() const {
+    std::ostringstream o;
+    const int n = b_.num_players;
+    int money = b_.bank;
+    for (int p = 0; p < n; ++p) {
+        const PlayerState& ps = b_.players[static_cast<std::size_t>(p)];
+        money += ps.cash;
+        if (ps.cash < 0) o << player_name(p) << " has negative cash " << ps.cash << "; ";
+        if (ps.mortgaged < 0 || ps.unmortgaged() < 0) o << player_name(p) << " has " << ps.mortgaged << " mortgaged shares; ";
+        const int acc = b_.accomplices(p);
+        if (acc > b_.max_accomplices) o << player_name(p) << " has " << acc << " accomplices out; ";
+    }
+    if (money != kStartCash * n) o << "money not conserved: cash + bank = " << money << "; ";
+    for (int g = 0; g < kNumGoods; ++g) {
+        int total = b_.supply[static_cast<std::size_t>(g)] + b_.pile[static_cast<std::size_t>(g)];
+        for (int p = 0; p < n; ++p) total += b_.players[static_cast<std::size_t>(p)].shares[static_cast<std::size_t>(g)];
+        if (total != kSharesPerGood) o << good_name(g) << ": " << total << " shares in all; ";
+        const int step = b_.price_step[static_cast<std::size_t>(g)];
+        if (step < 0 || step >= kPriceSteps) o << good_name(g) << ": price off the track; ";
+        if (!is_terminal() && step == kPriceSteps - 1) o << good_name(g) << " at 30 but the game goes on; ";
+    }
+    if (b_.phase != Phase::kDeal && b_.dealt != kSharesDealt * n) o << "the deal is incomplete; ";
+    Voyage v;
+    if (voyage(v)) {
+        try {
+            v.validate();
+        } catch (const std::invalid_argument& e) {
+            o << "voyage: " << e.what() << "; ";
+        }
+        int arrived = 0;
+        for (const Boat& boat : b_.boats) arrived += boat.position == kArrived;
+        if (arrived != b_.in_port) o << "port slots do not match the boats in Manila; ";
+    }
+    if (!is_terminal() && !is_chance_node() && (b_.current < 0 || b_.current >= n)) o << "no valid player to move; ";
+    return o.str();
+}
+
+}  // namespace manila

@@ -9,26 +9,14 @@
 
 #include "manila/enumerate.hpp"
 #include "manila/evaluator.hpp"
+#include "numpy_views.hpp"
 
 namespace py = pybind11;
 using namespace manila;
+using manila_bindings::to_numpy;
+using manila_bindings::view;
 
 namespace {
-
-// Hands a vector to numpy without copying: the vector moves to the heap and a capsule
-// owned by the array frees it.
-template <class T>
-py::array_t<T> to_numpy(std::vector<T>&& data, std::vector<py::ssize_t> shape) {
-    auto* owned = new std::vector<T>(std::move(data));
-    py::capsule free_when_done(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
-    return py::array_t<T>(std::move(shape), owned->data(), free_when_done);
-}
-
-// A numpy view of a Family buffer; `owner` (the Python Family) keeps the memory alive.
-template <class T>
-py::array view(const py::object& owner, std::vector<T>& data, std::vector<py::ssize_t> shape) {
-    return py::array_t<T>(std::move(shape), data.data(), owner);
-}
 
 // An [n][3] array of small integers from any integer array, each checked to lie in lo..hi
 // before it is narrowed (a cast alone would wrap 270 to 14).

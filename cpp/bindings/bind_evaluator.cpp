@@ -5,19 +5,11 @@
 #include <vector>
 
 #include "manila/evaluator.hpp"
+#include "numpy_views.hpp"
 
 namespace py = pybind11;
 using namespace manila;
-
-namespace {
-
-// A numpy view of a Table buffer; `owner` (the Python Table) keeps the memory alive.
-template <class T>
-py::array view(const py::object& owner, std::vector<T>& data, std::vector<py::ssize_t> shape) {
-    return py::array_t<T>(std::move(shape), data.data(), owner);
-}
-
-}  // namespace
+using manila_bindings::view;
 
 void register_evaluator(py::module_& m) {
     m.attr("TABLE_SIZE") = kNumTableSpots;

@@ -79,3 +79,38 @@ def test_evaluate_many_shares_one_table():
     states = [manila.EXAMPLE, {**manila.EXAMPLE, "next_roll": 3}, {**manila.EXAMPLE, "player": "green"}]
     results = manila.evaluate_many(states)
     assert [r.to_dict() for r in results] == [manila.evaluate(s).to_dict() for s in states]
+
+
+def test_long_calls_release_the_gil():
+    """While one thread is inside a long C++ batch, another keeps running Python."""
+    import threading
+    import time
+
+    start = {"next_roll": 1, "player": "red",
+             "boats": {"ginseng": {"position": 2, "crew": ["red", "blue"]},
+                       "silk": {"position": 4, "crew": ["green"]},
+                       "jade": {"position": 3, "crew": ["yellow"]}},
+             "spots": {"pirate_1": "blue", "pirate_2": "green", "pilot_small": "yellow",
+                       "pilot_large": "red"}}
+    states = [manila.VoyageState.from_dict(start)] * 40
+    cores = [s.to_core() for s in states]
+    inside = threading.Event()
+    done = threading.Event()
+
+    def work():
+        inside.set()
+        _core.analyse_batch(cores, [0] * len(cores), [3] * len(cores), 1)
+        done.set()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    inside.wait()
+    spins = 0
+    began = time.perf_counter()
+    while not done.is_set():
+        spins += 1
+    elapsed = time.perf_counter() - began
+    worker.join()
+    assert elapsed > 0.02, "the batch was too short to tell"
+    # Holding the GIL, the C++ call would leave this loop a few switch intervals at most.
+    assert spins > 10_000

@@ -9,10 +9,9 @@
 #include "manila/game.hpp"
 
 namespace manila {
-// Internal linkage in every file that includes this, as when they were all in game.cpp.
-namespace {
+inline namespace game_detail {
 
-constexpr std::array<std::array<int, kNumBoats>, kNumStarts> kStarts = [] {
+inline constexpr std::array<std::array<int, kNumBoats>, kNumStarts> kStarts = [] {
     std::array<std::array<int, kNumBoats>, kNumStarts> t{};
     int n = 0;
     for (int a = 0; a <= kMaxStart; ++a)
@@ -23,10 +22,10 @@ constexpr std::array<std::array<int, kNumBoats>, kNumStarts> kStarts = [] {
     return t;
 }();
 
-constexpr std::array<std::array<int, 2>, action::kNumPairs> kPairs{
+inline constexpr std::array<std::array<int, 2>, action::kNumPairs> kPairs{
     {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}}};
-constexpr std::array<int, 4> kLargeOneDelta{1, -1, 2, -2};
-constexpr std::array<std::array<int, 2>, 4> kLargeTwoDelta{{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}};
+inline constexpr std::array<int, 4> kLargeOneDelta{1, -1, 2, -2};
+inline constexpr std::array<std::array<int, 2>, 4> kLargeTwoDelta{{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}};
 
 inline const char* good_name(int g) { return kGoods[static_cast<std::size_t>(g)].name; }
 inline std::string player_name(int p) { return "p" + std::to_string(p); }
@@ -41,5 +40,5 @@ inline int seat_cost(const Boat& b) { return kGoods[static_cast<std::size_t>(b.g
 
 [[noreturn]] inline void invalid(const std::string& what) { throw std::invalid_argument(what); }
 
-}  // namespace
+}  // namespace game_detail
 }  // namespace manila

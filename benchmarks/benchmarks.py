@@ -11,8 +11,7 @@ from .bench_states import STATES
 
 def _prepared(name):
     state = manila.VoyageState.from_dict(STATES[name])
-    owner = state.owners.index(state.player) if state.player is not None else -1
-    return state.to_core(), owner, state.max_accomplices
+    return state.to_core(), state.point_of_view, state.max_accomplices
 
 
 class SpotTable:
@@ -54,7 +53,7 @@ class Batch:
         roll2 = [s for s in STATES.values() if s["next_roll"] >= 2]
         self.voyages = [manila.VoyageState.from_dict(s) for s in roll2] * 50
         self.cores = [s.to_core() for s in self.voyages]
-        self.owners = [s.owners.index(s.player) if s.player else -1 for s in self.voyages]
+        self.owners = [s.point_of_view for s in self.voyages]
         self.limits = [3] * len(self.cores)
 
     def time_batch_200(self, threads):

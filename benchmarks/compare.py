@@ -47,8 +47,7 @@ def engine_call(state: dict, threads: int):
     """The engine on a prepared state: what a bot or a sweep calls in its loop."""
     typed = manila.VoyageState.from_dict(state, strict=False)
     voyage = typed.to_core()
-    owner = typed.owners.index(typed.player) if typed.player is not None else -1
-    return lambda: _core.analyse(voyage, owner, typed.max_accomplices, threads)
+    return lambda: _core.analyse(voyage, typed.point_of_view, typed.max_accomplices, threads)
 
 
 def agree(state: dict) -> bool:

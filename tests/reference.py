@@ -625,13 +625,10 @@ if __name__ == "__main__":
         assert sum(table.values()) == 1
         assert all((6 ** 9) % v.denominator == 0 for v in table.values())
 
-    roll3_state = make_state(
-        3, {"jade": 12, "nutmeg": 11, "silk": 8},
-        crews={"jade": ["red", "blue"], "nutmeg": ["green"], "silk": ["blue", "red", "red"]},
-        spots={"pirate_1": "green", "pirate_2": "red", "pilot_small": "blue",
-               "pilot_large": "green", "insurance": "red", "port_b": "blue",
-               "shipyard_a": "green"},
-        player="blue")
+    roll3_state = copy.deepcopy(complex_state)
+    roll3_state["next_roll"] = 3
+    for good, position in {"jade": 12, "nutmeg": 11, "silk": 8}.items():
+        roll3_state["boats"][good]["position"] = position
     t0 = time.perf_counter()
     income_reference(roll3_state)
     boat_table_reference(roll3_state)

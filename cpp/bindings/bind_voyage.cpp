@@ -43,10 +43,17 @@ Voyage make_voyage(int next_roll, const std::vector<int>& goods, const std::vect
 
 void register_voyage(py::module_& m) {
     py::list goods, spots;
-    for (const auto& g : kGoods) goods.append(g.name);
+    py::dict seat_costs, values;
+    for (const auto& g : kGoods) {
+        goods.append(g.name);
+        seat_costs[g.name] = std::vector<int>(g.seat_cost.begin(), g.seat_cost.begin() + g.seats);
+        values[g.name] = g.value;
+    }
     for (const char* s : kSpotNames) spots.append(s);
     m.attr("GOODS") = py::tuple(goods);
     m.attr("SPOTS") = py::tuple(spots);
+    m.attr("SEAT_COSTS") = seat_costs;
+    m.attr("CARGO_VALUES") = values;
     m.attr("ARRIVED") = kArrived;
 
     py::class_<Voyage>(m, "Voyage", "A validated voyage with owners numbered 0..num_owners-1.")

@@ -233,6 +233,10 @@ private:
     static inline std::vector<std::unique_ptr<Workspace>> free_;
 };
 
+// The spots whose holders decide something later in the voyage (pilots move boats,
+// pirates board and plunder).
+constexpr std::array<Spot, 4> kDecisionSpots{kPilotSmall, kPilotLarge, kPirate1, kPirate2};
+
 // Outcome channels: per boat port/shipyard/plundered, then how many boats end in Manila (0..3).
 constexpr int kOutcomeChannels = kNumBoats * kNumOutcomes + kNumBoats + 1;
 
@@ -244,7 +248,7 @@ public:
         : v_(v), moves_(pilot_moves()), ws_(lease_.get()), tracked_(std::move(tracked)) {
         chan_.assign(static_cast<std::size_t>(v.num_owners), -1);
         // Every decision maker must be tracked: their choices depend on their own income.
-        for (int s : {kPilotSmall, kPilotLarge, kPirate1, kPirate2})
+        for (Spot s : kDecisionSpots)
             if (v.spots[s] != kNoOwner) track(v.spots[s]);
         for (std::size_t i = 0; i < tracked_.size(); ++i) chan_[tracked_[i]] = static_cast<int>(i);
         K_ = static_cast<int>(tracked_.size());
@@ -608,7 +612,7 @@ void check_pov(const Voyage& v, const PointOfView& pov) {
 }
 
 bool decides(const Voyage& v, int owner) {
-    for (int s : {kPilotSmall, kPilotLarge, kPirate1, kPirate2})
+    for (Spot s : kDecisionSpots)
         if (v.spots[s] == owner) return true;
     return false;
 }

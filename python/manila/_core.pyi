@@ -9,6 +9,8 @@ GOODS: tuple[str, ...]
 SPOTS: tuple[str, ...]
 ARRIVED: int
 TABLE_SIZE: int
+SEAT_COSTS: dict[str, list[int]]
+CARGO_VALUES: dict[str, int]
 
 class Voyage:
     def __init__(self, *, next_roll: int, goods: Sequence[int], positions: Sequence[int],

@@ -22,18 +22,12 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from . import _core
 from .errors import Problem, StateError
+from .reach import ARRIVED, START_SPACES, START_SUM
+from .state import GOODS, _is_int
 
-GOODS: tuple[str, ...] = tuple(_core.GOODS)
-ARRIVED = "arrived"
-START_SPACES = range(0, 6)
-START_SUM = 9
 
 Position = Union[int, str]
 Start = Mapping[str, int]
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def position_name(code: int) -> Position:

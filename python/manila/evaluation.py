@@ -88,10 +88,6 @@ class Evaluation:
         return f"Evaluation({self.to_dict()!r})"
 
 
-def _point_of_view(state: VoyageState) -> int:
-    return -1 if state.player is None else state.owners.index(state.player)
-
-
 def evaluate(state: StateLike, exact: bool = False, *, player: Optional[str] = None,
              threads: int = 0, strict: Optional[bool] = None) -> Evaluation:
     """Evaluates one voyage state: a dict of the JSON contract, its notation, or a VoyageState.
@@ -101,7 +97,7 @@ def evaluate(state: StateLike, exact: bool = False, *, player: Optional[str] = N
     positions no real voyage can reach (see VoyageState.from_dict).
     """
     state = _with_player(as_state(state, strict), player)
-    table = _core.analyse(state.to_core(), _point_of_view(state), state.max_accomplices, threads)
+    table = _core.analyse(state.to_core(), state.point_of_view, state.max_accomplices, threads)
     return Evaluation(state, table, 0, exact)
 
 
@@ -110,7 +106,7 @@ def evaluate_many(states: Iterable[StateLike], exact: bool = False, *,
     """Evaluates many states in one call into C++, spread over ``threads`` (0: all cores)."""
     parsed = [as_state(s, strict) for s in states]
     table = _core.analyse_batch([s.to_core() for s in parsed],
-                                [_point_of_view(s) for s in parsed],
+                                [s.point_of_view for s in parsed],
                                 [s.max_accomplices for s in parsed], threads)
     return [Evaluation(s, table, i, exact) for i, s in enumerate(parsed)]
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Mapping, Optional, Sequence
 
-from .enumerate import GOODS, _is_int
 from .evaluation import TABLE_SPOTS
+from .state import CARGO_VALUES, GOODS, _is_int
 from .sweep import Crews, sweep
 
 
 PRICE_TRACK = (0, 5, 10, 20, 30)
-CARGO_VALUE = {"ginseng": 18, "nutmeg": 24, "silk": 30, "jade": 36}
 CRITERIA = {
     "cargo": "expected income of the three cargoes together (sum of value x P(port))",
     "cargo:GOOD": "expected income of one cargo (value x P(port))",
@@ -73,7 +72,7 @@ def rank_starts(goods: Any, by: Optional[str] = None, *, crews: Crews = None,
         legal = [k for k in range(len(TABLE_SPOTS)) if result.legal[row, k]]
         best = max(legal, key=lambda k: result.net[row, k], default=None)
         if kind == "cargo":
-            score = sum(CARGO_VALUE[g] * p for g, p in port.items() if not arg or g == arg)
+            score = sum(CARGO_VALUES[g] * p for g, p in port.items() if not arg or g == arg)
         elif kind == "arrive":
             score = port[arg]
         elif kind == "income":

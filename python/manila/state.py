@@ -9,13 +9,13 @@ from typing import Any, Mapping, Optional, Union
 from . import _core
 from .errors import Problem, StateError
 from .notation import format_state, notation_to_dict
-from .reach import reachability_problems
+from .reach import ARRIVED, reachability_problems
 
 GOODS: tuple[str, ...] = tuple(_core.GOODS)
 SPOTS: tuple[str, ...] = tuple(_core.SPOTS)
-SEATS = {"ginseng": (1, 2, 3), "nutmeg": (2, 3, 4), "silk": (3, 4, 5), "jade": (3, 4, 5, 5)}
+SEATS: dict[str, tuple[int, ...]] = {g: tuple(c) for g, c in _core.SEAT_COSTS.items()}  # seat costs
+CARGO_VALUES: dict[str, int] = dict(_core.CARGO_VALUES)
 THIRTEEN_OPTIONS = ("port", "shipyard")
-ARRIVED = "arrived"
 # Keys a client may send beside the state: request options, not part of the voyage.
 REQUEST_KEYS = ("exact", "strict", "version")
 
@@ -96,6 +96,11 @@ class VoyageState:
     @property
     def max_accomplices(self) -> int:
         return 4 if self.players == 3 else 3
+
+    @property
+    def point_of_view(self) -> int:
+        """The engine's owner id of ``player``, or -1 for a fresh player."""
+        return -1 if self.player is None else self.owners.index(self.player)
 
     def to_core(self) -> "_core.Voyage":
         """The engine's form of this state; owners are numbered in the order of ``owners``."""

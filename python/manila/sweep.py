@@ -40,7 +40,8 @@ from typing import Any, Callable, Mapping, Optional, Sequence, Union
 import numpy as np
 
 from . import _core
-from .enumerate import GOODS, Position, _good_triples, _is_int, family, position_name
+from .enumerate import Position, _good_triples, family, position_name
+from .state import GOODS, _is_int
 from .errors import Problem, StateError
 from .evaluation import OUTCOMES, TABLE_SPOTS
 from .state import VoyageState
@@ -125,7 +126,7 @@ class Pattern:
         for goods in triples:
             state = VoyageState.from_dict(self.state(next_roll, goods, [0, 0, 0]), strict=False)
             voyage = state.to_core()
-            owner = -1 if state.player is None else state.owners.index(state.player)
+            owner = state.point_of_view
             cores.append(((tuple(map(tuple, voyage.crews)), tuple(voyage.spots), voyage.num_owners,
                            state.rules.thirteen_after_last_roll == "port", state.rules.pirate_variant),
                           owner, state.max_accomplices, state.owners))

@@ -89,28 +89,25 @@ def _compute(evaluator: Callable[..., Any], state: Any, exact: bool,
 def _state_input(data: Any) -> tuple[Any, Optional[bool], Optional[bool]]:
     """(what to hand to manila: a state dict or a notation string, body's exact, body's strict).
 
-    The request keys are checked here even where a query parameter overrides them, so
-    that a body is refused or accepted for what it is.
+    A state's own keys, "exact" and "strict" among them, are checked by the state parser
+    (even where a query parameter overrides them); a notation body's here.
     """
     if not isinstance(data, dict):
         raise StateError([Problem("", f"the body must be a JSON object (a voyage state, or "
                                       f"{{\"notation\": ...}}), got {type(data).__name__}")])
-    problems = []
+    if "notation" not in data:
+        return data, data.get("exact") is True, None  # the state's own "strict" is read by manila
+    problems = [Problem(k, f"unknown key beside notation; allowed: {', '.join(_NOTATION_KEYS)}")
+                for k in data if k not in _NOTATION_KEYS]
     for key in ("exact", "strict"):
         if key in data and not isinstance(data[key], bool):
             problems.append(Problem(key, f"must be true or false, got {data[key]!r}"))
-    if "notation" in data:
-        problems += [Problem(k, f"unknown key beside notation; allowed: {', '.join(_NOTATION_KEYS)}")
-                     for k in data if k not in _NOTATION_KEYS]
-        if not isinstance(data["notation"], str):
-            problems.append(Problem("notation", "must be a string such as "
-                                                "\"r1 ginseng@3 silk@2 nutmeg@4\""))
+    if not isinstance(data["notation"], str):
+        problems.append(Problem("notation", "must be a string such as "
+                                            "\"r1 ginseng@3 silk@2 nutmeg@4\""))
     if problems:
         raise StateError(problems)
-    exact, strict = data.get("exact"), data.get("strict")
-    if "notation" in data:
-        return data["notation"], exact, strict
-    return data, exact, None  # the state's own "strict" is read by manila itself
+    return data["notation"], data.get("exact"), data.get("strict")
 
 
 class Handler(BaseHTTPRequestHandler):

@@ -114,3 +114,11 @@ def test_long_calls_release_the_gil():
     assert elapsed > 0.02, "the batch was too short to tell"
     # Holding the GIL, the C++ call would leave this loop a few switch intervals at most.
     assert spins > 10_000
+
+
+def test_exact_key_in_the_json_asks_for_fractions():
+    asked = {**manila.EXAMPLE, "exact": True}
+    assert manila.evaluate(asked).exact and not manila.evaluate(manila.EXAMPLE).exact
+    assert manila.evaluate(asked, exact=False).exact is False  # the argument wins
+    assert [r.exact for r in manila.evaluate_many([asked, manila.EXAMPLE])] == [True, False]
+    assert manila.evaluate(asked).to_dict() == manila.evaluate(manila.EXAMPLE, exact=True).to_dict()

@@ -59,7 +59,7 @@ def _strict(args: argparse.Namespace) -> Any:
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     data = _read_state(args.state)
-    exact = args.exact or (isinstance(data, dict) and data.get("exact") is True)
+    exact = True if args.exact else None  # None: as the JSON's own "exact" says
     result = evaluate(data, exact=exact, player=args.player, threads=args.threads,
                       strict=_strict(args))
     if args.json or not sys.stdout.isatty():

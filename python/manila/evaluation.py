@@ -88,27 +88,39 @@ class Evaluation:
         return f"Evaluation({self.to_dict()!r})"
 
 
-def evaluate(state: StateLike, exact: bool = False, *, player: Optional[str] = None,
+def _wants_exact(state: StateLike, exact: Optional[bool]) -> bool:
+    """``exact`` when given, else the JSON's own ``"exact": true`` (MANILA.md part 2)."""
+    if exact is not None:
+        return exact
+    return isinstance(state, Mapping) and state.get("exact") is True
+
+
+def evaluate(state: StateLike, exact: Optional[bool] = None, *, player: Optional[str] = None,
              threads: int = 0, strict: Optional[bool] = None) -> Evaluation:
     """Evaluates one voyage state: a dict of the JSON contract, its notation, or a VoyageState.
 
-    ``player`` overrides the state's point of view. ``threads`` bounds the threads used
-    for the spot table (0: chosen by the amount of work). ``strict=False`` accepts
-    positions no real voyage can reach (see VoyageState.from_dict).
+    ``exact`` gives fractions instead of floats (None: as the JSON's ``"exact"`` says,
+    floats by default). ``player`` overrides the state's point of view. ``threads``
+    bounds the threads used for the spot table (0: chosen by the amount of work).
+    ``strict=False`` accepts positions no real voyage can reach (see
+    VoyageState.from_dict).
     """
+    exact = _wants_exact(state, exact)
     state = _with_player(as_state(state, strict), player)
     table = _core.analyse(state.to_core(), state.point_of_view, state.max_accomplices, threads)
     return Evaluation(state, table, 0, exact)
 
 
-def evaluate_many(states: Iterable[StateLike], exact: bool = False, *,
+def evaluate_many(states: Iterable[StateLike], exact: Optional[bool] = None, *,
                   threads: int = 0, strict: Optional[bool] = None) -> list[Evaluation]:
     """Evaluates many states in one call into C++, spread over ``threads`` (0: all cores)."""
-    parsed = [as_state(s, strict) for s in states]
+    given = list(states)
+    parsed = [as_state(s, strict) for s in given]
     table = _core.analyse_batch([s.to_core() for s in parsed],
                                 [s.point_of_view for s in parsed],
                                 [s.max_accomplices for s in parsed], threads)
-    return [Evaluation(s, table, i, exact) for i, s in enumerate(parsed)]
+    return [Evaluation(s, table, i, _wants_exact(g, exact))
+            for i, (g, s) in enumerate(zip(given, parsed))]
 
 
 def _with_player(state: VoyageState, player: Optional[str]) -> VoyageState:

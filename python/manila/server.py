@@ -80,7 +80,7 @@ def _page() -> bytes:
 # --------------------------------------------------------------------------- the requests
 
 
-def _compute(evaluator: Callable[..., Any], state: Any, exact: bool,
+def _compute(evaluator: Callable[..., Any], state: Any, exact: Optional[bool],
              strict: Optional[bool]) -> dict:
     """Runs on a worker thread: parse, evaluate (GIL released in C++), convert to JSON."""
     return evaluator(state, exact, strict=strict, threads=1).to_dict()
@@ -96,7 +96,7 @@ def _state_input(data: Any) -> tuple[Any, Optional[bool], Optional[bool]]:
         raise StateError([Problem("", f"the body must be a JSON object (a voyage state, or "
                                       f"{{\"notation\": ...}}), got {type(data).__name__}")])
     if "notation" not in data:
-        return data, data.get("exact") is True, None  # the state's own "strict" is read by manila
+        return data, None, None  # the state's own "exact" and "strict" are read by manila
     problems = [Problem(k, f"unknown key beside notation; allowed: {', '.join(_NOTATION_KEYS)}")
                 for k in data if k not in _NOTATION_KEYS]
     for key in ("exact", "strict"):
@@ -326,7 +326,7 @@ class Handler(BaseHTTPRequestHandler):
             state, body_exact, body_strict = _state_input(data)
         except StateError as exc:
             raise ApiError(400, str(exc), problems=exc.problems) from None
-        exact = params.get("exact", body_exact or False)
+        exact = params.get("exact", body_exact)
         strict = params.get("strict", body_strict)
         future = self.server.pool.submit(_compute, self.server.evaluator, state, exact, strict)
         try:

@@ -67,7 +67,7 @@ std::int64_t income_after(GameState s, int who) {
     while (s.board().phase == Phase::kBoarding) s.apply_legal(best_boarding(s));
     Voyage v;
     if (!s.voyage(v)) throw std::logic_error("greedy: no voyage to evaluate");
-    return expected_income(v, who);
+    return expected_payoff(v, who);
 }
 
 // Voyage income of the settlement just made, as the evaluator counts it (the insurer
@@ -91,7 +91,7 @@ int best_pilot(const GameState& s) {
         c.apply_legal(a);
         Voyage v;
         // A move that brings the last boats to Manila settles the voyage at once.
-        const std::int64_t value = c.voyage(v) ? expected_income(v, me)
+        const std::int64_t value = c.voyage(v) ? expected_payoff(v, me)
                                                : settled_income(c.board(), me) * denominator(3);
         if (value > best_value) best_value = value, best = a;
     }

@@ -22,14 +22,11 @@ namespace manila {
 inline constexpr int kMinPlayers = 3;
 inline constexpr int kMaxPlayers = 5;
 inline constexpr int kStartCash = 30;
-inline constexpr int kSharesPerGood = 5;
 inline constexpr int kDealtPerGood = 3;     // of each good, shuffled face down for the deal
 inline constexpr int kSharesDealt = 2;      // per player
 inline constexpr int kLoanAmount = 12;      // a mortgage brings 12 ...
 inline constexpr int kRepayAmount = 15;     // ... and lifting it costs 15
 inline constexpr int kMinSharePrice = 5;
-inline constexpr int kPriceSteps = 5;
-inline constexpr std::array<int, kPriceSteps> kPriceTrack{0, 5, 10, 20, 30};
 inline constexpr int kStartSum = 9;
 inline constexpr int kMaxStart = 5;
 inline constexpr int kNumStarts = 25;       // start triples in 0..5 summing to 9

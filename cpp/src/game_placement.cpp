@@ -75,7 +75,12 @@ bool GameState::placement_terms(int p, int id, int& cost, bool& blind) const {
         if (b_.spots[static_cast<std::size_t>(s)] != kNoOwner) return false;
         if (s == kPirate2 && b_.spots[kPirate1] == kNoOwner) return false;
         cost = kSpotCost[static_cast<std::size_t>(s)];
-        if (s == kInsurance) return true;
+        if (s == kInsurance) {
+            // Rule 12: a blind passenger may take any free spot but insurance.
+            const int cheapest = cheapest_paid_spot();
+            return cheapest == std::numeric_limits<int>::max() ||
+                   b_.players[static_cast<std::size_t>(p)].capacity() >= cheapest;
+        }
     }
     const int capacity = b_.players[static_cast<std::size_t>(p)].capacity();
     if (capacity >= cost) return true;

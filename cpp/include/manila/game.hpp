@@ -241,13 +241,13 @@ private:
 };
 
 // Bots and play-outs.
-enum class BotKind : int { kRandom, kGreedy };
+enum class BotKind : int { kRandom, kGreedy, kGreedyWealth };
 
 // Uniformly random among the legal actions.
 int random_action(const GameState& s, Rng& rng);
 // The greedy bot (see game_bots.cpp for its rules): best expected_net spot, exact pirate and
 // pilot decisions, and simple stated rules for bids, shares, goods and start spaces.
-int greedy_action(const GameState& s);
+int greedy_action(const GameState& s, Objective objective = Objective::kIncome);
 
 struct GameResult {
     std::uint64_t seed = 0;

@@ -224,7 +224,6 @@ GameResult play_game(int players, const Rules& rules, std::uint64_t seed, const 
     for (int p = 0; p < players; ++p) rngs.emplace_back(derive_seed(seed, static_cast<std::uint64_t>(p) + 1));
     std::vector<int> legal;
     legal.reserve(256);
-    constexpr std::size_t kMaxActions = 1000000;  // a guard against an endless game
     while (!s.is_terminal()) {
         int a;
         if (s.is_chance_node()) {
@@ -247,7 +246,7 @@ GameResult play_game(int players, const Rules& rules, std::uint64_t seed, const 
         } else {
             s.apply_legal(a);
         }
-        if (s.history().size() > kMaxActions) throw std::runtime_error("play_game: the game does not end");
+        if (s.history().size() > static_cast<std::size_t>(kMaxGameActions)) throw std::runtime_error("play_game: the game does not end");
     }
     GameResult r;
     r.seed = seed;

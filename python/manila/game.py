@@ -201,8 +201,11 @@ class State:
       Under ``pirate_variant`` a displaced crew member goes home and may be placed again.
     - A decision with no choice (boarding with nowhere to board, a pilot with no boat
       left to move) is skipped; so is a roll when every boat is in Manila.
-    - Shares are dealt face down, but the state holds them openly: this is a perfect-
-      information view of the game, for simulation and analysis.
+    - Shares are dealt face down. The state itself holds them openly (``to_dict``,
+      ``to_string``, ``returns``: the referee's view, for simulation and analysis);
+      ``observation(p)``, ``information_state_string(p)``, ``observation_tensor(p)`` and
+      ``observation_string(p)`` are player p's view, and bots read only that
+      (``manila.view.PlayerView``).
     """
 
     __slots__ = ("game", "_s")
@@ -393,6 +396,46 @@ class State:
 
     def player_name(self, player: int) -> str:
         return f"p{player}"
+
+    # ------------------------------------------------------------------ a player's view
+    def observation(self, player: int) -> dict:
+        """What ``player`` may know, as JSON: the table of ``to_dict`` with the others'
+        face-down shares masked (``shares`` lists the shares bought from the supply,
+        ``hidden_shares`` how many lie face down, ``wealth`` is null for a player with
+        hidden shares), ``observer``, and ``history``: every action id so far, another
+        player's deal written as null. Dealt shares stay hidden even once the game is over.
+        """
+        return self._s.observation(self._player(player))
+
+    def information_state_string(self, player: int) -> str:
+        """``player``'s information state: the observer and every action so far by name,
+        another player's deal written ``deal ?`` (perfect recall)."""
+        return self._s.information_state_string(self._player(player))
+
+    def observation_string(self, player: int) -> str:
+        """The table as ``player`` sees it (``to_string`` with the hidden shares masked)."""
+        return self._s.observation_string(self._player(player))
+
+    def observation_tensor(self, player: int, out: Optional[Any] = None) -> Any:
+        """``player``'s observation as a float32 numpy vector of fixed length for the game's
+        number of players (``manila.view.observation_layout``; docs/observation.md).
+
+        Only what ``player`` may know: their own shares, the shares everyone bought from
+        the supply and how many each holds face down, cash, loans, prices, supply, the
+        auction, the boats, crews and spots; seats are relative (row 0 is ``player``).
+        The engine writes it straight into numpy memory: a new array, or ``out`` (a
+        float32 C-contiguous vector of the right length) when given.
+        """
+        return self._s.observation_tensor(self._player(player), out=out)
+
+    def _player(self, player: int) -> int:
+        try:
+            p = None if isinstance(player, bool) else operator.index(player)
+        except TypeError:
+            p = None
+        if p is None or not 0 <= p < self.game.players:
+            raise ValueError(f"player: must be 0..{self.game.players - 1}, got {player!r}")
+        return int(p)
 
     # ------------------------------------------------------------------ the evaluator
     def voyage_state(self, player: Optional[int] = None) -> Optional[dict]:

@@ -132,15 +132,24 @@ py::dict observation(const GameState& s, int player, const std::string& info_nam
     return d;
 }
 
+// The bots the C++ play-out loop runs, by name (manila.bots registers them for Python).
+const std::vector<std::pair<std::string, BotKind>>& core_bots() {
+    static const std::vector<std::pair<std::string, BotKind>> bots{{"random", BotKind::kRandom},
+                                                                    {"greedy", BotKind::kGreedy}};
+    return bots;
+}
+
 std::vector<BotKind> bot_kinds(const std::vector<std::string>& names) {
     std::vector<BotKind> out;
     for (const std::string& n : names) {
-        if (n == "random")
-            out.push_back(BotKind::kRandom);
-        else if (n == "greedy")
-            out.push_back(BotKind::kGreedy);
-        else
-            throw std::invalid_argument("bots: unknown bot '" + n + "'; the built-in bots are random and greedy");
+        const auto& bots = core_bots();
+        auto it = std::find_if(bots.begin(), bots.end(), [&](const auto& b) { return b.first == n; });
+        if (it == bots.end()) {
+            std::string known;
+            for (const auto& b : bots) known += (known.empty() ? "" : ", ") + b.first;
+            throw std::invalid_argument("bots: unknown bot '" + n + "'; the built-in bots are " + known);
+        }
+        out.push_back(it->second);
     }
     return out;
 }
@@ -185,6 +194,9 @@ void register_game(py::module_& m) {
         return out;
     }, py::arg("players"));
     m.attr("MAX_GAME_ACTIONS") = kMaxGameActions;
+    py::list core_bot_names;
+    for (const auto& b : core_bots()) core_bot_names.append(b.first);
+    m.attr("CORE_BOTS") = py::tuple(core_bot_names);
     m.def("start_triple", &start_triple, py::arg("index"));
     m.def("derive_seed", &derive_seed, py::arg("seed"), py::arg("index"));
 

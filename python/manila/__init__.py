@@ -28,10 +28,12 @@ from .sweep import Sweep, sweep
 from .bots import GreedyBot, RandomBot
 from .game import Game, IllegalActionError
 from .simulate import SimulationResult, simulate
+from .ladder import LadderResult, ladder
 
 __version__ = "0.1.0"
 __all__ = [
     "EXAMPLE", "GOODS", "SPOTS", "Boat", "Evaluation", "Game", "GreedyBot", "IllegalActionError",
+    "LadderResult", "ladder",
     "Problem", "RandomBot", "Rules", "SimulationResult", "StateError", "simulate",
     "Sweep", "VoyageState", "enumerate_starts", "evaluate", "evaluate_many", "parse",
     "rank_starts", "reachable", "sweep", "validate",

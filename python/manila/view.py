@@ -65,6 +65,9 @@ class PlayerView:
     def is_legal(self, action: Any) -> bool:
         return self._state.is_legal(action)
 
+    def action_name(self, action: int) -> str:
+        return self._state.action_name(action)
+
     def action_to_string(self, action: Any) -> str:
         return self._state.action_to_string(action)
 

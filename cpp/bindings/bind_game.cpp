@@ -194,6 +194,7 @@ void register_game(py::module_& m) {
         return out;
     }, py::arg("players"));
     m.attr("MAX_GAME_ACTIONS") = kMaxGameActions;
+    m.attr("MIN_WEALTH") = kMinWealth;
     py::list core_bot_names;
     for (const auto& b : core_bots()) core_bot_names.append(b.first);
     m.attr("CORE_BOTS") = py::tuple(core_bot_names);
@@ -213,6 +214,24 @@ void register_game(py::module_& m) {
              py::kw_only(), py::arg("players"), py::arg("seed") = 0, py::arg("thirteen_to_port") = true,
              py::arg("pirate_variant") = false)
         .def("clone", [](const GameState& s) { return GameState(s); })
+        // A state is a plain value: copies are clones (OpenSpiel clones Python states with deepcopy).
+        .def("__copy__", [](const GameState& s) { return GameState(s); })
+        .def("__deepcopy__", [](const GameState& s, const py::dict&) { return GameState(s); }, py::arg("memo"))
+        // Pickled as the game, the history and the generator, and rebuilt by replaying the
+        // history (every action checked, so a tampered pickle raises ValueError).
+        .def(py::pickle(
+            [](const GameState& s) {
+                const Board& b = s.board();
+                return py::make_tuple(b.num_players, s.seed(), b.rules.thirteen_to_port, b.rules.pirate_variant,
+                                      s.history(), s.rng().state());
+            },
+            [](const py::tuple& t) {
+                if (t.size() != 6) throw std::invalid_argument("pickle: not a pickled manila GameState");
+                GameState s(t[0].cast<int>(), Rules{t[2].cast<bool>(), t[3].cast<bool>()}, t[1].cast<std::uint64_t>());
+                for (int a : t[4].cast<std::vector<int>>()) s.apply_action(a);
+                s.rng().set_state(t[5].cast<std::uint64_t>());
+                return s;
+            }))
         .def_property_readonly("num_players", &GameState::num_players)
         .def_property_readonly("seed", &GameState::seed)
         .def_property("rng_state", [](const GameState& s) { return s.rng().state(); },

@@ -99,6 +99,8 @@ CHANCE_PLAYER: int
 TERMINAL_PLAYER: int
 ACTION_OFFSETS: dict[str, int]
 MAX_GAME_ACTIONS: int
+MIN_WEALTH: int
+CORE_BOTS: tuple[str, ...]
 
 class Rng:
     def __init__(self, seed: int = 0) -> None: ...

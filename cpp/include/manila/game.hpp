@@ -28,6 +28,8 @@ inline constexpr int kSharesDealt = 2;      // per player
 inline constexpr int kLoanAmount = 12;      // a mortgage brings 12 ...
 inline constexpr int kRepayAmount = 15;     // ... and lifting it costs 15
 inline constexpr int kMinSharePrice = 5;
+// The lowest wealth possible: every share mortgaged, every price 0, no cash.
+inline constexpr int kMinWealth = -kRepayAmount * kSharesPerGood * kNumGoods;
 inline constexpr int kPriceSteps = 5;
 inline constexpr std::array<int, kPriceSteps> kPriceTrack{0, 5, 10, 20, 30};
 inline constexpr int kStartSum = 9;

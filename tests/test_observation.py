@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from manila import _core
 from manila.bots import bots_for
 from manila.game import Game
-from manila.view import PlayerView, observation_layout, observation_size
+from manila.view import PlayerView, observation_layout, observation_low, observation_size
 
 DEAL = _core.ACTION_OFFSETS["deal"]
 
@@ -156,6 +156,8 @@ def test_tensor_layout_is_fixed_and_consistent():
         assert offset == size
         names = [name for name, _, _ in layout]
         assert len(set(names)) == len(names)
+        low = observation_low(players)
+        assert low.min() < 0 and set(np.unique(low)) <= {0, low.min()}
         game, history = play_history(players, players, ["random"] * players)
         state = game.new_initial_state()
         sections = {name: (start, shape) for name, start, shape in layout}
@@ -163,6 +165,7 @@ def test_tensor_layout_is_fixed_and_consistent():
             for p in range(players):
                 t = state.observation_tensor(p)
                 assert t.dtype == np.float32 and t.shape == (size,)
+                assert (t >= observation_low(players)).all()
                 start, shape = sections["observer"]
                 assert t[start + p] == 1 and t[start:start + players].sum() == 1
                 start, shape = sections["phase"]

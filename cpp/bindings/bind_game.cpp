@@ -190,7 +190,7 @@ void register_game(py::module_& m) {
     m.def("observation_layout", [](int players) {
         py::list out;
         for (const TensorSection& sec : observation_layout(players))
-            out.append(py::make_tuple(sec.name, sec.offset, py::tuple(py::cast(sec.shape))));
+            out.append(py::make_tuple(sec.name, sec.offset, py::tuple(py::cast(sec.shape)), sec.low));
         return out;
     }, py::arg("players"));
     m.attr("MAX_GAME_ACTIONS") = kMaxGameActions;

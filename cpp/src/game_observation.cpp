@@ -110,7 +110,9 @@ std::vector<TensorSection> observation_layout(int players) {
     for (auto& [name, shape] : section_shapes(players)) {
         int size = 1;
         for (int d : shape) size *= d;
-        out.push_back({name, offset, size, shape});
+        // Only an income can be negative: an insurer pays at most the full claim.
+        const float low = std::string(name) == "last_income" ? -static_cast<float>(kInsuranceClaim.back()) : 0.0f;
+        out.push_back({name, offset, size, shape, low});
         offset += size;
     }
     return out;

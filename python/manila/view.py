@@ -21,9 +21,11 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+import numpy as np
+
 from . import _core
 
-__all__ = ["PlayerView", "observation_layout", "observation_size"]
+__all__ = ["PlayerView", "observation_layout", "observation_low", "observation_size"]
 
 
 def observation_size(players: int) -> int:
@@ -33,7 +35,16 @@ def observation_size(players: int) -> int:
 
 def observation_layout(players: int) -> list[tuple[str, int, tuple[int, ...]]]:
     """The tensor's sections in order: (name, offset, shape), as the engine defines them."""
-    return [(name, offset, tuple(shape)) for name, offset, shape in _core.observation_layout(players)]
+    return [(name, offset, tuple(shape)) for name, offset, shape, _ in _core.observation_layout(players)]
+
+
+def observation_low(players: int) -> Any:
+    """The least value of every entry of the tensor (float32); none has an upper bound
+    common to all games (cash has none)."""
+    low = np.zeros(observation_size(players), np.float32)
+    for _, offset, shape, least in _core.observation_layout(players):
+        low[offset:offset + int(np.prod(shape))] = least
+    return low
 
 
 class PlayerView:

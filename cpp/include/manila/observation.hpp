@@ -28,12 +28,14 @@ int hidden_shares(const Board& b, int viewer, int p, PrivateInfo info);
 // Whether the action at history index k is visible to `viewer` (only deals can be hidden).
 bool action_visible(const GameState& s, int viewer, std::size_t k, PrivateInfo info);
 
-// One named part of the observation tensor: `size` floats from `offset`, row-major `shape`.
+// One named part of the observation tensor: `size` floats from `offset`, row-major `shape`,
+// none below `low` (there is no upper bound common to all: cash has none).
 struct TensorSection {
     std::string name;
     int offset = 0;
     int size = 0;
     std::vector<int> shape;
+    float low = 0;
 };
 // The tensor's sections in order, for `players` players (3..5). Seats are relative:
 // row 0 is the observer, row 1 the next player clockwise, and so on.

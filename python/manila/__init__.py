@@ -20,7 +20,7 @@ from .errors import Problem, StateError
 from .evaluation import Evaluation, evaluate, evaluate_many
 from .example import EXAMPLE
 from .state import GOODS, SPOTS, Boat, Rules, VoyageState, parse, validate
-# After these imports manila.sweep and manila.simulate are the functions,
+# After these imports manila.sweep, manila.simulate and manila.ladder are the functions,
 # not the submodules (import from manila.sweep to reach the rest of it).
 from .enumerate import enumerate_starts, reachable
 from .starts import rank_starts

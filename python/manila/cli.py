@@ -18,6 +18,7 @@ from .evaluation import evaluate
 from .example import EXAMPLE
 from .plot import add_plot_arguments, run_plot
 from .report import render
+from .ladder import add_ladder_arguments, run_ladder
 from .simulate import add_replay_arguments, add_simulate_arguments, run_replay, run_simulate
 from .state import VoyageState, validate
 from .sweep_cli import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
@@ -142,9 +143,16 @@ def _parser() -> argparse.ArgumentParser:
     pl.set_defaults(run=run_plot)
 
     si = sub.add_parser("simulate", help="play many games between bots: win rates, wealth, length",
-                        description="Play games between bots (random, greedy).")
+                        description="Play games between bots (built-in or module:Class).")
     add_simulate_arguments(si)
     si.set_defaults(run=run_simulate)
+
+    la = sub.add_parser("ladder", help="a rated ladder: bots play seeded games, seats rotated evenly",
+                        description="Play seeded games between bots with the seats rotated evenly; "
+                                    "per bot: games, wins, win rate (95%% interval), mean wealth and "
+                                    "an openskill rating.")
+    add_ladder_arguments(la)
+    la.set_defaults(run=run_ladder)
 
     rp = sub.add_parser("replay", help="show a recorded game step by step",
                         description="Replay a game from simulate --record (JSON lines) or a "

@@ -9,6 +9,7 @@ namespace manila {
 
 inline constexpr int kNumGoods = 4;    // ginseng, nutmeg, silk, jade (canonical order)
 inline constexpr int kNumBoats = 3;    // goods that sail each voyage
+inline constexpr int kNumRollsPerVoyage = 3;
 inline constexpr int kMaxSeats = 4;
 inline constexpr int kThirteen = 13;   // the pirates' space
 inline constexpr int kArrived = 14;    // position code for a boat in Manila

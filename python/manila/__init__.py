@@ -18,6 +18,8 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
 
 from .errors import Problem, StateError
 from .evaluation import Evaluation, evaluate, evaluate_many
+from .advice import Advice, advise
+from .position import Moment, Position, parse_position
 from .example import EXAMPLE
 from .state import GOODS, SPOTS, Boat, Rules, VoyageState, parse, validate
 # After these imports manila.sweep, manila.simulate and manila.ladder are the functions,
@@ -32,9 +34,9 @@ from .ladder import LadderResult, ladder
 
 __version__ = "0.1.0"
 __all__ = [
-    "EXAMPLE", "GOODS", "SPOTS", "Boat", "Evaluation", "Game", "GreedyBot", "IllegalActionError",
+    "Advice", "EXAMPLE", "GOODS", "Moment", "Position", "SPOTS", "Boat", "Evaluation", "Game", "GreedyBot", "IllegalActionError",
     "LadderResult", "ladder",
     "Problem", "RandomBot", "Rules", "SimulationResult", "StateError", "simulate",
     "Sweep", "VoyageState", "enumerate_starts", "evaluate", "evaluate_many", "parse",
-    "rank_starts", "reachable", "sweep", "validate",
+    "advise", "parse_position", "rank_starts", "reachable", "sweep", "validate",
 ]

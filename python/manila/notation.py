@@ -55,6 +55,24 @@ def quote(owner: str) -> str:
     return owner if _NAME.fullmatch(owner) else json.dumps(owner, ensure_ascii=False)
 
 
+def format_moment(moment: dict) -> str:
+    """The notation items of a position's moment (docs/advice.md)."""
+    parts = []
+    if moment["kind"] != "placement":
+        parts.append(f"moment={moment['kind']}")
+    if moment.get("to_move") is not None:
+        parts.append(f"turn={quote(moment['to_move'])}")
+    if moment.get("order"):
+        parts.append("order=" + ",".join(quote(o) for o in moment["order"]))
+    if moment.get("accomplices"):
+        parts.append("hand=" + ",".join(f"{quote(o)}:{n}" for o, n in moment["accomplices"].items()))
+    if moment.get("declined"):
+        parts.append("declined=" + ",".join(quote(o) for o in moment["declined"]))
+    if moment.get("protected"):
+        parts.append(f"protect={moment['protected']['good']}:{moment['protected']['seat']}")
+    return " ".join(parts)
+
+
 def format_state(data: dict) -> str:
     """The canonical notation of a (valid) state in its JSON form."""
     parts = [f"r{data['next_roll']}"]
@@ -174,6 +192,41 @@ def _single_owner(scanner: _Scanner, text: str, at: int) -> Optional[str]:
     return owners[0]
 
 
+_MOMENT_KEYS = ("moment", "turn", "order", "hand", "declined", "protect")
+
+
+def _moment_item(scanner: _Scanner, moment: dict, key: str, value: str, at: int) -> None:
+    """One item of a position's moment: moment=KIND turn=P order=P,Q hand=P:N,... declined=P,...
+    protect=GOOD:SEAT (the kind is placement unless moment= says otherwise)."""
+    moment.setdefault("kind", "placement")
+    if key == "moment":
+        moment["kind"] = value
+    elif key == "turn":
+        moment["to_move"] = _single_owner(scanner, value, at)
+    elif key in ("order", "declined"):
+        moment[key] = scanner.owners(value, at)
+    elif key == "hand":
+        hands: dict = {}
+        rest, where = value, at
+        while rest:
+            owner, count, where = _owner_and(scanner, rest, where, "2")
+            digits = count.split(",", 1)[0]
+            if owner is None or not digits.isdigit():
+                if owner is not None:
+                    scanner.fail(where, f"expected player:count such as red:2, found {digits!r}")
+                return
+            hands[owner] = int(digits)
+            rest = count[len(digits) + 1:]
+            where += len(digits) + 1
+        moment["accomplices"] = hands
+    else:  # protect
+        good, _, seat = value.partition(":")
+        if not seat.isdigit():
+            scanner.fail(at, f"expected good:seat such as jade:3, found {value!r}")
+            return
+        moment["protected"] = {"good": good, "seat": int(seat)}
+
+
 def notation_to_dict(text: Any) -> dict:
     """Reads the notation into the JSON form; StateError on anything unreadable.
 
@@ -233,7 +286,9 @@ def notation_to_dict(text: Any) -> dict:
             if key in seen:
                 scanner.fail(at, f"{key} is given twice")
             seen.add(key)
-            if key == "prices":
+            if key in _MOMENT_KEYS:
+                _moment_item(scanner, data.setdefault("moment", {}), key, value, where)
+            elif key == "prices":
                 data["prices"] = _counts(scanner, value, where, "price")
             elif key == "player":
                 data["player"] = _single_owner(scanner, value, where)

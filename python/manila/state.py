@@ -67,6 +67,8 @@ class VoyageState:
     shares: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # owner -> good -> count
     prices: Mapping[str, int] = field(default_factory=dict)  # good -> price; missing goods at 0
     budget: Mapping[str, int] = field(default_factory=dict)  # owner -> most they can pay now
+    # Players who hold nothing yet but take part (a placement round's order), after the rest.
+    extra_owners: tuple[str, ...] = ()
 
     @classmethod
     def from_dict(cls, data: Any, strict: Optional[bool] = None) -> "VoyageState":
@@ -118,6 +120,7 @@ class VoyageState:
             seen[self.player] = None
         seen.update(dict.fromkeys(self.shares))
         seen.update(dict.fromkeys(self.budget))
+        seen.update(dict.fromkeys(self.extra_owners))
         return tuple(seen)
 
     @property
@@ -211,7 +214,10 @@ class _Parser:
             raise StateError([Problem("", f"a voyage state must be a JSON object, got {type(data).__name__}")])
         keys = ("rules", "next_roll", "player", "players", "boats", "spots") + WEALTH_KEYS
         for key in data:
-            if key not in keys + REQUEST_KEYS:
+            if key == "moment":
+                self.fail(key, "a voyage state with a moment is a position: ask manila.advise "
+                               "(python -m manila advise) for it")
+            elif key not in keys + REQUEST_KEYS:
                 self.fail(str(key), f"unknown key{_did_you_mean(key, keys)}; a voyage state has "
                                     f"{', '.join(keys)}")
         rules = self.rules(data.get("rules"))

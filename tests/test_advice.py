@@ -1,0 +1,141 @@
+"""Advice (positions) against the brute-force max^n reference, its invariants, and its
+validation."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import manila
+from advice_reference import advice_reference
+from positions import decision_position, placement_position, sample
+
+# (seed, count, next_roll, movers, busy): a few hundred positions, both objectives.
+PLACEMENT = [(1, 50, 3, 1, 0.7), (2, 50, 3, 2, 0.6), (3, 40, 3, 3, 0.5), (4, 15, 3, 4, 0.55),
+             (5, 30, 2, 1, 0.7), (6, 15, 2, 2, 0.7), (7, 3, 1, 1, 0.8)]
+
+
+def _placements():
+    out = []
+    for seed, count, roll, movers, busy in PLACEMENT:
+        out += sample(seed, count, lambda r: placement_position(
+            r, roll, movers, wealth=r.random() < 0.5, busy=busy))
+    return out
+
+
+PLACEMENTS = _placements()
+DECISIONS = [p for kind in ("pilot_small", "pilot_large", "boarding")
+             for p in sample(hash(kind) % 1000, 25, lambda r: decision_position(r, kind, wealth=r.random() < 0.5))]
+
+
+def engine(position):
+    a = manila.advise(position, exact=True, strict=False)
+    return {"to_move": a.to_move, "options": a.options, "best": a.best,
+            "line": [list(turn) for turn in a.line], "payoffs": a.payoffs}
+
+
+@pytest.mark.parametrize("position", PLACEMENTS, ids=[f"placement-{i}" for i in range(len(PLACEMENTS))])
+def test_placement_advice_equals_the_brute_force_max_n(position):
+    assert engine(position) == advice_reference(position)
+
+
+@pytest.mark.parametrize("position", DECISIONS, ids=[f"{p['moment']['kind']}-{i}" for i, p in enumerate(DECISIONS)])
+def test_pilot_and_boarding_advice_equal_the_enumerated_moves(position):
+    assert engine(position) == advice_reference(position)
+
+
+def test_the_sample_covers_the_contract():
+    positions = [manila.Position.from_dict(p, strict=False) for p in PLACEMENTS]
+    movers = [len(p.movers) for p in positions]
+    assert all(movers.count(n) >= 15 for n in (1, 2, 3, 4)), movers
+    assert sum(p.state.objective == "wealth" for p in positions) >= 60
+    assert sum(p.state.objective == "income" for p in positions) >= 60
+    assert sum(bool(p.moment.declined) for p in positions) >= 30
+    assert len(PLACEMENTS) >= 200
+    # The replies matter: somewhere the best reply-aware choice differs from the best spot.
+    differ = 0
+    for p in positions:
+        if len(p.movers) > 1:
+            table = manila.evaluate(p.state, player=p.to_move, strict=False).spots
+            spot = max(table, key=lambda s: table[s]["expected_net"]) if table else None
+            best = manila.advise(p, strict=False).best
+            differ += (spot if spot is not None and table[spot]["expected_net"] > 0 else "decline") != best
+    assert differ >= 10
+    kinds = [p["moment"]["kind"] for p in DECISIONS]
+    assert all(kinds.count(k) == 25 for k in ("pilot_small", "pilot_large", "boarding"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from((1, 2, 3)), st.booleans())
+def test_with_one_player_left_the_advice_is_the_spot_table(seed, roll, wealth):
+    rng = random.Random(seed)
+    position = None
+    while position is None:
+        position = placement_position(rng, roll, 1, wealth=wealth, busy=0.6)
+    pos = manila.Position.from_dict(position, strict=False)
+    if len(pos.movers) != 1:
+        pos = manila.Position.from_dict(dict(position, moment=dict(
+            position["moment"], to_move=pos.moment.order[-1], declined=[])), strict=False)
+        if pos.hand(pos.to_move) == 0:
+            return
+    advice = manila.advise(pos, exact=True)
+    # The spot table, for the mover, with their hand as the only limit.
+    table = manila.evaluate(pos.state, player=pos.to_move, exact=True).spots
+    options = advice.options
+    assert options.pop("decline") == {"cost": 0, "expected_net": 0}
+    if pos.hand(pos.to_move) + sum(b.crew.count(pos.to_move) for b in pos.state.boats.values()) + \
+            sum(o == pos.to_move for o in pos.state.spots.values()) <= pos.state.max_accomplices:
+        assert options == table
+
+
+POSITION = "r3 ginseng@9:a silk@11:b jade@10:c,d order=a,b,c,d turn=b"
+
+BAD = {
+    "to_move not in order": ("r3 ginseng@9:a silk@11:b jade@10:c order=a,b turn=c", "moment.to_move", "not in the order"),
+    "no accomplice in hand": ("r3 ginseng@9:a silk@11:b jade@10:c order=a,b,c turn=b hand=b:0", "moment.to_move", "no accomplice in hand"),
+    "declined to move": ("r3 ginseng@9:a silk@11:b jade@10:c order=a,b,c turn=b declined=b", "moment.to_move", "declined"),
+    "pilots before roll 3": ("r2 ginseng@9:a silk@11:b jade@10:c pilot_small=a moment=pilot_small", "moment.kind", "before roll 3"),
+    "boarding without a boat on 13": ("r3 ginseng@9:a silk@11:b jade@10:c pirate_1=a moment=boarding", "moment.kind", "onto 13"),
+    "boarding before roll 3": ("r2 ginseng@13:a silk@11:b jade@10:c pirate_1=a moment=boarding", "moment.kind", "right after roll 2"),
+    "large pilot before the small": ("r3 ginseng@9:a silk@11:b jade@10:c pilot_small=a pilot_large=b moment=pilot_large", "moment.kind", "small pilot moves first"),
+    "a pilot nobody holds": ("r3 ginseng@9:a silk@11:b jade@10:c moment=pilot_small", "moment.kind", "nobody holds"),
+    "misspelt kind": ("r3 ginseng@9:a silk@11:b jade@10:c pilot_small=a moment=pilot_smal", "moment.kind", 'did you mean "pilot_small"'),
+    "too many in hand": ("r3 ginseng@9:a silk@11:b jade@10:c order=a,b,c turn=b hand=b:3", "moment.accomplices.b", "only 3"),
+}
+
+
+@pytest.mark.parametrize("text, path, message", BAD.values(), ids=BAD.keys())
+def test_bad_positions_are_named(text, path, message):
+    with pytest.raises(manila.StateError) as info:
+        manila.parse_position(text, strict=False)
+    assert any(p.path == path and message in p.message for p in info.value.problems), info.value.problems
+
+
+def test_a_position_is_not_a_state():
+    with pytest.raises(manila.StateError, match="advise"):
+        manila.evaluate(POSITION)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_position_notation_round_trips(seed):
+    position = None
+    rng = random.Random(seed)
+    while position is None:
+        position = placement_position(rng, 3, rng.randint(1, 4), wealth=rng.random() < 0.5)
+    pos = manila.Position.from_dict(position, strict=False)
+    assert manila.parse_position(str(pos), strict=False) == pos
+    assert manila.Position.from_dict(pos.to_dict(), strict=False) == pos
+
+
+def test_json_shape_and_exact_strings():
+    data = manila.advise(POSITION, exact=True).to_dict()
+    assert set(data) >= {"to_move", "options", "best", "line", "payoffs"}
+    assert data["to_move"] == "b" and data["line"][0] == ["b", data["best"]]
+    assert [turn[0] for turn in data["line"]] == ["b", "c", "d"]
+    assert all(isinstance(o["expected_net"], str) for o in data["options"].values())
+    floats = manila.advise(POSITION).to_dict()
+    assert floats["best"] == data["best"] and isinstance(floats["options"]["decline"]["expected_net"], float)

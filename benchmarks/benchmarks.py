@@ -7,6 +7,7 @@ import manila
 from manila import _core
 
 from .bench_states import STATES
+from .wealth_states import INCOME as INCOME_STATES, WEALTH as WEALTH_STATES
 
 
 def _prepared(name):
@@ -61,3 +62,23 @@ class Batch:
 
     def time_evaluate_many_200(self, threads):
         manila.evaluate_many(self.voyages, threads=threads)
+
+
+class Objective:
+    """Income against wealth on the same boards (benchmarks/wealth_states.py): the wealth
+    state adds shares for three players and prices. Issue 9 asks for at most 1.3x."""
+
+    params = [list(WEALTH_STATES), ["income", "wealth"]]
+    param_names = ["state", "objective"]
+
+    def setup(self, name, objective):
+        self.state = (WEALTH_STATES if objective == "wealth" else INCOME_STATES)[name]
+        prepared = manila.VoyageState.from_dict(self.state)
+        self.voyage, self.owner = prepared.to_core(), prepared.point_of_view
+        self.limit = prepared.max_accomplices
+
+    def time_spot_table(self, name, objective):
+        _core.analyse(self.voyage, self.owner, self.limit, 1)
+
+    def time_evaluate(self, name, objective):
+        manila.evaluate(self.state, threads=1)

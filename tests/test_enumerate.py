@@ -269,3 +269,38 @@ def test_shape_pattern_gives_every_accomplice_its_own_owner():
     crews, spots, owners = _core.shape_pattern([2, 0, 1], 2)
     assert crews == [[0, 1], [], [2]]
     assert spots[6:8] == [3, 4] and owners == 5
+
+
+# The wealth keys as Python passes them to the engine: prices by good, shares and budgets by
+# owner id (-1: no limit).
+WEALTH = dict(wealth=True, prices=[0, 5, 10, 20], shares=[[0, 0, 1, 2], [0, 0, 3, 0], [1, 0, 0, 0]],
+              budgets=[4, -1, -1])
+
+
+def test_analyse_rows_carries_the_wealth_keys_into_every_voyage():
+    f = family(3, goods="ginseng,silk,jade", start={"ginseng": 2, "silk": 3, "jade": 4})
+    crews, spots = [[0], [], [1]], [-1] * 6 + [2] + [-1] * 4  # pirate_1 is owner 2
+    table = _core.analyse_rows(f.goods, f.positions, 3, crews, spots, 3, owner=0, threads=1, **WEALTH)
+    voyages = [_core.Voyage(next_roll=3, goods=g, positions=p, crews=crews, spots=spots,
+                            num_owners=3, **WEALTH)
+               for g, p in zip(f.goods.tolist(), f.positions.tolist())]
+    want = _core.analyse_batch(voyages, [0] * len(voyages), [3] * len(voyages), 1)
+    for key in ("payoffs", "incomes", "net", "legal", "cost", "boats"):
+        assert np.array_equal(getattr(table, key), getattr(want, key)), key
+    assert not np.array_equal(table.payoffs, table.incomes)
+    plain = _core.analyse_rows(f.goods, f.positions, 3, crews, spots, 3, owner=0, threads=1)
+    assert np.array_equal(plain.payoffs, plain.incomes)
+
+
+@pytest.mark.parametrize("change, message", [
+    (dict(prices=[0, 5, 10]), "prices: one price per good"),
+    (dict(prices=[0, 5, 10, 30]), r"rows\[0\]\.prices\.jade"),
+    (dict(shares=[[0, 0, 6, 0]]), r"shares\[0\]: counts must be 0\.\.5"),
+    (dict(shares=[[0, 0, 0, 0]] * 3 + [[0, 1, 0, 0]]), r"rows\[0\]\.shares: owner id 3"),
+    (dict(shares=[[0, 0, 0]]), r"shares\[0\]: one count per good"),
+])
+def test_analyse_rows_wealth_errors_name_the_argument(change, message):
+    f = family(1, goods="ginseng,silk,jade")
+    with pytest.raises(ValueError, match=message):
+        _core.analyse_rows(f.goods, f.positions, 1, [[0], [], [1]], [-1] * 11, 3,
+                           **dict(WEALTH, **change))

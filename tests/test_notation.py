@@ -143,3 +143,21 @@ def test_random_states_round_trip_through_notation_in_bulk():
     for _ in range(300):
         typed = manila.VoyageState.from_dict(random_state(rng), strict=False)
         assert manila.parse(str(typed), strict=False) == typed
+
+
+def test_command_line_options_read_the_notations_syntax():
+    from manila.notation import read_option
+    assert read_option("shares", ["red:jade2,silk1", '"Red Team":nutmeg1'], "--shares") == \
+        {"red": {"jade": 2, "silk": 1}, "Red Team": {"nutmeg": 1}}
+    assert read_option("prices", ["jade10,silk5"], "--prices") == {"jade": 10, "silk": 5}
+    assert read_option("budget", ["red:7"], "--budget") == {"red": 7}
+    for key, values, words in [
+        ("shares", ["red:jade"], "expected a good and its share count"),
+        ("shares", ["red:jade2", "red:silk1"], "shares of red is given twice"),
+        ("prices", ["jade10", "silk5"], "prices is given twice"),
+        ("budget", ["red:seven"], "a budget is a whole number"),
+        ("shares", ["red:jade2 pilot_large=blue"], "expected one shares value, without spaces"),
+    ]:
+        with pytest.raises(manila.StateError) as info:
+            read_option(key, values, f"--{key}")
+        assert [p.path for p in info.value.problems] == [f"--{key}"] and words in str(info.value)

@@ -22,7 +22,7 @@ from manila.sweep import Sweep, _Bar, sweep
 from manila.sweep_cli import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
 
 ARRAYS = ("goods", "positions", "denominator", "net", "legal", "cost", "boats", "incomes",
-          "start_goods", "start_spaces", "path_start", "path_row", "path_count")
+          "payoffs", "start_goods", "start_spaces", "path_start", "path_row", "path_count")
 
 # Families of every kind, each with a different pattern; (keywords, strict) where strict
 # is what manila.evaluate needs to accept the rows.
@@ -44,6 +44,18 @@ FAMILIES = {
                                          fixed={"nutmeg": 13}, pirates=2, crews=(0, 2, 3),
                                          rules={"thirteen_after_last_roll": "shipyard",
                                                 "pirate_variant": True}), False),
+    # The wealth keys: shares change the pilots' and the captain's choices, and so every
+    # number; the budget (below every free spot) makes the player a blind passenger.
+    "roll2-wealth-pirates": (dict(next_roll=2, goods="ginseng,silk,jade", pirates=1,
+                                  crews={"silk": ["red"], "jade": ["blue"]},
+                                  spots={"pilot_large": "red"}, player="red", objective="wealth",
+                                  shares={"red": {"jade": 2, "silk": 1}, "pirate1": {"jade": 3},
+                                          "green": {"ginseng": 1}},
+                                  prices={"jade": 10, "silk": 5}), True),
+    "roll3-wealth-budget": (dict(next_roll=3, goods="nutmeg,silk,jade", pirates=2,
+                                 crews={"nutmeg": ["red"]}, spots={"pilot_small": "blue"},
+                                 player="red", objective="wealth", shares={"blue": {"silk": 2}},
+                                 prices={"silk": 20}, budget={"red": 1}), True),
 }
 
 
@@ -56,6 +68,7 @@ def row_as_evaluation(s: Sweep, row: int) -> dict:
                       for k, o in enumerate(("port", "shipyard", "plundered"))}
                   for b, g in enumerate(s.goods_names(row))},
         "incomes": {o: Fraction(int(s.incomes[row, i]), den) for i, o in enumerate(s.owners)},
+        "payoffs": {o: Fraction(int(s.payoffs[row, i]), den) for i, o in enumerate(s.owners)},
     }
 
 
@@ -67,12 +80,31 @@ def test_random_rows_equal_evaluate(name):
     rng = random.Random(name)
     for row in rng.sample(range(len(s)), min(6, len(s))):
         ev = manila.evaluate(s.state(row), exact=True, strict=strict)
-        want = {"spots": ev.spots, "boats": ev.boats, "incomes": ev.incomes}
+        want = {"spots": ev.spots, "boats": ev.boats, "incomes": ev.incomes, "payoffs": ev.payoffs}
         assert row_as_evaluation(s, row) == want, (name, row, s.state(row))
         # The floats are the same fractions, rounded once.
         legal = s.legal[row]
         assert s.values[row, legal].tolist() == [float(v["expected_net"]) for v in ev.spots.values()]
         assert np.isnan(s.values[row, ~legal]).all()
+
+
+def test_wealth_families_are_not_their_income_families():
+    """The wealth keys reach the engine: the same family under the income objective differs
+    (in the payoffs, and in the values of the spots the shares make worth more or less)."""
+    for name in ("roll2-wealth-pirates", "roll3-wealth-budget"):
+        kwargs, _ = FAMILIES[name]
+        wealth = sweep(**kwargs)
+        income = sweep(**dict(kwargs, objective="income"))
+        assert np.array_equal(income.payoffs, income.incomes)
+        assert not np.array_equal(wealth.payoffs, wealth.incomes), name
+        assert not np.array_equal(wealth.net, income.net), name
+        assert wealth.state(0)["objective"] == "wealth" and "objective" not in sweep(2).state(0)
+    # A budget of 1 is below every free spot of the player: a blind passenger, charged 1 for
+    # every spot but insurance, which is not offered (MANILA.md part 3).
+    blind = sweep(**FAMILIES["roll3-wealth-budget"][0])
+    insurance = blind.spots.index("insurance")
+    assert not blind.legal[:, insurance].any()
+    assert set(blind.cost[blind.legal].tolist()) == {1}
 
 
 def test_the_default_sweep_is_every_start():
@@ -191,20 +223,28 @@ def test_by_start_is_the_expectation_over_the_dice():
 
 
 def test_frame_columns_and_values():
-    s = sweep(3, goods="ginseng,silk,jade", crews={"silk": ["red"]}, pirates=1, player="red")
+    s = sweep(3, goods="ginseng,silk,jade", crews={"silk": ["red"]}, pirates=1, player="red",
+              objective="wealth", shares={"red": {"silk": 2}, "pirate1": {"jade": 1}})
     df = s.frame
     assert len(df) == len(s)
     assert df["position_nutmeg"].isna().all() and str(df["position_silk"].dtype) == "int8"
     np.testing.assert_array_equal(df[[f"net_{x}" for x in s.spots]].to_numpy(), s.values)
     assert (df["position_silk"] == s.positions[:, 1]).all()
     assert list(df.filter(like="income_").columns) == ["income_red", "income_pirate1"]
+    assert list(df.filter(like="payoff_").columns) == ["payoff_red", "payoff_pirate1"]
+    np.testing.assert_array_equal(df["payoff_red"].to_numpy(), s.payoffs[:, 0] / 216)
+    # Each share of silk at price 0 gains 5 when silk ends in Manila.
+    assert (df["payoff_red"] >= df["income_red"]).all() and (df["payoff_red"] > df["income_red"]).any()
     exact = s.to_frame(exact=True)
     assert (exact["net_silk"] == s.net[:, 2]).all() and (exact["denominator"] == 216).all()
     assert exact["net_nutmeg"].isna().all() and str(exact["net_nutmeg"].dtype) == "Int64"
+    assert (exact["payoff_pirate1"] == s.payoffs[:, 1]).all()
 
 
 def test_save_and_read_back(tmp_path):
-    s = sweep(2, start={"ginseng": 3, "silk": 2, "jade": 4}, crews=(1, 0, 0))
+    s = sweep(2, start={"ginseng": 3, "silk": 2, "jade": 4}, crews=(1, 0, 0), objective="wealth",
+              shares={"crew1": {"ginseng": 2}}, prices={"ginseng": 5})
+    assert not np.array_equal(s.payoffs, s.incomes)
     assert s.save(tmp_path / "s.npz") == "npz"
     z = np.load(tmp_path / "s.npz")
     for key in ARRAYS:
@@ -214,9 +254,11 @@ def test_save_and_read_back(tmp_path):
     csv = pd.read_csv(tmp_path / "s.csv")
     np.testing.assert_array_equal(csv["net_port_a"].to_numpy(), s.values[:, 4])
     assert csv["probability"].sum() == pytest.approx(1.0) and csv["position_nutmeg"].isna().all()
+    np.testing.assert_array_equal(csv["payoff_crew1"].to_numpy(), s.payoffs[:, 0] / s.denominator)
     s.save(tmp_path / "s.parquet", exact=True)
     pq = pd.read_parquet(tmp_path / "s.parquet")
     assert (pq["net_insurance"] == s.net[:, -1]).all() and (pq["probability_denominator"] == 216).all()
+    assert (pq["payoff_crew1"] == s.payoffs[:, 0]).all()
     with pytest.raises(ValueError, match="unknown format"):
         s.save(tmp_path / "s.txt")
 
@@ -231,6 +273,12 @@ def test_save_and_read_back(tmp_path):
     (dict(spots={"pirate_2": "x"}), "pirate_2"),
     (dict(goods="ginseng,nutmeg,silk", crews=(0, 0, 4)), "seats"),
     (dict(chunk_size=0), "chunk_size"),
+    # The wealth keys are checked by the state's parser, under the state's field names.
+    (dict(objective="welth"), "objective: must be \"income\" or \"wealth\""),
+    (dict(shares={"red": {"tea": 1}}), "shares.red.tea: unknown good"),
+    (dict(shares={"red": {"jade": 4}, "blue": {"jade": 2}}), "6 shares of jade"),
+    (dict(prices={"jade": 30}), "prices.jade: a good at 30 has ended the game"),
+    (dict(budget={"red": -1}), "budget.red"),
 ])
 def test_bad_sweeps_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -259,20 +307,45 @@ def test_cargo_ranking_matches_the_known_odds():
     assert [e["score"] for e in rank_starts("ginseng,silk,jade", "arrive:silk")][:2] == [PORT[5]] * 2
 
 
-def test_income_ranking_adds_the_share_price_rise():
-    ranking = rank_starts(["ginseng", "silk", "jade"], crews={"jade": ["red"]}, player="red",
-                          shares={"silk": 2, "nutmeg": 5}, prices={"silk": 10})
+def test_payoff_ranking_adds_the_share_price_rise():
+    wealth = dict(objective="wealth", shares={"red": {"silk": 2, "nutmeg": 5}}, prices={"silk": 10})
+    ranking = rank_starts(["ginseng", "silk", "jade"], crews={"jade": ["red"]}, player="red", **wealth)
     for e in ranking:
         s, j = e["start"]["silk"], e["start"]["jade"]
         assert e["score"] == 36 * PORT[j] + 2 * 10 * PORT[s]  # nutmeg does not sail
-    with pytest.raises(ValueError, match="pirates"):
-        rank_starts("ginseng,silk,jade", "income", player="red", pirates=1, shares={"silk": 1})
+    incomes = rank_starts(["ginseng", "silk", "jade"], "income", crews={"jade": ["red"]},
+                          player="red", **wealth)
+    assert all(e["score"] == 36 * PORT[e["start"]["jade"]] for e in incomes)  # no share gains
     with pytest.raises(ValueError, match="--player"):
         rank_starts("ginseng,silk,jade", "income")
+    with pytest.raises(ValueError, match="--player"):
+        rank_starts("ginseng,silk,jade", "payoff")
+    with pytest.raises(ValueError, match=r"shares are now given per player.*\{player: \{good: count\}\}"):
+        rank_starts("ginseng,silk,jade", player="red", shares={"silk": 1})
     with pytest.raises(ValueError, match="unknown criterion"):
         rank_starts("ginseng,silk,jade", "luck")
     with pytest.raises(ValueError, match="does not sail"):
         rank_starts("ginseng,silk,jade", "cargo:nutmeg")
+
+
+def test_payoff_ranking_with_pirates_is_the_evaluators_payoff():
+    """A plundered boat the captain sends to Manila raises its price too: the ranking's
+    payoff is manila.evaluate's, with pirates and a budget as well."""
+    pattern = dict(crews={"jade": ["red"]}, pirates=1, spots={"pilot_small": "blue"},
+                   player="red", objective="wealth", shares={"red": {"jade": 1, "silk": 2},
+                                                             "pirate1": {"silk": 3}},
+                   prices={"silk": 10, "jade": 5}, budget={"red": 3})
+    ranking = rank_starts("ginseng,silk,jade", **pattern)
+    assert len(ranking) == 25
+    for e in ranking[:3] + ranking[-2:]:
+        state = {"next_roll": 1, "boats": {g: {"position": p, "crew": pattern["crews"].get(g, [])}
+                                           for g, p in e["start"].items()},
+                 "spots": {"pirate_1": "pirate1", **pattern["spots"]}, "player": "red",
+                 **{k: pattern[k] for k in ("objective", "shares", "prices", "budget")}}
+        ev = manila.evaluate(state, exact=True)
+        assert e["score"] == ev.payoffs["red"] != ev.incomes["red"]
+        best = ev.best_spot()
+        assert e["best_spot"] == (None if best is None else (best, ev.spots[best]["expected_net"]))
 
 
 # -- command line ----------------------------------------------------------------------------
@@ -327,6 +400,48 @@ def test_sweep_command_options(tmp_path):
         run("sweep", "--crew", "silk", "-o", str(out))
     with pytest.raises(ValueError, match="--workers"):
         run("sweep", "--workers", "2", "-o", str(out))
+
+
+def test_sweep_command_wealth_options(tmp_path):
+    out = tmp_path / "w.npz"
+    assert run("sweep", "--next-roll", "2", "--start", "ginseng=3,silk=2,jade=4", "--crew", "jade=red",
+               "--pirates", "1", "--player", "red", "--objective", "wealth",
+               "--shares", "red:jade2,silk1", "--shares", "pirate1:jade3", "--prices", "jade10,silk5",
+               "--budget", "red:9", "-o", str(out)) == 0
+    want = sweep(2, start={"ginseng": 3, "silk": 2, "jade": 4}, crews={"jade": ["red"]}, pirates=1,
+                 player="red", objective="wealth", shares={"red": {"jade": 2, "silk": 1},
+                                                           "pirate1": {"jade": 3}},
+                 prices={"jade": 10, "silk": 5}, budget={"red": 9})
+    z = np.load(out)
+    assert np.array_equal(z["payoffs"], want.payoffs) and np.array_equal(z["net"], want.net)
+    assert not np.array_equal(want.payoffs, want.incomes)
+    for argv, message in [
+        (["--shares", "red:jade"], r"--shares: expected a good and its share count such as jade2"),
+        (["--shares", "red:jade2", "--shares", "red:silk1"], "--shares: shares of red is given twice"),
+        (["--shares", "red:jade6"], "shares: 6 shares of jade"),
+        (["--prices", "jade15"], "prices.jade: must be a price on the track"),
+        (["--budget", "red"], "--budget: expected owner:7"),
+        (["--shares", "jade=2"], r"--shares: 'jade=2' is the old GOOD=N form; the syntax is now "
+                                 r"PLAYER:GOODN"),
+        (["--prices", "jade=10"], r"--prices: 'jade=10' is the old GOOD=N form; the syntax is now "
+                                  r"GOODPRICE"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            run("sweep", "--next-roll", "3", *argv, "-o", str(out))
+
+
+def test_starts_command_values_in_wealth(capsys):
+    assert run("starts", "--goods", "ginseng,silk,jade", "--crew", "jade=red", "--player", "red",
+               "--pirates", "1", "--objective", "wealth", "--shares", "red:silk2",
+               "--prices", "silk10", "--json", "--exact") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["criterion"] == "payoff"
+    want = rank_starts("ginseng,silk,jade", crews={"jade": ["red"]}, player="red", pirates=1,
+                       objective="wealth", shares={"red": {"silk": 2}}, prices={"silk": 10})
+    assert [(e["start"], e["score"]) for e in data["starts"]] == \
+        [(e["start"], f"{e['score'].numerator}/{e['score'].denominator}") for e in want]
+    with pytest.raises(ValueError, match="the syntax is now PLAYER:GOODN"):
+        run("starts", "--goods", "ginseng,silk,jade", "--player", "red", "--shares", "silk=2,jade=1")
 
 
 def test_starts_command(capsys):

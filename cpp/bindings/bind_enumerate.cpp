@@ -10,6 +10,7 @@
 #include "manila/enumerate.hpp"
 #include "manila/evaluator.hpp"
 #include "numpy_views.hpp"
+#include "wealth_args.hpp"
 
 namespace py = pybind11;
 using namespace manila;
@@ -162,12 +163,14 @@ void register_enumerate(py::module_& m) {
     m.def("analyse_rows", [](const py::array& goods, const py::array& positions, int next_roll,
                              const std::vector<std::vector<int>>& crews, const std::vector<int>& spots,
                              int num_owners, bool thirteen_to_port, bool pirate_variant, int owner,
-                             int max_accomplices, int threads) {
+                             int max_accomplices, int threads, bool wealth, const std::vector<int>& prices,
+                             const std::vector<std::vector<int>>& shares, const std::vector<int>& budgets) {
         const std::vector<std::int8_t> g = rows_of_three(goods, "goods", 0, kNumGoods - 1);
         const std::vector<std::int8_t> p = rows_of_three(positions, "positions", 0, kArrived);
         if (g.size() != p.size())
             throw std::invalid_argument("positions: one row per row of goods is needed");
-        const Pattern pattern = make_pattern(crews, spots, num_owners, thirteen_to_port, pirate_variant);
+        Pattern pattern = make_pattern(crews, spots, num_owners, thirteen_to_port, pirate_variant);
+        manila_bindings::set_wealth(pattern, wealth, prices, shares, budgets);
         const int n = static_cast<int>(g.size() / kNumBoats);
         // The rows were copied out of the numpy arrays above, so from here on nothing refers
         // to a Python object and other Python threads may run.
@@ -178,6 +181,9 @@ void register_enumerate(py::module_& m) {
     }, py::arg("goods"), py::arg("positions"), py::arg("next_roll"), py::arg("crews"), py::arg("spots"),
        py::arg("num_owners"), py::arg("thirteen_to_port") = true, py::arg("pirate_variant") = false,
        py::arg("owner") = kNoOwner, py::arg("max_accomplices") = 3, py::arg("threads") = 0,
+       py::arg("wealth") = false, py::arg("prices") = std::vector<int>{},
+       py::arg("shares") = std::vector<std::vector<int>>{}, py::arg("budgets") = std::vector<int>{},
        "The spot table of every row (goods and positions of shape (n, 3)) with one pattern of "
-       "crews, spots and owners: a Table, computed with the GIL released.");
+       "crews, spots, owners and wealth keys (as the Voyage constructor takes them): a Table, "
+       "computed with the GIL released.");
 }

@@ -1,12 +1,12 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "manila/voyage.hpp"
+#include "wealth_args.hpp"
 
 namespace py = pybind11;
 using namespace manila;
@@ -38,27 +38,7 @@ Voyage make_voyage(int next_roll, const std::vector<int>& goods, const std::vect
     for (int s = 0; s < kNumSpots; ++s) v.spots[s] = spots[s];
     v.num_owners = num_owners;
     v.rules = {thirteen_to_port, pirate_variant};
-    v.objective = wealth ? Objective::kWealth : Objective::kIncome;
-    if (!prices.empty()) {
-        if (prices.size() != kNumGoods)
-            throw std::invalid_argument("prices: one price per good is needed, " + std::to_string(kNumGoods) + " in all");
-        std::copy(prices.begin(), prices.end(), v.price.begin());
-    }
-    if (shares.size() > static_cast<std::size_t>(kMaxOwners) || budgets.size() > static_cast<std::size_t>(kMaxOwners))
-        throw std::invalid_argument("shares, budgets: at most one entry per owner");
-    for (std::size_t o = 0; o < shares.size(); ++o) {
-        if (shares[o].size() != kNumGoods)
-            throw std::invalid_argument("shares[" + std::to_string(o) + "]: one count per good is needed");
-        for (int g = 0; g < kNumGoods; ++g) {
-            const int n = shares[o][static_cast<std::size_t>(g)];
-            if (n < 0 || n > kSharesPerGood)
-                throw std::invalid_argument("shares[" + std::to_string(o) + "]: counts must be 0.." +
-                                            std::to_string(kSharesPerGood));
-            v.shares[o][static_cast<std::size_t>(g)] = static_cast<std::uint8_t>(n);
-        }
-    }
-    // A negative budget entry means "no limit", so that Python can pass a plain list.
-    for (std::size_t o = 0; o < budgets.size(); ++o) v.budget[o] = budgets[o] < 0 ? kUnlimited : budgets[o];
+    manila_bindings::set_wealth(v, wealth, prices, shares, budgets);
     v.validate();
     return v;
 }

@@ -269,6 +269,10 @@ std::vector<Voyage> family_voyages(const Pattern& pattern, int next_roll, const 
     base.spots = pattern.spots;
     base.num_owners = pattern.num_owners;
     base.rules = pattern.rules;
+    base.objective = pattern.objective;
+    base.price = pattern.price;
+    base.shares = pattern.shares;
+    base.budget = pattern.budget;
 
     std::vector<Voyage> out(static_cast<std::size_t>(n), base);
     for (int r = 0; r < n; ++r) {

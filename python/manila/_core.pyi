@@ -104,7 +104,9 @@ def shape_pattern(crew_sizes: Sequence[int], pirates: int) -> tuple[list[list[in
 def analyse_rows(goods: npt.ArrayLike, positions: npt.ArrayLike, next_roll: int,
                  crews: Sequence[Sequence[int]], spots: Sequence[int], num_owners: int,
                  thirteen_to_port: bool = True, pirate_variant: bool = False, owner: int = -1,
-                 max_accomplices: int = 3, threads: int = 0) -> Table: ...
+                 max_accomplices: int = 3, threads: int = 0, wealth: bool = False,
+                 prices: Sequence[int] = (), shares: Sequence[Sequence[int]] = (),
+                 budgets: Sequence[int] = ()) -> Table: ...
 
 # The whole game (bind_game.cpp); use manila.Game instead.
 NUM_ACTIONS: int

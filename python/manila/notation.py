@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from .errors import Problem, StateError
 
@@ -227,6 +227,64 @@ def _moment_item(scanner: _Scanner, moment: dict, key: str, value: str, at: int)
         moment["protected"] = {"good": good, "seat": int(seat)}
 
 
+def _read_item(scanner: _Scanner, at: int, item: str, data: dict, rules: dict, seen: set[str]) -> None:
+    """Reads one item after the roll into ``data`` (rule options into ``rules``)."""
+    if item == "variant":
+        rules["pirate_variant"] = True
+    elif item in ("wealth", "income"):
+        data["objective"] = item
+    elif "@" in item.split("=", 1)[0].split(":", 1)[0]:
+        good, _, rest = item.partition("@")
+        place, colon, crew = rest.partition(":")
+        if good in data["boats"]:
+            scanner.fail(at, f"{good} is given twice")
+            return
+        position: Any = place
+        if place.isdigit():
+            position = int(place)
+        elif not place:
+            scanner.fail(at + len(good) + 1, 'expected a position (0..13 or "arrived") after "@"')
+        owners = scanner.owners(crew, at + len(good) + len(place) + 2) if colon else []
+        data["boats"][good] = {"position": position, "crew": owners}
+    elif "=" in item:
+        key, _, value = item.partition("=")
+        where = at + len(key) + 1
+        if key in ("shares", "budget"):  # one item per player
+            owner, rest, where = _owner_and(scanner, value, where,
+                                            "jade2,silk1" if key == "shares" else "7")
+            if owner is None:
+                return
+            entries = data.setdefault(key, {})
+            if owner in entries:
+                scanner.fail(at, f"{key} of {owner} is given twice")
+            elif key == "shares":
+                entries[owner] = _counts(scanner, rest, where, "share count")
+            elif rest.isdigit():
+                entries[owner] = int(rest)
+            else:
+                scanner.fail(where, f"a budget is a whole number of pesos, not {rest!r}")
+            return
+        if key in seen:
+            scanner.fail(at, f"{key} is given twice")
+        seen.add(key)
+        if key in _MOMENT_KEYS:
+            _moment_item(scanner, data.setdefault("moment", {}), key, value, where)
+        elif key == "prices":
+            data["prices"] = _counts(scanner, value, where, "price")
+        elif key == "player":
+            data["player"] = _single_owner(scanner, value, where)
+        elif key == "players":
+            data["players"] = int(value) if value.isdigit() else value
+        elif key == "thirteen":
+            rules["thirteen_after_last_roll"] = value
+        else:
+            data["spots"][key] = _single_owner(scanner, value, where)
+    else:
+        scanner.fail(at, f"unreadable item {item!r}: expected good@position[:crew], "
+                         f"spot=owner, player=..., players=..., thirteen=..., variant, "
+                         f"wealth, shares=..., prices=... or budget=...")
+
+
 def notation_to_dict(text: Any) -> dict:
     """Reads the notation into the JSON form; StateError on anything unreadable.
 
@@ -248,62 +306,33 @@ def notation_to_dict(text: Any) -> dict:
     rules: dict = {}
     seen: set[str] = set()
     for at, item in items[1:]:
-        if item == "variant":
-            rules["pirate_variant"] = True
-        elif item in ("wealth", "income"):
-            data["objective"] = item
-        elif "@" in item.split("=", 1)[0].split(":", 1)[0]:
-            good, _, rest = item.partition("@")
-            place, colon, crew = rest.partition(":")
-            if good in data["boats"]:
-                scanner.fail(at, f"{good} is given twice")
-                continue
-            position: Any = place
-            if place.isdigit():
-                position = int(place)
-            elif not place:
-                scanner.fail(at + len(good) + 1, 'expected a position (0..13 or "arrived") after "@"')
-            owners = scanner.owners(crew, at + len(good) + len(place) + 2) if colon else []
-            data["boats"][good] = {"position": position, "crew": owners}
-        elif "=" in item:
-            key, _, value = item.partition("=")
-            where = at + len(key) + 1
-            if key in ("shares", "budget"):  # one item per player
-                owner, rest, where = _owner_and(scanner, value, where,
-                                                "jade2,silk1" if key == "shares" else "7")
-                if owner is None:
-                    continue
-                entries = data.setdefault(key, {})
-                if owner in entries:
-                    scanner.fail(at, f"{key} of {owner} is given twice")
-                elif key == "shares":
-                    entries[owner] = _counts(scanner, rest, where, "share count")
-                elif rest.isdigit():
-                    entries[owner] = int(rest)
-                else:
-                    scanner.fail(where, f"a budget is a whole number of pesos, not {rest!r}")
-                continue
-            if key in seen:
-                scanner.fail(at, f"{key} is given twice")
-            seen.add(key)
-            if key in _MOMENT_KEYS:
-                _moment_item(scanner, data.setdefault("moment", {}), key, value, where)
-            elif key == "prices":
-                data["prices"] = _counts(scanner, value, where, "price")
-            elif key == "player":
-                data["player"] = _single_owner(scanner, value, where)
-            elif key == "players":
-                data["players"] = int(value) if value.isdigit() else value
-            elif key == "thirteen":
-                rules["thirteen_after_last_roll"] = value
-            else:
-                data["spots"][key] = _single_owner(scanner, value, where)
-        else:
-            scanner.fail(at, f"unreadable item {item!r}: expected good@position[:crew], "
-                             f"spot=owner, player=..., players=..., thirteen=..., variant, "
-                             f"wealth, shares=..., prices=... or budget=...")
+        _read_item(scanner, at, item, data, rules, seen)
     if rules:
         data["rules"] = rules
     if scanner.problems:
         raise StateError(scanner.problems)
     return data
+
+
+def read_option(key: str, values: Sequence[str], path: str) -> Any:
+    """The JSON value of a state key written as notation items ``key=value``, one per value:
+    e.g. ``read_option("shares", ["red:jade2", "blue:silk1"], "--shares")`` gives
+    ``{"red": {"jade": 2}, "blue": {"silk": 1}}``. Command-line flags read the notation's
+    own syntax with it. StateError at ``path`` when a value is unreadable, or when it is not
+    exactly one ``key=`` item (a value holding a space would be several)."""
+    data: dict = {"boats": {}, "spots": {}}
+    rules: dict = {}
+    seen: set[str] = set()
+    problems = []
+    for value in values:
+        scanner = _Scanner(f"{key}={value}")
+        items = scanner.items()
+        if len(items) == 1:
+            _read_item(scanner, *items[0], data, rules, seen)
+        other = data["boats"] or data["spots"] or rules or set(data) - {"boats", "spots", key}
+        if len(items) != 1 or other:
+            scanner.problems = [Problem("", f"expected one {key} value, without spaces")]
+        problems += [Problem(path, f"{p.message} (in {value!r})") for p in scanner.problems]
+    if problems:
+        raise StateError(problems)
+    return data.get(key)

@@ -54,19 +54,25 @@ Progress = Union[bool, Callable[[int, int], None]]
 
 class Pattern:
     """What every state of a sweep shares: crews (by boat, in good order), occupied spots,
-    the point of view and the rules.
+    the point of view, the rules and what values wealth.
 
     ``crews`` is None (empty boats), three crew sizes (each seat a different opponent,
     named crew1, crew2, ... boat by boat), three lists of owners by boat, or a
     ``{good: [owners]}`` mapping when the family has one good triple. ``pirates`` 1 or 2
     puts opponents pirate1 (and pirate2) on the pirate ship. ``spots`` maps further spots
     to owners. ``player`` is the point of view (None: a fresh player holding nothing).
+    ``objective``, ``shares``, ``prices`` and ``budget`` are the voyage state's keys of the
+    same names (``{player: {good: n}}``, ``{good: price}``, ``{player: n}``); they are
+    checked where a state's are, when the engine pattern is built (``core``).
     """
 
     def __init__(self, crews: Crews = None, pirates: Optional[int] = None,
                  spots: Optional[Mapping[str, str]] = None, player: Optional[str] = None,
                  players: Optional[int] = None, rules: Optional[Mapping[str, Any]] = None,
-                 triples: Sequence[tuple[str, ...]] = ()):
+                 triples: Sequence[tuple[str, ...]] = (), objective: Optional[str] = None,
+                 shares: Optional[Mapping[str, Mapping[str, int]]] = None,
+                 prices: Optional[Mapping[str, int]] = None,
+                 budget: Optional[Mapping[str, int]] = None):
         self.crews = self._crews(crews, triples)
         self.spots = dict(spots or {})
         if pirates is not None:
@@ -80,6 +86,10 @@ class Pattern:
         self.player = player
         self.players = players
         self.rules = dict(rules or {})
+        # Kept as given: the state parser reports what is wrong with them, field by field.
+        self.wealth = {key: value for key, value in (("objective", objective), ("shares", shares),
+                                                     ("prices", prices), ("budget", budget))
+                       if value is not None}
 
     @staticmethod
     def _crews(crews: Crews, triples: Sequence[tuple[str, ...]]) -> tuple[tuple[str, ...], ...]:
@@ -116,19 +126,23 @@ class Pattern:
         out["boats"] = {g: {"position": p, "crew": list(c)}
                         for g, p, c in zip(goods, positions, self.crews)}
         out["spots"] = dict(self.spots)
+        out.update(self.wealth)
         return out
 
     def core(self, next_roll: int, triples: Sequence[tuple[str, ...]]
              ) -> tuple[tuple, int, int, tuple[str, ...]]:
         """(engine pattern, point-of-view owner id, accomplice limit, owners), checked once
-        per good triple exactly as manila.evaluate checks a state."""
+        per good triple exactly as manila.evaluate checks a state. The engine pattern is read
+        off the state's own engine voyage, so a sweep's rows are built as evaluate builds them."""
         cores = []
         for goods in triples:
             state = VoyageState.from_dict(self.state(next_roll, goods, [0, 0, 0]), strict=False)
             voyage = state.to_core()
             owner = state.point_of_view
             cores.append(((tuple(map(tuple, voyage.crews)), tuple(voyage.spots), voyage.num_owners,
-                           state.rules.thirteen_after_last_roll == "port", state.rules.pirate_variant),
+                           state.rules.thirteen_after_last_roll == "port", state.rules.pirate_variant,
+                           voyage.wealth, tuple(voyage.prices), tuple(map(tuple, voyage.shares)),
+                           tuple(voyage.budgets)),
                           owner, state.max_accomplices, state.owners))
         # The owners, and so the engine's pattern, are the same for every good triple.
         return cores[0]
@@ -137,13 +151,16 @@ class Pattern:
 def _run_chunk(goods: np.ndarray, positions: np.ndarray, next_roll: int, pattern: tuple,
                owner: int, max_accomplices: int, threads: int) -> dict[str, np.ndarray]:
     """Evaluates one chunk of rows in C++ (the GIL released): what an executor runs."""
-    crews, spots, num_owners, to_port, variant = pattern
+    crews, spots, num_owners, to_port, variant, wealth, prices, shares, budgets = pattern
     table = _core.analyse_rows(goods, positions, next_roll, [list(c) for c in crews], list(spots),
-                               num_owners, to_port, variant, owner, max_accomplices, threads)
+                               num_owners, to_port, variant, owner, max_accomplices, threads,
+                               wealth=wealth, prices=list(prices),
+                               shares=[list(s) for s in shares], budgets=list(budgets))
     # Views on the Table: they keep it alive here, and are pickled as plain arrays when the
     # chunk travels back from another process.
-    return {"denominator": table.denominator, "incomes": table.incomes, "boats": table.boats,
-            "legal": table.legal, "cost": table.cost, "net": table.net}
+    return {"denominator": table.denominator, "incomes": table.incomes,
+            "payoffs": table.payoffs, "boats": table.boats, "legal": table.legal,
+            "cost": table.cost, "net": table.net}
 
 
 class _Bar:
@@ -183,6 +200,8 @@ def sweep(next_roll: int = 1, *, goods: Any = None, start: Any = None, reachable
           fixed: Any = None, crews: Crews = None, pirates: Optional[int] = None,
           spots: Optional[Mapping[str, str]] = None, player: Optional[str] = None,
           players: Optional[int] = None, rules: Optional[Mapping[str, Any]] = None,
+          objective: Optional[str] = None, shares: Optional[Mapping[str, Mapping[str, int]]] = None,
+          prices: Optional[Mapping[str, int]] = None, budget: Optional[Mapping[str, int]] = None,
           executor: Optional[cf.Executor] = None, chunk_size: Optional[int] = None,
           threads: Optional[int] = None, progress: Progress = False) -> "Sweep":
     """The exact spot table (and boat table and incomes) of every state of a family.
@@ -195,7 +214,8 @@ def sweep(next_roll: int = 1, *, goods: Any = None, start: Any = None, reachable
     With the defaults, ``sweep()`` evaluates the 100 legal starts before roll 1.
 
     Pattern shared by every state: ``crews``, ``pirates``, ``spots``, ``player``,
-    ``players``, ``rules`` (see Pattern).
+    ``players``, ``rules``, and the wealth keys ``objective``, ``shares``, ``prices``,
+    ``budget`` (see Pattern); every row then has ``payoffs`` beside ``incomes``.
 
     Work: the rows are split into chunks of ``chunk_size`` and evaluated by ``executor``
     (any ``concurrent.futures.Executor``; None: here, in C++ threads). ``threads`` is the
@@ -206,7 +226,8 @@ def sweep(next_roll: int = 1, *, goods: Any = None, start: Any = None, reachable
     present = sorted({tuple(row) for row in fam.goods.tolist()})
     triples = ([tuple(GOODS[g] for g in t) for t in present] or _good_triples(goods)
                or [GOODS[:3]])
-    pattern = Pattern(crews, pirates, spots, player, players, rules, triples)
+    pattern = Pattern(crews, pirates, spots, player, players, rules, triples, objective=objective,
+                      shares=shares, prices=prices, budget=budget)
     core, owner, limit, owners = pattern.core(next_roll, triples)
 
     n = fam.n
@@ -222,6 +243,7 @@ def sweep(next_roll: int = 1, *, goods: Any = None, start: Any = None, reachable
     arrays = {
         "denominator": np.zeros(n, np.int64),
         "incomes": np.zeros((n, len(owners)), np.int64),
+        "payoffs": np.zeros((n, len(owners)), np.int64),
         "boats": np.zeros((n, 3, 3), np.int64),
         "legal": np.zeros((n, len(TABLE_SPOTS)), np.bool_),
         "cost": np.zeros((n, len(TABLE_SPOTS)), np.int32),
@@ -278,7 +300,8 @@ class Sweep:
     ``legal`` (bool), ``cost`` (what is paid, -10 for insurance), ``net`` (expected_net
     numerators over ``denominator``), ``values`` (floats, NaN where not legal); ``boats``
     (numerators, shape (n, 3, 3): boat x port/shipyard/plundered); ``incomes`` (numerators,
-    one column per name in ``owners``).
+    one column per name in ``owners``) and ``payoffs`` (the same plus each owner's share
+    gains under the wealth objective; equal to ``incomes`` under the income objective).
     Reachable families also have their starts (``starts``) and every (start, row) path
     (``path_start``, ``path_row``, ``path_count`` over ``path_denominator``):
     ``probability`` is each row's exact probability when there is one start.
@@ -295,6 +318,7 @@ class Sweep:
         self.positions: np.ndarray = np.asarray(fam.positions)
         self.denominator: np.ndarray = arrays["denominator"]
         self.incomes: np.ndarray = arrays["incomes"]
+        self.payoffs: np.ndarray = arrays["payoffs"]
         self.boats: np.ndarray = arrays["boats"]
         self.legal: np.ndarray = arrays["legal"]
         self.cost: np.ndarray = arrays["cost"]
@@ -355,13 +379,14 @@ class Sweep:
         return Fraction(num, den) if exact else num / den
 
     def by_start(self, field: str = "net", exact: bool = False) -> np.ndarray:
-        """Per start, the expectation over the rows it reaches of ``field`` ("net", "boats"
-        or "incomes"): shape (starts, ...), floats (NaN for spots not legal) or Fractions.
+        """Per start, the expectation over the rows it reaches of ``field`` ("net", "boats",
+        "incomes" or "payoffs"): shape (starts, ...), floats (NaN for spots not legal) or
+        Fractions.
 
         With ``fixed`` positions only the rows kept are summed: a partial expectation,
         weighted by the probability of reaching them."""
-        if field not in ("net", "boats", "incomes"):
-            raise ValueError(f'field: must be "net", "boats" or "incomes", got {field!r}')
+        if field not in ("net", "boats", "incomes", "payoffs"):
+            raise ValueError(f'field: must be "net", "boats", "incomes" or "payoffs", got {field!r}')
         data = getattr(self, field)
         sums = np.zeros((len(self.start_goods),) + data.shape[1:], np.int64)
         weight = self.path_count.reshape((-1,) + (1,) * (data.ndim - 1))
@@ -385,7 +410,7 @@ class Sweep:
 
         Position of each good (14 = arrived; missing when it does not sail), ``next_roll``,
         ``probability`` (one start only), ``net_<spot>`` (missing when not legal),
-        ``boat_<good>_<outcome>``, ``income_<owner>``. With ``exact`` the values are integer
+        ``boat_<good>_<outcome>``, ``income_<owner>``, ``payoff_<owner>``. With ``exact`` the values are integer
         numerators over the column ``denominator`` (and ``probability`` over
         ``probability_denominator``).
         """
@@ -418,6 +443,9 @@ class Sweep:
         incomes = self.incomes if exact else self.incomes / den
         for i, name in enumerate(self.owners):
             cols[f"income_{name}"] = (incomes[:, i], None)
+        payoffs = self.payoffs if exact else self.payoffs / den
+        for i, name in enumerate(self.owners):
+            cols[f"payoff_{name}"] = (payoffs[:, i], None)
         if exact:
             cols["denominator"] = (self.denominator, None)
         return cols
@@ -451,7 +479,7 @@ class Sweep:
                 spots=np.array(TABLE_SPOTS), good_names=np.array(GOODS),
                 owners=np.array(self.owners, dtype=str), denominator=self.denominator, net=self.net,
                 legal=self.legal, cost=self.cost, values=self.values, boats=self.boats,
-                incomes=self.incomes, start_goods=self.start_goods, start_spaces=self.start_spaces,
+                incomes=self.incomes, payoffs=self.payoffs, start_goods=self.start_goods, start_spaces=self.start_spaces,
                 path_start=self.path_start, path_row=self.path_row, path_count=self.path_count,
                 path_denominator=np.int64(self.path_denominator))
             return "npz"

@@ -5,14 +5,23 @@ from __future__ import annotations
 import argparse
 import concurrent.futures as cf
 import os
+import re
 import sys
 import time
 from fractions import Fraction
-from typing import Any, Optional
+from typing import Any
 
 from .enumerate import Position
-from .starts import CRITERIA, describe_criterion, rank_starts
+from .notation import read_option
+from .starts import CRITERIA, default_criterion, describe_criterion, rank_starts
+from .state import OBJECTIVES
 from .sweep import Crews, sweep
+
+# The form `starts --shares/--prices` took before the wealth objective: GOOD=N,... for the
+# player's own shares. Recognised only to say what the syntax is now.
+_OLD_FORM = re.compile(r"[a-z]+=[0-9]+(,[a-z]+=[0-9]+)*")
+_NEW_FORM = {"shares": "PLAYER:GOODN,... e.g. --shares red:jade2,silk1 (repeat it per player)",
+             "prices": "GOODPRICE,... e.g. --prices jade10,silk5"}
 
 
 def _pairs(text: str, what: str) -> dict[str, str]:
@@ -49,6 +58,17 @@ def add_pattern_arguments(parser: argparse.ArgumentParser) -> None:
                    help="where a boat on 13 goes after roll 3 with no pirate (default: port)")
     g.add_argument("--pirate-variant", action="store_true",
                    help="boarding pirates may displace crew (rule option pirate_variant)")
+    w = parser.add_argument_group("what values wealth (the voyage state's keys, in its notation)")
+    w.add_argument("--objective", choices=OBJECTIVES,
+                   help="what the players maximise: voyage income (default) or wealth, which adds "
+                        "the rise in value of their shares")
+    w.add_argument("--shares", action="append", default=[], metavar="PLAYER:GOODN[,GOODN...]",
+                   help="the shares a player holds, e.g. red:jade2,silk1 (repeatable, one per player)")
+    w.add_argument("--prices", metavar="GOODPRICE[,...]",
+                   help="the goods' prices (0, 5, 10 or 20; default 0), e.g. jade10,silk5")
+    w.add_argument("--budget", action="append", default=[], metavar="PLAYER:N",
+                   help="the most a player can pay now, e.g. red:7; limits the spots offered to "
+                        "--player (repeatable)")
 
 
 def pattern_from_args(args: argparse.Namespace) -> dict:
@@ -77,7 +97,23 @@ def pattern_from_args(args: argparse.Namespace) -> dict:
     if args.pirate_variant:
         rules["pirate_variant"] = True
     return {"crews": crews, "pirates": args.pirates, "spots": spots, "player": args.player,
-            "players": args.players, "rules": rules}
+            "players": args.players, "rules": rules, **_wealth_from_args(args)}
+
+
+def _wealth_from_args(args: argparse.Namespace) -> dict:
+    """The wealth keys of a state from --objective, --shares, --prices and --budget, read in
+    the notation's syntax; their values are checked with the state's (manila.sweep does)."""
+    listed = {"shares": args.shares, "prices": [args.prices] if args.prices else [],
+              "budget": args.budget}
+    for key, values in listed.items():
+        for value in values:
+            if key in _NEW_FORM and _OLD_FORM.fullmatch(value):
+                raise ValueError(f"--{key}: {value!r} is the old GOOD=N form; the syntax is now "
+                                 f"{_NEW_FORM[key]}, with --objective wealth to count them")
+    out = {key: read_option(key, values, f"--{key}") for key, values in listed.items() if values}
+    if args.objective is not None:
+        out["objective"] = args.objective
+    return out
 
 
 def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
@@ -195,9 +231,7 @@ def add_starts_arguments(parser: argparse.ArgumentParser, table: bool = True) ->
     parser.add_argument("--goods", required=True, metavar="G,G,G", help="the three sailing goods")
     parser.add_argument("--by", metavar="CRITERION",
                         help="what to rank by: " + "; ".join(f"{k}: {v}" for k, v in CRITERIA.items())
-                        + " (default: income with --player, else cargo)")
-    parser.add_argument("--shares", metavar="G=N,...", help="the player's shares, for --by income")
-    parser.add_argument("--prices", metavar="G=P,...", help="current prices (default 0), for --shares")
+                        + " (default: payoff with --player, else cargo)")
     parser.add_argument("--top", type=int, metavar="N", help="show only the N best starts")
     if table:
         parser.add_argument("--exact", action="store_true", help='exact fractions ("n/d") in JSON')
@@ -207,18 +241,9 @@ def add_starts_arguments(parser: argparse.ArgumentParser, table: bool = True) ->
 
 def starts_from_args(args: argparse.Namespace) -> tuple[str, list[dict]]:
     """(criterion, ranking) for the options of add_starts_arguments."""
-    def numbers(text: Optional[str], what: str) -> Optional[dict[str, int]]:
-        if not text:
-            return None
-        try:
-            return {g: int(v) for g, v in _pairs(text, what).items()}
-        except ValueError as exc:
-            raise ValueError(f"{what}: expected GOOD=NUMBER,... got {text!r}") from exc
-
     pattern = pattern_from_args(args)
-    by = args.by or ("income" if pattern["player"] is not None else "cargo")
-    ranking = rank_starts(args.goods.split(","), by, shares=numbers(args.shares, "--shares"),
-                          prices=numbers(args.prices, "--prices"), **pattern)
+    ranking = rank_starts(args.goods.split(","), args.by, **pattern)
+    by = args.by or default_criterion(pattern["player"])
     return by, ranking[:args.top] if args.top else ranking
 
 

@@ -84,13 +84,18 @@ struct Family {
 Family enumerate_family(const FamilySpec& spec);
 
 // What a family keeps fixed besides goods and positions: the crews of the boats (by boat,
-// in good order, front seat first), the occupied spots, the owners and the rules.
+// in good order, front seat first), the occupied spots, the owners, the rules, and what
+// values wealth (objective, prices, shares and budgets, with Voyage's meaning and defaults).
 struct Pattern {
     std::array<std::vector<int>, kNumBoats> crews;
     std::array<int, kNumSpots> spots{kNoOwner, kNoOwner, kNoOwner, kNoOwner, kNoOwner, kNoOwner,
                                      kNoOwner, kNoOwner, kNoOwner, kNoOwner, kNoOwner};
     int num_owners = 0;
     Rules rules{};
+    Objective objective = Objective::kIncome;
+    std::array<int, kNumGoods> price{};
+    std::array<std::array<std::uint8_t, kNumGoods>, kMaxOwners> shares{};
+    std::array<int, kMaxOwners> budget = Voyage{}.budget;
 
     // A shape: crew sizes per boat and 0, 1 or 2 pirates, each accomplice its own owner
     // (crews first, boat by boat and front seat first, then pirate_1, pirate_2).

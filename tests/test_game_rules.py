@@ -677,7 +677,9 @@ def test_blind_passenger():
     play(state, "place ginseng", "decline", "decline", "decline", "roll 1-1-1")
     # Now p0 has nothing: any free spot but insurance, paying all its cash (0).
     names = state.legal_action_names()
-    assert "place pirate_1" in names and "place jade" not in names and "place insurance" in names
+    assert "place pirate_1" in names and "place jade" not in names
+    assert "place insurance" not in names
+    rejects(state, "place insurance", "blind passenger may not take insurance", "rule 12")
     play(state, "place pirate_1")
     assert cash(state)[0] == 0 and snap(state)["spots"]["pirate_1"] == 0
     assert money(state) == 120
@@ -690,7 +692,7 @@ def test_blind_passenger_pays_all_its_cash():
     play(state, "buy nothing", "leave ginseng home", "start 5-4-0")  # nutmeg 5, silk 4, jade 0
     # Cheapest free spot: port_c / shipyard_c / pilot_small / nutmeg seat at 2 > 1 peso.
     names = state.legal_action_names()
-    assert "place pirate_1" in names and "place insurance" in names
+    assert "place pirate_1" in names and "place insurance" not in names  # rule 12
     play(state, "place pirate_1")
     assert cash(state)[0] == 0 and snap(state)["bank"] == 53 - 24 + 1
 

@@ -236,6 +236,7 @@ private:
     void move_boat(int i, int delta);
     int boat_of(int good) const;
     int cheapest_paid_spot() const;
+    bool is_blind_passenger(int p) const;  // rule 12
 
     Board b_;
     Rng rng_;

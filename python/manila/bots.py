@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import Protocol, Sequence, Union
 
 from . import _core
+from .suggest import did_you_mean
 
 BOT_NAMES = ("random", "greedy")
 
@@ -80,7 +81,8 @@ _FACTORIES = {"random": RandomBot, "greedy": GreedyBot}
 def make_bot(name: str, seed: int = 0) -> Union[RandomBot, GreedyBot]:
     """A built-in bot by name ("random" or "greedy")."""
     if name not in _FACTORIES:
-        raise ValueError(f"unknown bot {name!r}; the built-in bots are {', '.join(BOT_NAMES)}")
+        raise ValueError(f"unknown bot {name!r}{did_you_mean(name, BOT_NAMES)}; "
+                         f"the built-in bots are {', '.join(BOT_NAMES)}")
     return _FACTORIES[name](seed)
 
 

@@ -231,11 +231,11 @@ def test_validate(srv):
     again = call(srv, "POST", "/v1/validate", {"notation": out["notation"]}).json()
     assert again == out
     r = call(srv, "POST", "/v1/validate", UNREACHABLE)
-    assert r.status == 400 and r.errors == [p.to_dict() for p in manila.validate(UNREACHABLE)]
+    assert r.status == 400 and r.errors == [p.to_dict("http") for p in manila.validate(UNREACHABLE)]
     assert call(srv, "POST", "/v1/validate?strict=0", UNREACHABLE).json()["valid"] is True
     r = call(srv, "POST", "/v1/validate", {"notation": "r2 ginseng@3 silk jade@4"})
     assert r.status == 400
-    assert r.errors == [p.to_dict() for p in manila.validate("r2 ginseng@3 silk jade@4")]
+    assert r.errors == [p.to_dict("http") for p in manila.validate("r2 ginseng@3 silk jade@4")]
     assert call(srv, "POST", "/v1/validate?exact=1", manila.EXAMPLE).status == 400
     # A body's own option of the wrong type is refused even when the query overrides it.
     r = call(srv, "POST", "/v1/validate?strict=1", {**manila.EXAMPLE, "strict": {}})

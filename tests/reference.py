@@ -1,6 +1,6 @@
 """Independent, slow, obviously-correct reference for the exact voyage evaluation.
 
-Written from /work/shared/MANILA.md (part 1 rules, part 2 evaluation contract)
+Written from docs/rules.md (the rules) and docs/numbers.md (the evaluation contract)
 alone, using only the standard library.  It exists so that tests can check the
 fast engine against it; clarity is preferred over speed everywhere except for
 two deliberate devices:
@@ -32,7 +32,7 @@ from functools import lru_cache
 from itertools import product
 
 # --------------------------------------------------------------------------
-# Rule constants (MANILA.md part 1)
+# Rule constants (docs/rules.md)
 # --------------------------------------------------------------------------
 
 GOODS = ("ginseng", "nutmeg", "silk", "jade")  # canonical good order
@@ -537,7 +537,7 @@ if __name__ == "__main__":
             assert table["plundered"] == 0
             assert sum(table.values()) == 1
 
-    # 2. the worked example of MANILA.md
+    # 2. the worked example of docs/numbers.md
     example = make_state(1, {"ginseng": 3, "silk": 2, "nutmeg": 4})
     t0 = time.perf_counter()
     result = evaluate_reference(example)
@@ -656,6 +656,6 @@ if __name__ == "__main__":
     print(f"  next_roll 3, both pilots, two pirates : {t_roll3:.3f} s")
     print(f"  next_roll 2, both pilots, two pirates : {t_roll2:.3f} s")
     print(f"  next_roll 1, both pilots, two pirates : {t_roll1:.3f} s")
-    print(f"  full evaluate, MANILA.md example      : {t_example:.3f} s")
+    print(f"  full evaluate, docs/numbers.md example: {t_example:.3f} s")
     print(f"  full evaluate, next_roll 1 + pilots   : {t_full1:.3f} s"
           f" ({len(full1['spots'])} spots)")

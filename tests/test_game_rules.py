@@ -1,4 +1,4 @@
-"""Every rule of MANILA.md part 1 in a scripted game situation.
+"""Every rule of docs/rules.md in a scripted game situation.
 
 Chance is scripted too: "deal silk" deals the next share, "roll 3-5-1" rolls the dice of
 the sailing boats in good order (a boat in Manila rolls no die; its die reads 1).

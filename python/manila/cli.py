@@ -1,7 +1,8 @@
 """The command line, ``python -m manila COMMAND``: evaluate, validate and example (here),
 serve (server), sweep and starts (sweep_cli), plot, simulate and replay.
 
-Every refusal is one ``manila: error: ...`` line per problem and exit status 2.
+Every refusal is one ``manila: error: ...`` line per problem and exit status 2. What the
+states and numbers mean: docs/numbers.md; the notation: docs/notation.md.
 """
 
 from __future__ import annotations

@@ -121,12 +121,19 @@ def _looks_like_file_name(text: str) -> bool:
             and not _ROLL_START.match(text) and not _JSON_START.match(text))
 
 
+def _is_file_path(text: str) -> bool:
+    try:
+        return os.path.exists(text)
+    except ValueError:  # a NUL character: no file is called that
+        return False
+
+
 def read_state(source: str) -> Any:
     """A voyage state from a file, standard input (``-``) or the argument itself.
 
     Returns the JSON object (a dict) or the notation (a string) for the state parser.
     """
-    if source == "-" or os.path.exists(source):
+    if source == "-" or _is_file_path(source):
         return state_from_text(read_text(source), source_name(source))
     if _looks_like_file_name(source):
         raise InputError(f"{source}: no such file (nor a voyage state in notation, such as "

@@ -1,6 +1,6 @@
 """``python -m manila serve``: the JSON API and the players' page over HTTP, standard library only.
 
-Routes (see ``GET /openapi.json`` for the full description)::
+Routes (see docs/http.md, and ``GET /openapi.json`` for the full description)::
 
     POST /v1/evaluate     a state (JSON, or {"notation": "r2 ..."}) -> the evaluation JSON
     POST /v1/validate     a state -> {"valid": true, "state", "notation"} (canonical), or a 400

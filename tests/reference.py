@@ -1,7 +1,8 @@
 """Independent, slow, obviously-correct reference for the exact voyage evaluation.
 
-Written from docs/rules.md (the rules) and docs/numbers.md (the evaluation contract)
-alone, using only the standard library.  It exists so that tests can check the
+Written from the rules and the evaluation contract alone (docs/rules.md and
+docs/numbers.md: parts 1 to 3, the wealth objective and budgets included), using
+only the standard library.  It exists so that tests can check the
 fast engine against it; clarity is preferred over speed everywhere except for
 two deliberate devices:
 
@@ -21,7 +22,7 @@ two deliberate devices:
 
 Public interface::
 
-    evaluate_reference(state) -> {"spots": {...}, "boats": {...}, "incomes": {...}}
+    evaluate_reference(state) -> {"spots", "boats", "incomes", "payoffs"}
     income_reference(state)   -> {owner: Fraction}
     boat_table_reference(state) -> {good: {"port", "shipyard", "plundered"}}
 """
@@ -32,7 +33,7 @@ from functools import lru_cache
 from itertools import product
 
 # --------------------------------------------------------------------------
-# Rule constants (docs/rules.md)
+# Rule constants (MANILA.md part 1)
 # --------------------------------------------------------------------------
 
 GOODS = ("ginseng", "nutmeg", "silk", "jade")  # canonical good order
@@ -64,6 +65,8 @@ NON_CARGO_SPOTS = (PORT_SPOTS + SHIPYARD_SPOTS + PIRATE_SPOTS
                    + ("pilot_small", "pilot_large", "insurance"))
 
 ROLL_WEIGHT = 216        # total weight of one roll (6**3)
+
+PRICE_STEPS = (0, 5, 10, 20, 30)  # the black market track
 
 MANILA = "manila"
 SHIPYARD = "shipyard"
@@ -126,9 +129,9 @@ def last_roll_outcomes(positions):
 
 
 # --------------------------------------------------------------------------
-# Vector helpers.  A "vector" is a tuple: one entry per owner (voyage income)
-# followed by 3 entries per boat (port, shipyard, plundered indicators), all
-# scaled integers.
+# Vector helpers.  A "vector" is a tuple: one entry per owner (payoff: what the
+# owner's decisions maximise), 3 entries per boat (port, shipyard, plundered
+# indicators), then one entry per owner again (voyage income), all scaled integers.
 # --------------------------------------------------------------------------
 
 def weighted_sum(pairs, length):
@@ -176,6 +179,10 @@ def named_owners(state):
     for spot, owner in sorted((state.get("spots") or {}).items()):
         note(owner)
     note(state.get("player"))
+    for owner in state.get("shares") or {}:
+        note(owner)
+    for owner in state.get("budget") or {}:
+        note(owner)
     return owners
 
 
@@ -222,7 +229,17 @@ def _expected_vector(state, owners, literal=False):
     values = tuple(CARGO_VALUE[g] for g in goods)
     index = {owner: k for k, owner in enumerate(owners)}
     n_owners = len(owners)
-    length = n_owners + 3 * 3
+    length = n_owners + 3 * 3 + n_owners
+
+    # Part 3: under "wealth" a good ending in Manila moves one step up the
+    # price track, and every share of it gains that much for its holder.
+    wealth = state.get("objective", "income") == "wealth"
+    prices = state.get("prices") or {}
+    holdings = state.get("shares") or {}
+
+    def rise(good):
+        price = prices.get(good, 0)
+        return PRICE_STEPS[PRICE_STEPS.index(price) + 1] - price
 
     port_owners = tuple(_spot_owner(state, s) for s in PORT_SPOTS)
     shipyard_owners = tuple(_spot_owner(state, s) for s in SHIPYARD_SPOTS)
@@ -266,7 +283,13 @@ def _expected_vector(state, owners, literal=False):
                 int(destinations[b] == SHIPYARD and not plundered[b]),
                 int(plundered[b]),
             ]
-        return tuple(income) + tuple(flags)
+        payoff = list(income)
+        if wealth:
+            for b in range(3):
+                if destinations[b] == MANILA:   # plundered and sent there included
+                    for owner, held in holdings.items():
+                        payoff[index[owner]] += held.get(goods[b], 0) * rise(goods[b])
+        return tuple(payoff) + tuple(flags) + tuple(income)
 
     # ---------------- after roll 3 ----------------
     @lru_cache(maxsize=None)
@@ -427,23 +450,30 @@ def _expected_vector(state, owners, literal=False):
     scaled = before_roll(r, positions, crews, pirates)
     scale = 1 if literal else ROLL_WEIGHT ** (4 - r)
     exact = [Fraction(x, scale) for x in scaled]
-    incomes = {owner: exact[index[owner]] for owner in owners}
+    payoffs = {owner: exact[index[owner]] for owner in owners}
+    incomes = {owner: exact[n_owners + 9 + index[owner]] for owner in owners}
     boats = {}
     for b, good in enumerate(goods):
         port, shipyard, plundered = exact[n_owners + 3 * b: n_owners + 3 * b + 3]
         boats[good] = {"port": port, "shipyard": shipyard, "plundered": plundered}
-    return incomes, boats
+    return payoffs, incomes, boats
 
 
 def income_reference(state):
     """Expected voyage income of every owner named in the state."""
-    incomes, _boats = _expected_vector(state, named_owners(state))
+    _payoffs, incomes, _boats = _expected_vector(state, named_owners(state))
     return incomes
+
+
+def payoff_reference(state):
+    """Expected payoff (income, plus share gains under "wealth") of every owner named."""
+    payoffs, _incomes, _boats = _expected_vector(state, named_owners(state))
+    return payoffs
 
 
 def boat_table_reference(state):
     """Per good: P(port, crew paid), P(shipyard, not plundered), P(plundered)."""
-    _incomes, boats = _expected_vector(state, named_owners(state))
+    _payoffs, _incomes, boats = _expected_vector(state, named_owners(state))
     return boats
 
 
@@ -458,7 +488,21 @@ def accomplices_held(state, player):
 
 
 def legal_spots(state, player):
-    """[(spot_id, cost, state_with_the_accomplice)] in canonical order."""
+    """[(spot_id, cost, state_with_the_accomplice)] in canonical order, within the
+    player's budget; a blind passenger (rule 12) may take any free spot but
+    insurance and pays everything they have."""
+    free = free_spots(state, player)
+    budget = (state.get("budget") or {}).get(player)
+    if budget is None:
+        return free
+    paying = [entry for entry in free if entry[0] != "insurance"]
+    if paying and min(cost for _spot, cost, _new in paying) > budget:
+        return [(spot, budget, new) for spot, _cost, new in paying]
+    return [entry for entry in free if entry[1] <= budget]
+
+
+def free_spots(state, player):
+    """[(spot_id, cost, state_with_the_accomplice)] in canonical order, budget aside."""
     limit = 4 if state.get("players") == 3 else 3
     if accomplices_held(state, player) >= limit:
         return []
@@ -488,18 +532,19 @@ def evaluate_reference(state, literal=False):
     owners = named_owners(state)
     layout = owners + ([player] if player not in owners else [])
 
-    incomes, boats = _expected_vector(state, layout, literal)
+    payoffs, incomes, boats = _expected_vector(state, layout, literal)
     spots = {}
     for spot, cost, with_spot in legal_spots(state, player):
-        incomes_with, _ = _expected_vector(with_spot, layout, literal)
+        payoffs_with, _, _ = _expected_vector(with_spot, layout, literal)
         spots[spot] = {
             "cost": cost,
-            "expected_net": incomes_with[player] - incomes[player] - cost,
+            "expected_net": payoffs_with[player] - payoffs[player] - cost,
         }
     return {
         "spots": spots,
         "boats": boats,
         "incomes": {owner: incomes[owner] for owner in owners},
+        "payoffs": {owner: payoffs[owner] for owner in owners},
     }
 
 
@@ -537,7 +582,7 @@ if __name__ == "__main__":
             assert table["plundered"] == 0
             assert sum(table.values()) == 1
 
-    # 2. the worked example of docs/numbers.md
+    # 2. the worked example of MANILA.md
     example = make_state(1, {"ginseng": 3, "silk": 2, "nutmeg": 4})
     t0 = time.perf_counter()
     result = evaluate_reference(example)
@@ -656,6 +701,6 @@ if __name__ == "__main__":
     print(f"  next_roll 3, both pilots, two pirates : {t_roll3:.3f} s")
     print(f"  next_roll 2, both pilots, two pirates : {t_roll2:.3f} s")
     print(f"  next_roll 1, both pilots, two pirates : {t_roll1:.3f} s")
-    print(f"  full evaluate, docs/numbers.md example: {t_example:.3f} s")
+    print(f"  full evaluate, MANILA.md example      : {t_example:.3f} s")
     print(f"  full evaluate, next_roll 1 + pilots   : {t_full1:.3f} s"
           f" ({len(full1['spots'])} spots)")

@@ -72,6 +72,27 @@ def random_state(rng: random.Random, next_roll: int | None = None, *, busy: floa
     return state
 
 
+def add_wealth(rng: random.Random, state: dict, *, objective: str | None = None) -> dict:
+    """The state with random shares, prices and budgets (the wealth keys)."""
+    names = sorted({o for b in state["boats"].values() for o in b["crew"]} |
+                   set(state["spots"].values()) | ({state["player"]} if "player" in state else set()))
+    names += [n for n in PLAYERS if n not in names][:rng.randint(0, 1)]  # a shareholder with no accomplice
+    shares: dict = {}
+    for good in GOODS:
+        left = 5
+        for name in rng.sample(names, len(names)):
+            n = rng.randint(0, min(left, 3)) if rng.random() < 0.5 else 0
+            left -= n
+            if n:
+                shares.setdefault(name, {})[good] = n
+    state["shares"] = shares
+    state["prices"] = {g: rng.choice((0, 5, 10, 20)) for g in GOODS if rng.random() < 0.7}
+    # Small budgets make blind passengers and unaffordable spots common.
+    state["budget"] = {n: rng.choice((0, 1, 2, 3, 4, 5, 30)) for n in names if rng.random() < 0.5}
+    state["objective"] = objective or rng.choice(("wealth", "wealth", "income"))
+    return state
+
+
 @st.composite
 def states(draw, next_roll=None, busy=0.5):
     """A hypothesis strategy drawing states from the generator above."""

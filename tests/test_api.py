@@ -19,7 +19,8 @@ def test_example_round_trips_through_the_typed_state():
 
 def test_evaluation_json_shape():
     out = manila.evaluate(manila.EXAMPLE).to_dict()
-    assert set(out) == {"spots", "boats", "incomes"}
+    assert set(out) == {"spots", "boats", "incomes", "payoffs"}
+    assert out["payoffs"] == out["incomes"]  # the income objective
     assert set(out["incomes"]) == {"red", "blue", "green"}
     assert set(out["boats"]) == {"ginseng", "silk", "jade"}
     for entry in out["spots"].values():

@@ -122,7 +122,9 @@ def test_core_rejects_bad_points_of_view():
     with pytest.raises(ValueError, match="max_accomplices"):
         _core.analyse(v, 0, -1)
     with pytest.raises(ValueError, match="owner"):
-        _core.expected_income(v, 2)
+        _core.expected_payoff(v, 2)
+    with pytest.raises(ValueError, match="player"):
+        _core.legal_spots(v, 7)
     with pytest.raises(ValueError, match="one entry per voyage"):
         _core.analyse_batch([v, v], [0], [3, 3])
     with pytest.raises(ValueError, match=r"states\[1\]"):

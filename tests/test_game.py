@@ -360,26 +360,30 @@ def test_greedy_places_on_the_best_expected_net_spot():
     assert decided > 30
 
 
-def test_greedy_in_voyage_decisions_maximise_expected_income():
-    decided = 0
-    for state, action in random_game_states(30, seed=9, bots=["greedy"] * 5):
+@pytest.mark.parametrize("bot, objective", [("greedy", "income"), ("greedy-wealth", "wealth")])
+def test_greedy_pilots_maximise_their_expected_payoff(bot, objective):
+    decided = differs = 0
+    for state, action in random_game_states(30, seed=9, bots=[bot] * 5):
         if state.phase not in ("small_pilot", "large_pilot"):
             continue
         me = f"p{state.current_player()}"
-        values = {}
+        values, incomes = {}, {}
         for a in state.legal_actions():
             if state.action_name(a) in ("mortgage", "repay"):
                 continue
             after = state.clone()
             after.apply_action(a)
-            data = after.voyage_state()
-            values[a] = (manila.evaluate(data, exact=True).incomes.get(me, Fraction(0))
-                         if data is not None else None)
+            data = after.voyage_state(objective=objective)
+            result = manila.evaluate(data, exact=True) if data is not None else None
+            values[a] = result.payoffs.get(me, Fraction(0)) if result else None
+            incomes[a] = result.incomes.get(me, Fraction(0)) if result else None
         if None in values.values():
             continue
         assert values[action] == max(values.values())
+        differs += values != incomes
         decided += 1
     assert decided > 5
+    assert (differs > 0) == (objective == "wealth")
 
 
 def test_greedy_beats_random_over_2000_games():
@@ -392,6 +396,7 @@ def test_greedy_beats_random_over_2000_games():
 
 def test_bots():
     assert isinstance(make_bot("random", 1), RandomBot) and isinstance(make_bot("greedy"), GreedyBot)
+    assert make_bot("greedy-wealth").wealth and not make_bot("greedy").wealth
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("smart")
     state = Game(4, 1).new_initial_state()

@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 
 import manila
+from reference import payoff_reference
 from manila.game import Game, IllegalActionError
 
 # p0: ginseng, nutmeg; p1: ginseng, nutmeg; p2: silk, jade; p3: silk, jade.
@@ -675,10 +676,9 @@ def test_blind_passenger():
     assert state.legal_action_names() == ["place ginseng", "place insurance", "decline"]
     rejects(state, "place pirate_1", "no blind passenger", "rule")
     play(state, "place ginseng", "decline", "decline", "decline", "roll 1-1-1")
-    # Now p0 has nothing: any free spot but insurance, paying all its cash (0).
+    # Now p0 has nothing: any free spot but insurance (rule 12), paying all its cash (0).
     names = state.legal_action_names()
-    assert "place pirate_1" in names and "place jade" not in names
-    assert "place insurance" not in names
+    assert "place pirate_1" in names and "place jade" not in names and "place insurance" not in names
     rejects(state, "place insurance", "blind passenger may not take insurance", "rule 12")
     play(state, "place pirate_1")
     assert cash(state)[0] == 0 and snap(state)["spots"]["pirate_1"] == 0
@@ -692,7 +692,7 @@ def test_blind_passenger_pays_all_its_cash():
     play(state, "buy nothing", "leave ginseng home", "start 5-4-0")  # nutmeg 5, silk 4, jade 0
     # Cheapest free spot: port_c / shipyard_c / pilot_small / nutmeg seat at 2 > 1 peso.
     names = state.legal_action_names()
-    assert "place pirate_1" in names and "place insurance" not in names  # rule 12
+    assert "place pirate_1" in names and "place insurance" not in names
     play(state, "place pirate_1")
     assert cash(state)[0] == 0 and snap(state)["bank"] == 53 - 24 + 1
 
@@ -710,7 +710,15 @@ def test_voyage_state_is_the_evaluator_json():
                     "boats": {"ginseng": {"position": 8, "crew": ["p0"]},
                               "nutmeg": {"position": 6, "crew": []},
                               "silk": {"position": 4, "crew": []}},
-                    "spots": {"pirate_1": "p1", "port_a": "p2"}}
+                    "spots": {"pirate_1": "p1", "port_a": "p2"},
+                    # every player's shares and what they can pay: cash + 12 per share
+                    "shares": {"p0": {"ginseng": 1, "nutmeg": 1}, "p1": {"ginseng": 1, "nutmeg": 1},
+                               "p2": {"silk": 1, "jade": 1}, "p3": {"silk": 1, "jade": 1}},
+                    "prices": {}, "budget": {"p0": 53, "p1": 49, "p2": 50, "p3": 54}}
     assert state.evaluate(player=3).to_dict() == manila.evaluate(data).to_dict()
+    in_wealth = state.voyage_state(player=0, objective="wealth")
+    wealth = manila.evaluate(in_wealth, exact=True)
+    assert wealth.payoffs == payoff_reference(in_wealth)
+    assert wealth.payoffs["p0"] > wealth.incomes["p0"]
     # p3 declined: the evaluator still lists the spots a player could take.
     assert "port_b" in state.evaluate(player=3).spots

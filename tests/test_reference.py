@@ -23,7 +23,8 @@ CASES = [(roll, i, s) for roll, n in SAMPLES for i, s in enumerate(sample(roll, 
 
 def engine_tables(state):
     result = manila.evaluate(state, exact=True, strict=False)  # random positions may be hypothetical
-    return {"spots": result.spots, "boats": result.boats, "incomes": result.incomes}
+    return {"spots": result.spots, "boats": result.boats, "incomes": result.incomes,
+            "payoffs": result.payoffs}
 
 
 @pytest.mark.parametrize("state", [c[2] for c in CASES], ids=[f"roll{c[0]}-{c[1]}" for c in CASES])

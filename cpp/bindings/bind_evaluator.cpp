@@ -26,6 +26,10 @@ void register_evaluator(py::module_& m) {
             Table& t = self.cast<Table&>();
             return view(self, t.incomes, {t.n, t.owner_stride});
         })
+        .def_property_readonly("payoffs", [](py::object self) {
+            Table& t = self.cast<Table&>();
+            return view(self, t.payoffs, {t.n, t.owner_stride});
+        })
         .def_property_readonly("boats", [](py::object self) {
             Table& t = self.cast<Table&>();
             return view(self, t.boats, {t.n, kNumBoats, kNumOutcomes});
@@ -44,12 +48,15 @@ void register_evaluator(py::module_& m) {
         });
 
     m.def("legal_spots", [](const Voyage& v, int owner, int max_accomplices) {
-        return legal_spots(v, {owner, max_accomplices});
-    }, py::arg("voyage"), py::arg("owner"), py::arg("max_accomplices") = 3);
+        std::vector<std::pair<int, int>> out;
+        for (const auto& s : legal_spots(v, {owner, max_accomplices})) out.emplace_back(s.id, s.cost);
+        return out;
+    }, py::arg("voyage"), py::arg("owner"), py::arg("max_accomplices") = 3,
+       "(spot-table id, cost) of every spot the owner may take now.");
 
     // The GIL is released once the arguments are C++ values: the evaluation touches no
     // Python object, and the Voyage argument is kept alive by the caller's frame.
-    m.def("expected_income", &expected_income, py::arg("voyage"), py::arg("owner"),
+    m.def("expected_payoff", &expected_payoff, py::arg("voyage"), py::arg("owner"),
           py::call_guard<py::gil_scoped_release>());
     m.def("analyse", [](const Voyage& v, int owner, int max_accomplices, int threads) {
         return analyse(v, {owner, max_accomplices}, threads);

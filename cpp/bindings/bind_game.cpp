@@ -107,8 +107,11 @@ std::vector<BotKind> bot_kinds(const std::vector<std::string>& names) {
             out.push_back(BotKind::kRandom);
         else if (n == "greedy")
             out.push_back(BotKind::kGreedy);
+        else if (n == "greedy-wealth")
+            out.push_back(BotKind::kGreedyWealth);
         else
-            throw std::invalid_argument("bots: unknown bot '" + n + "'; the built-in bots are random and greedy");
+            throw std::invalid_argument("bots: unknown bot '" + n +
+                                        "'; the built-in bots are random, greedy and greedy-wealth");
     }
     return out;
 }
@@ -209,11 +212,11 @@ void register_game(py::module_& m) {
     // The greedy bot evaluates voyages (up to milliseconds): it works on a copy of the
     // state with the GIL released, so other Python threads may run and even change the
     // original meanwhile.
-    m.def("greedy_action", [](const GameState& s) {
+    m.def("greedy_action", [](const GameState& s, bool wealth) {
         const GameState copy = s;
         py::gil_scoped_release release;
-        return greedy_action(copy);
-    }, py::arg("state"));
+        return greedy_action(copy, wealth ? Objective::kWealth : Objective::kIncome);
+    }, py::arg("state"), py::arg("wealth") = false);
 
     // Plays games first..first+n-1 of a run in C++; returns (seeds, wealth, voyages,
     // actions, histories) with histories empty unless `record`. The GIL is released once

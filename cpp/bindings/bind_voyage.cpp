@@ -1,6 +1,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,7 +15,9 @@ namespace {
 
 Voyage make_voyage(int next_roll, const std::vector<int>& goods, const std::vector<int>& positions,
                    const std::vector<std::vector<int>>& crews, const std::vector<int>& spots,
-                   int num_owners, bool thirteen_to_port, bool pirate_variant) {
+                   int num_owners, bool thirteen_to_port, bool pirate_variant, bool wealth,
+                   const std::vector<int>& prices, const std::vector<std::vector<int>>& shares,
+                   const std::vector<int>& budgets) {
     if (goods.size() != kNumBoats || positions.size() != kNumBoats || crews.size() != kNumBoats)
         throw std::invalid_argument("boats: exactly three goods, positions and crews are needed");
     if (spots.size() != kNumSpots)
@@ -35,6 +38,27 @@ Voyage make_voyage(int next_roll, const std::vector<int>& goods, const std::vect
     for (int s = 0; s < kNumSpots; ++s) v.spots[s] = spots[s];
     v.num_owners = num_owners;
     v.rules = {thirteen_to_port, pirate_variant};
+    v.objective = wealth ? Objective::kWealth : Objective::kIncome;
+    if (!prices.empty()) {
+        if (prices.size() != kNumGoods)
+            throw std::invalid_argument("prices: one price per good is needed, " + std::to_string(kNumGoods) + " in all");
+        std::copy(prices.begin(), prices.end(), v.price.begin());
+    }
+    if (shares.size() > static_cast<std::size_t>(kMaxOwners) || budgets.size() > static_cast<std::size_t>(kMaxOwners))
+        throw std::invalid_argument("shares, budgets: at most one entry per owner");
+    for (std::size_t o = 0; o < shares.size(); ++o) {
+        if (shares[o].size() != kNumGoods)
+            throw std::invalid_argument("shares[" + std::to_string(o) + "]: one count per good is needed");
+        for (int g = 0; g < kNumGoods; ++g) {
+            const int n = shares[o][static_cast<std::size_t>(g)];
+            if (n < 0 || n > kSharesPerGood)
+                throw std::invalid_argument("shares[" + std::to_string(o) + "]: counts must be 0.." +
+                                            std::to_string(kSharesPerGood));
+            v.shares[o][static_cast<std::size_t>(g)] = static_cast<std::uint8_t>(n);
+        }
+    }
+    // A negative budget entry means "no limit", so that Python can pass a plain list.
+    for (std::size_t o = 0; o < budgets.size(); ++o) v.budget[o] = budgets[o] < 0 ? kUnlimited : budgets[o];
     v.validate();
     return v;
 }
@@ -55,11 +79,15 @@ void register_voyage(py::module_& m) {
     m.attr("SEAT_COSTS") = seat_costs;
     m.attr("CARGO_VALUES") = values;
     m.attr("ARRIVED") = kArrived;
+    m.attr("PRICE_TRACK") = py::tuple(py::cast(std::vector<int>(kPriceTrack.begin(), kPriceTrack.end())));
+    m.attr("SHARES_PER_GOOD") = kSharesPerGood;
 
     py::class_<Voyage>(m, "Voyage", "A validated voyage with owners numbered 0..num_owners-1.")
         .def(py::init(&make_voyage), py::kw_only(), py::arg("next_roll"), py::arg("goods"),
              py::arg("positions"), py::arg("crews"), py::arg("spots"), py::arg("num_owners"),
-             py::arg("thirteen_to_port") = true, py::arg("pirate_variant") = false)
+             py::arg("thirteen_to_port") = true, py::arg("pirate_variant") = false,
+             py::arg("wealth") = false, py::arg("prices") = std::vector<int>{},
+             py::arg("shares") = std::vector<std::vector<int>>{}, py::arg("budgets") = std::vector<int>{})
         .def_readonly("next_roll", &Voyage::next_roll)
         .def_readonly("num_owners", &Voyage::num_owners)
         .def_property_readonly("goods", [](const Voyage& v) {
@@ -75,6 +103,24 @@ void register_voyage(py::module_& m) {
         })
         .def_property_readonly("spots", [](const Voyage& v) {
             return std::vector<int>(v.spots.begin(), v.spots.end());
+        })
+        .def_property_readonly("wealth", [](const Voyage& v) { return v.objective == Objective::kWealth; })
+        .def_property_readonly("prices", [](const Voyage& v) {
+            return std::vector<int>(v.price.begin(), v.price.end());
+        })
+        .def_property_readonly("shares", [](const Voyage& v) {
+            std::vector<std::vector<int>> out;
+            for (int o = 0; o < v.num_owners; ++o)
+                out.emplace_back(v.shares[static_cast<std::size_t>(o)].begin(), v.shares[static_cast<std::size_t>(o)].end());
+            return out;
+        })
+        .def_property_readonly("budgets", [](const Voyage& v) {
+            std::vector<int> out;
+            for (int o = 0; o < v.num_owners; ++o) {
+                const int b = v.budget[static_cast<std::size_t>(o)];
+                out.push_back(b == kUnlimited ? -1 : b);
+            }
+            return out;
         })
         .def("accomplices", &Voyage::accomplices, py::arg("owner"));
 }

@@ -237,10 +237,13 @@ private:
 // pirates board and plunder).
 constexpr std::array<Spot, 4> kDecisionSpots{kPilotSmall, kPilotLarge, kPirate1, kPirate2};
 
-// Outcome channels: per boat port/shipyard/plundered, then how many boats end in Manila (0..3).
-constexpr int kOutcomeChannels = kNumBoats * kNumOutcomes + kNumBoats + 1;
+// Outcome channels: per boat port/shipyard/plundered, then how many boats end in Manila
+// (0..3), then per boat whether it ends in Manila (plundered and sent there included).
+constexpr int kManilaCountChannel = kNumBoats * kNumOutcomes;
+constexpr int kArrivalChannel = kManilaCountChannel + kNumBoats + 1;
+constexpr int kOutcomeChannels = kArrivalChannel + kNumBoats;
 
-// Expectimax over the rest of a voyage. Values are vectors of K channels: the incomes of
+// Expectimax over the rest of a voyage. Values are vectors of K channels: the payoffs of
 // the tracked owners, then (optionally) the outcome channels.
 class Solver {
 public:
@@ -256,6 +259,10 @@ public:
         if (boat_channels) K_ += kOutcomeChannels;
         small_ch_ = channel(v.spots[kPilotSmall]);
         large_ch_ = channel(v.spots[kPilotLarge]);
+        for (std::size_t k = 0; k < tracked_.size(); ++k)
+            for (int i = 0; i < kNumBoats; ++i)
+                if (const int b = v.manila_bonus(tracked_[k], i))
+                    bonus_.push_back({static_cast<int>(k), i, b});
         if (++ws_.stamp == 0) {
             for (auto& w : ws_.pool) w->reset_stamps();
             ws_.stamp = 1;
@@ -364,7 +371,7 @@ private:
         if (ch >= 0) out[ch] += amount;
     }
 
-    // Voyage income of every channel for one way the voyage ends.
+    // Payoff of every channel for one way the voyage ends.
     void payout(const Crews& c, const Triple& in_manila, const Triple& plundered,
                 std::int64_t* out) const {
         std::fill(out, out + K_, 0);
@@ -389,7 +396,12 @@ private:
             }
             if (boat_base_ >= 0) out[boat_base_ + i * kNumOutcomes + outcome] += 1;
         }
-        if (boat_base_ >= 0) out[boat_base_ + kNumBoats * kNumOutcomes + manila] += 1;
+        for (const Bonus& b : bonus_)
+            if (in_manila[b.boat]) out[b.channel] += b.amount;
+        if (boat_base_ >= 0) {
+            out[boat_base_ + kManilaCountChannel + manila] += 1;
+            for (int i = 0; i < kNumBoats; ++i) out[boat_base_ + kArrivalChannel + i] += in_manila[i];
+        }
         const int shipyard = kNumBoats - manila;
         for (int k = 0; k < 3; ++k) {
             if (manila > k) pay(out, v_.spots[kPortA + k], kSlotPayout[k]);
@@ -568,8 +580,12 @@ private:
         return best;
     }
 
+    // A share gain: `amount` to `channel` when boat `boat` ends in Manila.
+    struct Bonus { int channel, boat, amount; };
+
     const Voyage& v_;
     const PilotMoves& moves_;
+    std::vector<Bonus> bonus_;
     WorkspaceLease lease_;
     Workspace& ws_;
     std::vector<int> tracked_;
@@ -581,15 +597,6 @@ private:
     std::uint32_t stamp_ = 0;
     std::vector<ConfigWork*> configs_;
 };
-
-int spot_cost(const Voyage& v, int id) {
-    if (id < kNumGoods) {
-        for (const Boat& b : v.boats)
-            if (b.good == id) return kGoods[id].seat_cost[b.crew_size];
-        throw std::invalid_argument("spot: good is not sailing");
-    }
-    return kSpotCost[id - kNumGoods];
-}
 
 Voyage with_accomplice(const Voyage& v, int id, int owner) {
     Voyage w = v;
@@ -623,7 +630,7 @@ bool decides(const Voyage& v, int owner) {
 // channels of the evaluation without it.
 bool passive_gain(const Voyage& v, int id, int who, const std::int64_t* outcomes, std::int64_t& gain) {
     if (decides(v, who)) return false;  // their own choices would follow the new payoff
-    const std::int64_t* manila = outcomes + kNumBoats * kNumOutcomes;  // P(n boats in Manila)
+    const std::int64_t* manila = outcomes + kManilaCountChannel;  // P(n boats in Manila)
     gain = 0;
     if (id < kNumGoods) {
         // Pirates who may still board would share the cargo; a decision maker on board
@@ -675,7 +682,14 @@ void fill_row(Table& t, int row, const Voyage& v, const PointOfView& pov, int th
 
     const std::int64_t den = denominator(v.next_roll);
     t.denominator[row] = den;
-    std::copy(all.begin(), all.begin() + v.num_owners, t.incomes.begin() + std::size_t(row) * t.owner_stride);
+    const std::size_t owners_at = std::size_t(row) * t.owner_stride;
+    std::copy(all.begin(), all.begin() + v.num_owners, t.payoffs.begin() + owners_at);
+    for (int o = 0; o < v.num_owners; ++o) {
+        // The income is the payoff without the share gains.
+        std::int64_t income = all[static_cast<std::size_t>(o)];
+        for (int i = 0; i < kNumBoats; ++i) income -= v.manila_bonus(o, i) * outcomes[kArrivalChannel + i];
+        t.incomes[owners_at + static_cast<std::size_t>(o)] = income;
+    }
     std::copy(outcomes, outcomes + kNumBoats * kNumOutcomes,
               t.boats.begin() + std::size_t(row) * kNumBoats * kNumOutcomes);
 
@@ -688,8 +702,7 @@ void fill_row(Table& t, int row, const Voyage& v, const PointOfView& pov, int th
         without = all[static_cast<std::size_t>(who)];
     const std::size_t off = std::size_t(row) * kNumTableSpots;
     std::vector<int> hard;  // spots that need a game tree of their own
-    for (int id : legal_spots(base, {who, pov.max_accomplices})) {
-        const int cost = spot_cost(base, id);
+    for (const auto [id, cost] : legal_spots(base, {who, pov.max_accomplices})) {
         t.legal[off + id] = 1;
         t.cost[off + id] = cost;
         std::int64_t gain;
@@ -719,26 +732,42 @@ void Table::resize(int rows, int stride) {
     const std::size_t r = static_cast<std::size_t>(rows);
     denominator.assign(r, 1);
     incomes.assign(r * static_cast<std::size_t>(stride), 0);
+    payoffs.assign(r * static_cast<std::size_t>(stride), 0);
     boats.assign(r * kNumBoats * kNumOutcomes, 0);
     legal.assign(r * kNumTableSpots, 0);
     cost.assign(r * kNumTableSpots, 0);
     net.assign(r * kNumTableSpots, 0);
 }
 
-std::vector<int> legal_spots(const Voyage& v, const PointOfView& pov) {
-    std::vector<int> out;
-    if (pov.owner != kNoOwner && v.accomplices(pov.owner) >= pov.max_accomplices) return out;
+std::vector<LegalSpot> legal_spots(const Voyage& v, const PointOfView& pov) {
+    check_pov(v, pov);  // the owner id indexes the budgets
+    std::vector<LegalSpot> free;
+    if (pov.owner != kNoOwner && v.accomplices(pov.owner) >= pov.max_accomplices) return free;
     for (const Boat& b : v.boats)
-        if (!b.full()) out.push_back(b.good);
+        if (!b.full()) free.push_back({b.good, kGoods[b.good].seat_cost[b.crew_size]});
     for (int s = 0; s < kNumSpots; ++s) {
         if (v.spots[s] != kNoOwner) continue;
         if (s == kPirate2 && v.spots[kPirate1] == kNoOwner) continue;
-        out.push_back(table_id(static_cast<Spot>(s)));
+        free.push_back({table_id(static_cast<Spot>(s)), kSpotCost[s]});
+    }
+    const int budget = pov.owner == kNoOwner ? kUnlimited : v.budget[pov.owner];
+    const int insurance = table_id(kInsurance);
+    bool any = false, affordable = false;  // among the spots that cost something
+    for (const LegalSpot& s : free)
+        if (s.id != insurance) any = true, affordable |= s.cost <= budget;
+    std::vector<LegalSpot> out;
+    for (const LegalSpot& s : free) {
+        if (any && !affordable) {
+            // Rule 12, the blind passenger: any free spot but insurance, for all they have.
+            if (s.id != insurance) out.push_back({s.id, budget});
+        } else if (s.cost <= budget) {
+            out.push_back(s);
+        }
     }
     return out;
 }
 
-std::int64_t expected_income(const Voyage& v, int owner) {
+std::int64_t expected_payoff(const Voyage& v, int owner) {
     v.validate();
     if (owner < 0 || owner >= v.num_owners)
         throw std::invalid_argument("owner: id " + std::to_string(owner) + " is not in 0.." +

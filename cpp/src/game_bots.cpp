@@ -35,11 +35,23 @@ int total_shares(const PlayerState& ps) {
     return n;
 }
 
-// Expected voyage income (numerator over the common denominator) of `who` once the
-// state's pending boarding decisions are taken the evaluator's way.
-std::int64_t income_after(GameState s, int who);
+// The voyage in progress, valued by `objective`.
+bool voyage_of(const GameState& s, Objective objective, Voyage& v) {
+    if (!s.voyage(v)) return false;
+    v.objective = objective;
+    return true;
+}
 
-int best_boarding(const GameState& s) {
+// What `who` has once the voyage just settled, in the objective's terms, times the
+// common denominator: the settled voyage income, or the change of wealth (income plus
+// the share gains of the price rise) from `before`.
+std::int64_t settled_value(const GameState& before, const GameState& after, int who, Objective objective);
+
+// Expected payoff (numerator over the common denominator) of `who` once the state's
+// pending boarding decisions are taken the evaluator's way.
+std::int64_t payoff_after(GameState s, int who, Objective objective);
+
+int best_boarding(const GameState& s, Objective objective) {
     const Board& b = s.board();
     const int me = b.current;
     // Canonical order: stay, boats in good order; a full boat (variant) rearmost seat first.
@@ -57,17 +69,17 @@ int best_boarding(const GameState& s) {
     for (int a : options) {
         GameState c = s;
         c.apply_legal(a);
-        const std::int64_t v = income_after(std::move(c), me);
+        const std::int64_t v = payoff_after(std::move(c), me, objective);
         if (v > best_value) best_value = v, best = a;
     }
     return best;
 }
 
-std::int64_t income_after(GameState s, int who) {
-    while (s.board().phase == Phase::kBoarding) s.apply_legal(best_boarding(s));
+std::int64_t payoff_after(GameState s, int who, Objective objective) {
+    while (s.board().phase == Phase::kBoarding) s.apply_legal(best_boarding(s, objective));
     Voyage v;
-    if (!s.voyage(v)) throw std::logic_error("greedy: no voyage to evaluate");
-    return expected_income(v, who);
+    if (!voyage_of(s, objective, v)) throw std::logic_error("greedy: no voyage to evaluate");
+    return expected_payoff(v, who);
 }
 
 // Voyage income of the settlement just made, as the evaluator counts it (the insurer
@@ -79,7 +91,12 @@ std::int64_t settled_income(const Board& b, int who) {
     return value;
 }
 
-int best_pilot(const GameState& s) {
+std::int64_t settled_value(const GameState& before, const GameState& after, int who, Objective objective) {
+    if (objective == Objective::kWealth) return after.wealth(who) - before.wealth(who);
+    return settled_income(after.board(), who);
+}
+
+int best_pilot(const GameState& s, Objective objective) {
     const int me = s.board().current;
     std::vector<int> legal;
     s.legal_actions(legal);
@@ -91,14 +108,15 @@ int best_pilot(const GameState& s) {
         c.apply_legal(a);
         Voyage v;
         // A move that brings the last boats to Manila settles the voyage at once.
-        const std::int64_t value = c.voyage(v) ? expected_income(v, me)
-                                               : settled_income(c.board(), me) * denominator(3);
+        const std::int64_t value = voyage_of(c, objective, v)
+                                       ? expected_payoff(v, me)
+                                       : settled_value(s, c, me, objective) * denominator(3);
         if (value > best_value) best_value = value, best = a;
     }
     return best;
 }
 
-int best_plunder(const GameState& s) {
+int best_plunder(const GameState& s, Objective objective) {
     const int me = s.board().current;
     std::vector<int> legal;
     s.legal_actions(legal);
@@ -108,17 +126,17 @@ int best_plunder(const GameState& s) {
         if (a < action::kPlunder || a >= action::kDeal) continue;
         GameState c = s;
         c.apply_legal(a);
-        const std::int64_t value = settled_income(c.board(), me);
+        const std::int64_t value = settled_value(s, c, me, objective);
         if (value > best_value) best_value = value, best = a;
     }
     return best;
 }
 
-int best_placement(const GameState& s) {
+int best_placement(const GameState& s, Objective objective) {
     const Board& b = s.board();
     const int me = b.current;
     Voyage v;
-    if (!s.voyage(v)) throw std::logic_error("greedy: placement without a voyage");
+    if (!voyage_of(s, objective, v)) throw std::logic_error("greedy: placement without a voyage");
     const Table t = analyse(v, {me, b.max_accomplices}, 1);
     const std::int64_t den = t.denominator[0];
     const PlayerState& ps = b.players[static_cast<std::size_t>(me)];
@@ -128,10 +146,10 @@ int best_placement(const GameState& s) {
         int cost;
         bool blind;
         if (!s.placement_terms(me, id, cost, blind) || !t.legal[static_cast<std::size_t>(id)]) continue;
+        // The voyage carries the budgets, so the table already charges a blind passenger
+        // all their cash.
         std::int64_t net = t.net[static_cast<std::size_t>(id)];
-        if (blind) {
-            net += static_cast<std::int64_t>(cost - ps.cash) * den;  // pays all its cash instead
-        } else if (id != table_id(kInsurance) && cost > ps.cash) {
+        if (!blind && id != table_id(kInsurance) && cost > ps.cash) {
             const int loans = (cost - ps.cash + kLoanAmount - 1) / kLoanAmount;
             net -= static_cast<std::int64_t>(loans * (kRepayAmount - kLoanAmount)) * den;  // interest
         }
@@ -156,7 +174,9 @@ int best_placement(const GameState& s) {
 // - boarding, pilots, plunder: the option of highest expected voyage income for itself,
 //   the others deciding the same way (the evaluator's rule; ties to the first option);
 // - never takes or lifts a loan of its own accord.
-int greedy_action(const GameState& s) {
+// Under the wealth objective ("greedy-wealth") placement, boarding, pilots and plunder
+// value the share gains of the goods that reach Manila too; the rest is the same.
+int greedy_action(const GameState& s, Objective objective) {
     using namespace action;
     const Board& b = s.board();
     if (s.is_terminal() || s.is_chance_node()) invalid("greedy_action: no player to move");
@@ -202,11 +222,11 @@ int greedy_action(const GameState& s) {
                 if (kStarts[static_cast<std::size_t>(t)] == start) return kStart + t;
             throw std::logic_error("greedy: no start triple");
         }
-        case Phase::kPlacement: return best_placement(s);
-        case Phase::kBoarding: return best_boarding(s);
+        case Phase::kPlacement: return best_placement(s, objective);
+        case Phase::kBoarding: return best_boarding(s, objective);
         case Phase::kSmallPilot:
-        case Phase::kLargePilot: return best_pilot(s);
-        case Phase::kPlunder: return best_plunder(s);
+        case Phase::kLargePilot: return best_pilot(s, objective);
+        case Phase::kPlunder: return best_plunder(s, objective);
         default: break;
     }
     throw std::logic_error("greedy_action: no rule for this phase");
@@ -231,8 +251,9 @@ GameResult play_game(int players, const Rules& rules, std::uint64_t seed, const 
             a = s.sample_chance();
         } else {
             const int p = s.current_player();
-            if (bots[static_cast<std::size_t>(p)] == BotKind::kGreedy) {
-                a = greedy_action(s);
+            const BotKind bot = bots[static_cast<std::size_t>(p)];
+            if (bot == BotKind::kGreedy || bot == BotKind::kGreedyWealth) {
+                a = greedy_action(s, bot == BotKind::kGreedy ? Objective::kIncome : Objective::kWealth);
             } else {
                 s.legal_actions(legal);
                 a = legal[static_cast<std::size_t>(rngs[static_cast<std::size_t>(p)].below(static_cast<int>(legal.size())))];

@@ -75,19 +75,18 @@ bool GameState::placement_terms(int p, int id, int& cost, bool& blind) const {
         if (b_.spots[static_cast<std::size_t>(s)] != kNoOwner) return false;
         if (s == kPirate2 && b_.spots[kPirate1] == kNoOwner) return false;
         cost = kSpotCost[static_cast<std::size_t>(s)];
+        if (s == kInsurance) {
+            // Rule 12: a blind passenger may take any free spot but insurance.
+            const int cheapest = cheapest_paid_spot();
+            return cheapest == std::numeric_limits<int>::max() ||
+                   b_.players[static_cast<std::size_t>(p)].capacity() >= cheapest;
+        }
     }
     const int capacity = b_.players[static_cast<std::size_t>(p)].capacity();
-    // Rule 12: insurance pays rather than costs, but a blind passenger may not take it.
-    if (id == table_id(kInsurance)) return !is_blind_passenger(p);
     if (capacity >= cost) return true;
-    blind = is_blind_passenger(p);
+    // Rule 12: a blind passenger cannot pay even the cheapest free spot.
+    blind = capacity < cheapest_paid_spot();
     return blind;
-}
-
-bool GameState::is_blind_passenger(int p) const {
-    // Rule 12: cannot pay even the cheapest free spot, mortgaging all it can. (Some paid
-    // spot is always free: the accomplices of 5 players cannot fill every seat and spot.)
-    return b_.players[static_cast<std::size_t>(p)].capacity() < cheapest_paid_spot();
 }
 
 }  // namespace manila

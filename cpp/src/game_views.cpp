@@ -42,6 +42,14 @@ bool GameState::voyage(Voyage& v) const {
     if (b_.large_done) v.spots[kPilotLarge] = kNoOwner;
     v.num_owners = b_.num_players;
     v.rules = b_.rules;
+    for (int g = 0; g < kNumGoods; ++g) v.price[static_cast<std::size_t>(g)] = b_.price(g);
+    for (int p = 0; p < b_.num_players; ++p) {
+        const PlayerState& ps = b_.players[static_cast<std::size_t>(p)];
+        for (int g = 0; g < kNumGoods; ++g)
+            v.shares[static_cast<std::size_t>(p)][static_cast<std::size_t>(g)] =
+                static_cast<std::uint8_t>(ps.shares[static_cast<std::size_t>(g)]);
+        v.budget[static_cast<std::size_t>(p)] = std::max(0, ps.capacity());
+    }
     return true;
 }
 

@@ -54,6 +54,29 @@ void Voyage::validate() const {
                        std::to_string(num_owners - 1));
     if (spots[kPirate2] != kNoOwner && spots[kPirate1] == kNoOwner)
         reject("spots.pirate_2", "pirate_2 may only be occupied once pirate_1 is");
+    if (objective != Objective::kIncome && objective != Objective::kWealth)
+        reject("objective", "must be income or wealth");
+    for (int g = 0; g < kNumGoods; ++g) {
+        const std::string good = kGoods[static_cast<std::size_t>(g)].name;
+        const int p = price[static_cast<std::size_t>(g)];
+        if (price_step(p) < 0 || price_step(p) == kPriceSteps - 1)
+            reject("prices." + good, "must be 0, 5, 10 or 20 (a good at 30 has ended the game), got " +
+                                         std::to_string(p));
+        int total = 0;
+        for (int o = 0; o < kMaxOwners; ++o) {
+            const int n = shares[static_cast<std::size_t>(o)][static_cast<std::size_t>(g)];
+            if (n != 0 && o >= num_owners)
+                reject("shares", "owner id " + std::to_string(o) + " is not in 0.." +
+                                     std::to_string(num_owners - 1));
+            total += n;
+        }
+        if (total > kSharesPerGood)
+            reject("shares." + good, "there are " + std::to_string(kSharesPerGood) + " shares of " +
+                                         good + " in all, not " + std::to_string(total));
+    }
+    for (int o = 0; o < kMaxOwners; ++o)
+        if (budget[static_cast<std::size_t>(o)] < 0)
+            reject("budget", "owner id " + std::to_string(o) + " has a negative budget");
 }
 
 int Voyage::accomplices(int owner) const {

@@ -35,7 +35,7 @@ from typing import Protocol, Sequence, Union
 from . import _core
 from .suggest import did_you_mean
 
-BOT_NAMES = ("random", "greedy")
+BOT_NAMES = ("random", "greedy", "greedy-wealth")
 
 
 class Bot(Protocol):
@@ -64,22 +64,31 @@ class GreedyBot:
     for bids, shares, goods and start spaces (see the module doc)."""
 
     name = "greedy"
+    wealth = False  # what its in-voyage decisions maximise: voyage income alone
 
     def __init__(self, seed: int = 0):
         del seed  # deterministic; the argument keeps the bot factories uniform
 
     def step(self, state) -> int:
-        return _core.greedy_action(state._s)
+        return _core.greedy_action(state._s, self.wealth)
 
     def __repr__(self) -> str:
-        return "GreedyBot()"
+        return f"{type(self).__name__}()"
 
 
-_FACTORIES = {"random": RandomBot, "greedy": GreedyBot}
+class GreedyWealthBot(GreedyBot):
+    """The greedy bot valuing placements, boarding, pilots and plunder in wealth: voyage
+    income plus the price rise of the shares it holds of the goods that reach Manila."""
+
+    name = "greedy-wealth"
+    wealth = True
+
+
+_FACTORIES = {"random": RandomBot, "greedy": GreedyBot, "greedy-wealth": GreedyWealthBot}
 
 
 def make_bot(name: str, seed: int = 0) -> Union[RandomBot, GreedyBot]:
-    """A built-in bot by name ("random" or "greedy")."""
+    """A built-in bot by name (see BOT_NAMES)."""
     if name not in _FACTORIES:
         raise ValueError(f"unknown bot {name!r}{did_you_mean(name, BOT_NAMES)}; "
                          f"the built-in bots are {', '.join(BOT_NAMES)}")

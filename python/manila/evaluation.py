@@ -21,7 +21,7 @@ def _exact_text(num: int, den: int) -> str:
 
 
 class Evaluation:
-    """The exact evaluation of one voyage state (MANILA.md part 2).
+    """The exact evaluation of one voyage state (docs/numbers.md).
 
     Numbers come as floats, or as ``fractions.Fraction`` when ``exact`` is true;
     ``to_dict()`` gives the JSON of the contract.
@@ -63,25 +63,33 @@ class Evaluation:
         row = self._table.incomes[self._row]
         return {name: self._number(int(row[i])) for i, name in enumerate(self.state.owners)}
 
+    @property
+    def payoffs(self) -> dict[str, Union[float, Fraction]]:
+        """The expected payoff of every owner: the voyage income, plus the share gains when
+        the state's objective is wealth (then the same as ``incomes``)."""
+        row = self._table.payoffs[self._row]
+        return {name: self._number(int(row[i])) for i, name in enumerate(self.state.owners)}
+
     def best_spot(self) -> Optional[str]:
         """The spot with the highest expected net value (first in canonical order on ties)."""
         spots = self.spots
         return max(spots, key=lambda s: spots[s]["expected_net"]) if spots else None
 
     def to_dict(self, exact: Optional[bool] = None) -> dict:
-        """The evaluation JSON of MANILA.md: floats, or "n/d" strings when exact."""
+        """The evaluation JSON (docs/numbers.md): floats, or "n/d" strings when exact."""
         exact = self.exact if exact is None else exact
         den = self.denominator
         conv = (lambda n: _exact_text(n, den)) if exact else (lambda n: n / den)
         t, r = self._table, self._row
         legal, cost, net = t.legal[r].tolist(), t.cost[r].tolist(), t.net[r].tolist()
-        boats, incomes = t.boats[r].tolist(), t.incomes[r].tolist()
+        boats, incomes, payoffs = t.boats[r].tolist(), t.incomes[r].tolist(), t.payoffs[r].tolist()
         return {
             "spots": {name: {"cost": cost[i], "expected_net": conv(net[i])}
                       for i, name in enumerate(TABLE_SPOTS) if legal[i]},
             "boats": {good: {o: conv(boats[i][k]) for k, o in enumerate(OUTCOMES)}
                       for i, good in enumerate(self.state.boats)},
             "incomes": {name: conv(incomes[i]) for i, name in enumerate(self.state.owners)},
+            "payoffs": {name: conv(payoffs[i]) for i, name in enumerate(self.state.owners)},
         }
 
     def __repr__(self) -> str:
@@ -89,7 +97,7 @@ class Evaluation:
 
 
 def _wants_exact(state: StateLike, exact: Optional[bool]) -> bool:
-    """``exact`` when given, else the JSON's own ``"exact": true`` (MANILA.md part 2)."""
+    """``exact`` when given, else the JSON's own ``"exact": true`` (docs/numbers.md)."""
     if exact is not None:
         return exact
     return isinstance(state, Mapping) and state.get("exact") is True

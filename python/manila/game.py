@@ -395,7 +395,7 @@ class State:
         return f"p{player}"
 
     # ------------------------------------------------------------------ the evaluator
-    def voyage_state(self, player: Optional[int] = None) -> Optional[dict]:
+    def voyage_state(self, player: Optional[int] = None, objective: str = "income") -> Optional[dict]:
         """The voyage in progress as the evaluator's JSON (docs/numbers.md), or None.
 
         None before the boats are placed and once roll 3 is over (plunder choice,
@@ -403,7 +403,9 @@ class State:
         view. Pilots that have acted and pirates who boarded are off their spots. During
         the boarding decisions the state shows the boarding done so far (the evaluator
         takes it as finished). Positions a pilot made unreachable from a legal start
-        carry ``"strict": false`` so that ``manila.evaluate`` accepts them.
+        carry ``"strict": false`` so that ``manila.evaluate`` accepts them. Every player's
+        shares, the prices and every player's budget (cash plus 12 per unmortgaged share)
+        come with it, so that ``objective="wealth"`` values the moment in wealth.
         """
         v = self._s.voyage()
         if v is None:
@@ -421,6 +423,12 @@ class State:
                                   "crew": [name(o) for o in crew]}
         out["boats"] = boats
         out["spots"] = {SPOTS[k]: name(o) for k, o in enumerate(v.spots) if o >= 0}
+        if objective != "income":
+            out["objective"] = objective
+        out["shares"] = {name(p): {GOODS[g]: n for g, n in enumerate(held) if n}
+                         for p, held in enumerate(v.shares) if any(held)}
+        out["prices"] = {GOODS[g]: price for g, price in enumerate(v.prices) if price}
+        out["budget"] = {name(p): budget for p, budget in enumerate(v.budgets)}
         if reachability_problems(v.next_roll, {g: b["position"] for g, b in boats.items()}):
             out["strict"] = False
         return out

@@ -13,6 +13,12 @@ Grammar (items are separated by spaces, in any order after the roll)::
     spot    = spot-id "=" owner                      port_a .. insurance, as in the JSON
     option  = "player=" owner | "players=" ("3" | "4" | "5")
             | "thirteen=" ("port" | "shipyard") | "variant"
+            | "wealth"                               value in wealth, not voyage income
+            | "shares=" owner ":" held { "," held }  one item per player
+            | "prices=" priced { "," priced }        goods not named are at 0
+            | "budget=" owner ":" amount             one item per player
+    held    = good count                             e.g. jade2
+    priced  = good ("0" | "5" | "10" | "20")         e.g. silk10
     owner   = name | '"' JSON string '"'             a name is letters, digits, _ . - ' +
 
 Exactly three boats; a name holding other characters is written as a JSON string.
@@ -62,6 +68,13 @@ def format_state(data: dict) -> str:
         parts.append(f"player={quote(data['player'])}")
     if data.get("players") is not None:
         parts.append(f"players={data['players']}")
+    if data.get("objective", "income") != "income":
+        parts.append(data["objective"])
+    for owner, held in data.get("shares", {}).items():
+        parts.append(f"shares={quote(owner)}:" + ",".join(f"{g}{n}" for g, n in held.items()))
+    if data.get("prices"):
+        parts.append("prices=" + ",".join(f"{g}{p}" for g, p in data["prices"].items()))
+    parts += [f"budget={quote(owner)}:{amount}" for owner, amount in data.get("budget", {}).items()]
     rules = data.get("rules", {})
     if rules.get("thirteen_after_last_roll", "port") != "port":
         parts.append(f"thirteen={rules['thirteen_after_last_roll']}")
@@ -125,6 +138,33 @@ class _Scanner:
             i += 1
 
 
+_GOOD_COUNT = re.compile(r"([a-z_]+)([0-9]+)")
+
+
+def _counts(scanner: _Scanner, text: str, at: int, what: str) -> dict:
+    """Reads ``jade2,silk1`` into {"jade": 2, "silk": 1}; goods are checked later."""
+    out: dict = {}
+    for part in text.split(","):
+        m = _GOOD_COUNT.fullmatch(part)
+        if not m:
+            scanner.fail(at, f"expected a good and its {what} such as jade2, found {part!r}")
+        elif m.group(1) in out:
+            scanner.fail(at, f"{m.group(1)} is given twice")
+        else:
+            out[m.group(1)] = int(m.group(2))
+        at += len(part) + 1
+    return out
+
+
+def _owner_and(scanner: _Scanner, text: str, at: int, example: str) -> tuple[Optional[str], str, int]:
+    """Splits ``owner:rest`` (the owner may be a quoted JSON string holding a colon)."""
+    end = _string_end(text, 0) if text.startswith('"') else text.find(":")
+    if end < 0 or text[end:end + 1] != ":":
+        scanner.fail(at, f"expected owner:{example}")
+        return None, "", at
+    return _single_owner(scanner, text[:end], at), text[end + 1:], at + end + 1
+
+
 def _single_owner(scanner: _Scanner, text: str, at: int) -> Optional[str]:
     owners = scanner.owners(text, at)
     if len(owners) != 1:
@@ -157,6 +197,8 @@ def notation_to_dict(text: Any) -> dict:
     for at, item in items[1:]:
         if item == "variant":
             rules["pirate_variant"] = True
+        elif item in ("wealth", "income"):
+            data["objective"] = item
         elif "@" in item.split("=", 1)[0].split(":", 1)[0]:
             good, _, rest = item.partition("@")
             place, colon, crew = rest.partition(":")
@@ -173,10 +215,27 @@ def notation_to_dict(text: Any) -> dict:
         elif "=" in item:
             key, _, value = item.partition("=")
             where = at + len(key) + 1
+            if key in ("shares", "budget"):  # one item per player
+                owner, rest, where = _owner_and(scanner, value, where,
+                                                "jade2,silk1" if key == "shares" else "7")
+                if owner is None:
+                    continue
+                entries = data.setdefault(key, {})
+                if owner in entries:
+                    scanner.fail(at, f"{key} of {owner} is given twice")
+                elif key == "shares":
+                    entries[owner] = _counts(scanner, rest, where, "share count")
+                elif rest.isdigit():
+                    entries[owner] = int(rest)
+                else:
+                    scanner.fail(where, f"a budget is a whole number of pesos, not {rest!r}")
+                continue
             if key in seen:
                 scanner.fail(at, f"{key} is given twice")
             seen.add(key)
-            if key == "player":
+            if key == "prices":
+                data["prices"] = _counts(scanner, value, where, "price")
+            elif key == "player":
                 data["player"] = _single_owner(scanner, value, where)
             elif key == "players":
                 data["players"] = int(value) if value.isdigit() else value
@@ -186,7 +245,8 @@ def notation_to_dict(text: Any) -> dict:
                 data["spots"][key] = _single_owner(scanner, value, where)
         else:
             scanner.fail(at, f"unreadable item {item!r}: expected good@position[:crew], "
-                             f"spot=owner, player=..., players=..., thirteen=... or variant")
+                             f"spot=owner, player=..., players=..., thirteen=..., variant, "
+                             f"wealth, shares=..., prices=... or budget=...")
     if rules:
         data["rules"] = rules
     if scanner.problems:

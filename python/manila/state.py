@@ -1,7 +1,13 @@
-"""The voyage state of MANILA.md part 2 as a typed, validated Python object."""
+"""The voyage state as a typed, validated Python object (docs/numbers.md).
+
+Beside the board it may carry what values a player's wealth: the shares each player
+holds, the goods' prices, what each player can pay now, and the objective the players
+maximise (voyage income, or income plus share gains).
+"""
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Mapping, Optional, Union
@@ -16,6 +22,12 @@ SPOTS: tuple[str, ...] = tuple(_core.SPOTS)
 SEATS: dict[str, tuple[int, ...]] = {g: tuple(c) for g, c in _core.SEAT_COSTS.items()}  # seat costs
 CARGO_VALUES: dict[str, int] = dict(_core.CARGO_VALUES)
 THIRTEEN_OPTIONS = ("port", "shipyard")
+OBJECTIVES = ("income", "wealth")
+PRICE_TRACK: tuple[int, ...] = tuple(_core.PRICE_TRACK)
+PRICES: tuple[int, ...] = PRICE_TRACK[:-1]  # a good at the top has ended the game
+SHARES_PER_GOOD: int = _core.SHARES_PER_GOOD
+# Optional keys of a state that value it in wealth rather than voyage income.
+WEALTH_KEYS = ("objective", "shares", "prices", "budget")
 # Keys a client may send beside the state: request options, not part of the voyage.
 REQUEST_KEYS = ("exact", "strict", "version")
 
@@ -51,6 +63,10 @@ class VoyageState:
     player: Optional[str] = None
     players: Optional[int] = None
     rules: Rules = Rules()
+    objective: str = "income"
+    shares: Mapping[str, Mapping[str, int]] = field(default_factory=dict)  # owner -> good -> count
+    prices: Mapping[str, int] = field(default_factory=dict)  # good -> price; missing goods at 0
+    budget: Mapping[str, int] = field(default_factory=dict)  # owner -> most they can pay now
 
     @classmethod
     def from_dict(cls, data: Any, strict: Optional[bool] = None) -> "VoyageState":
@@ -78,11 +94,20 @@ class VoyageState:
             out["players"] = self.players
         out["boats"] = {g: b.to_dict() for g, b in self.boats.items()}
         out["spots"] = dict(self.spots)
+        if self.objective != "income":
+            out["objective"] = self.objective
+        if self.shares:
+            out["shares"] = {o: dict(held) for o, held in self.shares.items()}
+        if self.prices:
+            out["prices"] = dict(self.prices)
+        if self.budget:
+            out["budget"] = dict(self.budget)
         return out
 
     @cached_property
     def owners(self) -> tuple[str, ...]:
-        """Every owner named in the state: crews in good order, then spots, then the player."""
+        """Every owner named in the state: crews in good order, spots, the player, then
+        those named only in ``shares`` or ``budget``."""
         seen: dict[str, None] = {}
         for boat in self.boats.values():
             seen.update(dict.fromkeys(boat.crew))
@@ -91,6 +116,8 @@ class VoyageState:
                 seen[self.spots[spot]] = None
         if self.player is not None:
             seen[self.player] = None
+        seen.update(dict.fromkeys(self.shares))
+        seen.update(dict.fromkeys(self.budget))
         return tuple(seen)
 
     @property
@@ -120,6 +147,10 @@ class VoyageState:
             num_owners=len(ids),
             thirteen_to_port=self.rules.thirteen_after_last_roll == "port",
             pirate_variant=self.rules.pirate_variant,
+            wealth=self.objective == "wealth",
+            prices=[self.prices.get(g, 0) for g in GOODS],
+            shares=[[self.shares.get(o, {}).get(g, 0) for g in GOODS] for o in self.owners],
+            budgets=[self.budget.get(o, -1) for o in self.owners],
         )
 
 
@@ -151,6 +182,11 @@ def validate(data: Union[VoyageState, Mapping, str], strict: Optional[bool] = No
     return []
 
 
+def _did_you_mean(word: Any, choices: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(str(word), choices, n=1) if isinstance(word, str) else []
+    return f' (did you mean "{close[0]}"?)' if close else ""
+
+
 def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
@@ -173,10 +209,11 @@ class _Parser:
     def parse(self, data: Any, strict: Optional[bool]) -> VoyageState:
         if not isinstance(data, Mapping):
             raise StateError([Problem("", f"a voyage state must be a JSON object, got {type(data).__name__}")])
-        known = ("rules", "next_roll", "player", "players", "boats", "spots") + REQUEST_KEYS
+        keys = ("rules", "next_roll", "player", "players", "boats", "spots") + WEALTH_KEYS
         for key in data:
-            if key not in known:
-                self.fail(str(key), f"unknown key; a voyage state has {', '.join(known[:6])}")
+            if key not in keys + REQUEST_KEYS:
+                self.fail(str(key), f"unknown key{_did_you_mean(key, keys)}; a voyage state has "
+                                    f"{', '.join(keys)}")
         rules = self.rules(data.get("rules"))
         next_roll = self.next_roll(data.get("next_roll", None), "next_roll" in data)
         player = None
@@ -188,6 +225,10 @@ class _Parser:
             players = None
         boats = self.boats(data.get("boats"))
         spots = self.spots(data.get("spots"))
+        objective = self.objective(data.get("objective", "income"))
+        shares = self.shares(data.get("shares"))
+        prices = self.prices(data.get("prices"))
+        budget = self.budget(data.get("budget"))
         for key in ("exact", "strict"):
             if key in data and not isinstance(data[key], bool):
                 self.fail(key, f"must be true or false, got {data[key]!r}")
@@ -198,7 +239,8 @@ class _Parser:
         if self.problems:
             raise StateError(self.problems)
         state = VoyageState(next_roll=next_roll, boats=boats, spots=spots, player=player,
-                            players=players, rules=rules)
+                            players=players, rules=rules, objective=objective, shares=shares,
+                            prices=prices, budget=budget)
         self.accomplice_limits(state)
         if strict is True:
             self.problems += state.reachability_problems()
@@ -240,8 +282,7 @@ class _Parser:
             self.fail("boats", "must be an object mapping each of the three sailing goods to its boat")
             return {}
         for good in data:
-            if good not in GOODS:
-                self.fail(f"boats.{good}", f"unknown good; the goods are {', '.join(GOODS)}")
+            self.good(good, f"boats.{good}")
         sailing = [g for g in GOODS if g in data]
         if len(data) != 3:
             self.fail("boats", f"exactly three goods sail each voyage, got {len(data)}")
@@ -285,7 +326,7 @@ class _Parser:
         for spot, owner in data.items():
             if spot not in SPOTS:
                 hint = (f"; cargo seats are given in boats.{spot}.crew" if spot in GOODS
-                        else f"; the spots are {', '.join(SPOTS)}")
+                        else f"{_did_you_mean(spot, SPOTS)}; the spots are {', '.join(SPOTS)}")
                 self.fail(f"spots.{spot}", "unknown spot" + hint)
             elif owner is not None:
                 name = self.owner(owner, f"spots.{spot}")
@@ -294,6 +335,92 @@ class _Parser:
         if "pirate_2" in out and "pirate_1" not in out:
             self.fail("spots.pirate_2", "pirate_2 may only be taken once pirate_1 is occupied")
         return {s: out[s] for s in SPOTS if s in out}
+
+    def objective(self, value: Any) -> str:
+        if value in OBJECTIVES:
+            return value
+        self.fail("objective", f'must be "income" or "wealth"{_did_you_mean(value, OBJECTIVES)}, '
+                               f"got {value!r}")
+        return "income"
+
+    def good(self, good: Any, path: str) -> bool:
+        if good in GOODS:
+            return True
+        self.fail(path, f"unknown good{_did_you_mean(good, GOODS)}; the goods are {', '.join(GOODS)}")
+        return False
+
+    def count(self, value: Any, path: str, what: str) -> Optional[int]:
+        if _is_int(value) and value >= 0:
+            return value
+        self.fail(path, f"{what} must be a whole number 0 or more, got {value!r}")
+        return None
+
+    def shares(self, data: Any) -> dict[str, dict[str, int]]:
+        if data is None:
+            return {}
+        if not isinstance(data, Mapping):
+            self.fail("shares", 'must be an object mapping players to their shares, e.g. {"red": {"jade": 2}}')
+            return {}
+        out: dict[str, dict[str, int]] = {}
+        totals = dict.fromkeys(GOODS, 0)
+        for owner, held in data.items():
+            path = f"shares.{owner}"
+            if self.owner(owner, path) is None:
+                continue
+            if not isinstance(held, Mapping):
+                self.fail(path, 'must be an object mapping goods to share counts, e.g. {"jade": 2}')
+                continue
+            counts = {}
+            for good, n in held.items():
+                if self.good(good, f"{path}.{good}"):
+                    n = self.count(n, f"{path}.{good}", "a share count")
+                    if n:
+                        counts[good] = n
+                        totals[good] += n
+            if counts:
+                out[owner] = {g: counts[g] for g in GOODS if g in counts}
+        for good, total in totals.items():
+            if total > SHARES_PER_GOOD:
+                self.fail("shares", f"{total} shares of {good} are held, but there are only "
+                                     f"{SHARES_PER_GOOD} in all")
+        return out
+
+    def prices(self, data: Any) -> dict[str, int]:
+        if data is None:
+            return {}
+        if not isinstance(data, Mapping):
+            self.fail("prices", 'must be an object mapping goods to prices, e.g. {"jade": 10}')
+            return {}
+        out = {}
+        for good, price in data.items():
+            path = f"prices.{good}"
+            if not self.good(good, path):
+                continue
+            if _is_int(price) and price in PRICES:
+                if price:
+                    out[good] = price
+            elif price == PRICE_TRACK[-1]:
+                self.fail(path, f"a good at {price} has ended the game; prices are "
+                                f"{', '.join(map(str, PRICES))} during a voyage")
+            else:
+                self.fail(path, f"must be a price on the track ({', '.join(map(str, PRICES))}), "
+                                f"got {price!r}")
+        return {g: out[g] for g in GOODS if g in out}
+
+    def budget(self, data: Any) -> dict[str, int]:
+        if data is None:
+            return {}
+        if not isinstance(data, Mapping):
+            self.fail("budget", 'must be an object mapping players to what they can pay, e.g. {"red": 7}')
+            return {}
+        out = {}
+        for owner, amount in data.items():
+            path = f"budget.{owner}"
+            if self.owner(owner, path) is not None:
+                amount = self.count(amount, path, "a budget (cash plus 12 per unmortgaged share)")
+                if amount is not None:
+                    out[owner] = amount
+        return out
 
     def accomplice_limits(self, state: VoyageState) -> None:
         """Reports, at the first accomplice over the limit, an owner who holds too many."""

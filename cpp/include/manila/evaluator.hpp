@@ -25,6 +25,7 @@ struct Table {
     int owner_stride = 0;  // columns of `incomes`: the largest num_owners of the batch
     std::vector<std::int64_t> denominator;  // [n]
     std::vector<std::int64_t> incomes;      // [n][owner_stride], numerators, 0 past num_owners
+    std::vector<std::int64_t> payoffs;      // [n][owner_stride]: incomes plus share gains (wealth)
     std::vector<std::int64_t> boats;        // [n][kNumBoats][kNumOutcomes], numerators
     std::vector<std::uint8_t> legal;        // [n][kNumTableSpots]
     std::vector<std::int32_t> cost;         // [n][kNumTableSpots], what is paid (0 if not legal)
@@ -39,11 +40,18 @@ struct PointOfView {
     int max_accomplices = 3;
 };
 
-// Spots (table ids, canonical order) the point-of-view owner may take now.
-std::vector<int> legal_spots(const Voyage& v, const PointOfView& pov);
+// A spot the point-of-view owner may take now, and what it costs them (-10: insurance).
+struct LegalSpot {
+    int id;    // spot-table id
+    int cost;  // a blind passenger pays their whole budget
+};
 
-// Expected voyage income of one owner (numerator over denominator(v.next_roll)).
-std::int64_t expected_income(const Voyage& v, int owner);
+// Spots in canonical order, within the owner's accomplices and budget (rule 12 included).
+std::vector<LegalSpot> legal_spots(const Voyage& v, const PointOfView& pov);
+
+// Expected payoff of one owner (numerator over denominator(v.next_roll)): the voyage
+// income, plus the share gains under the wealth objective.
+std::int64_t expected_payoff(const Voyage& v, int owner);
 
 // Incomes, boat table and spot table of one voyage. threads: 0 picks by the work to do.
 Table analyse(const Voyage& v, const PointOfView& pov, int threads = 0);

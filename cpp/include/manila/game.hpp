@@ -22,14 +22,11 @@ namespace manila {
 inline constexpr int kMinPlayers = 3;
 inline constexpr int kMaxPlayers = 5;
 inline constexpr int kStartCash = 30;
-inline constexpr int kSharesPerGood = 5;
 inline constexpr int kDealtPerGood = 3;     // of each good, shuffled face down for the deal
 inline constexpr int kSharesDealt = 2;      // per player
 inline constexpr int kLoanAmount = 12;      // a mortgage brings 12 ...
 inline constexpr int kRepayAmount = 15;     // ... and lifting it costs 15
 inline constexpr int kMinSharePrice = 5;
-inline constexpr int kPriceSteps = 5;
-inline constexpr std::array<int, kPriceSteps> kPriceTrack{0, 5, 10, 20, 30};
 inline constexpr int kStartSum = 9;
 inline constexpr int kMaxStart = 5;
 inline constexpr int kNumStarts = 25;       // start triples in 0..5 summing to 9
@@ -236,7 +233,6 @@ private:
     void move_boat(int i, int delta);
     int boat_of(int good) const;
     int cheapest_paid_spot() const;
-    bool is_blind_passenger(int p) const;  // rule 12
 
     Board b_;
     Rng rng_;
@@ -245,13 +241,13 @@ private:
 };
 
 // Bots and play-outs.
-enum class BotKind : int { kRandom, kGreedy };
+enum class BotKind : int { kRandom, kGreedy, kGreedyWealth };
 
 // Uniformly random among the legal actions.
 int random_action(const GameState& s, Rng& rng);
 // The greedy bot (see game_bots.cpp for its rules): best expected_net spot, exact pirate and
 // pilot decisions, and simple stated rules for bids, shares, goods and start spaces.
-int greedy_action(const GameState& s);
+int greedy_action(const GameState& s, Objective objective = Objective::kIncome);
 
 struct GameResult {
     std::uint64_t seed = 0;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace manila {
@@ -49,6 +50,25 @@ inline constexpr std::array<int, kNumSpots> kSpotCost{4, 3, 2, 4, 3, 2, 5, 5, 2,
 inline constexpr std::array<int, 3> kSlotPayout{6, 8, 15};
 // What the insurer pays in total for 0..3 boats in the shipyard (sum of the slot payouts).
 inline constexpr std::array<int, 4> kInsuranceClaim{0, 6, 14, 29};
+
+// The black market: every good's price moves along this track, one step per arrival in
+// Manila; a good at the last step ends the game before another voyage can start.
+inline constexpr int kPriceSteps = 5;
+inline constexpr std::array<int, kPriceSteps> kPriceTrack{0, 5, 10, 20, 30};
+inline constexpr int kSharesPerGood = 5;
+
+// Step of a price on the track, or -1 if the price is not on it.
+inline constexpr int price_step(int price) {
+    for (int s = 0; s < kPriceSteps; ++s)
+        if (kPriceTrack[static_cast<std::size_t>(s)] == price) return s;
+    return -1;
+}
+
+// What one share gains when its good's boat reaches Manila at this price (0 at the top).
+inline constexpr int price_rise(int price) {
+    const int s = price_step(price);
+    return s < 0 || s + 1 >= kPriceSteps ? 0 : kPriceTrack[static_cast<std::size_t>(s + 1)] - price;
+}
 
 // Spot-table ids: the four cargo goods first, then the non-cargo spots.
 inline constexpr int kNumTableSpots = kNumGoods + kNumSpots;

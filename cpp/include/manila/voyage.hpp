@@ -2,6 +2,8 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
+#include <limits>
 #include <string>
 
 #include "manila/rules.hpp"
@@ -26,6 +28,17 @@ struct Boat {
     }
 };
 
+// The maximum allowed number of owners; a game has 3 to 5 players and every
+// accomplice could in principle belong to someone else.
+inline constexpr int kMaxOwners = 64;
+
+// A budget entry that limits nothing: the owner can pay for any spot.
+inline constexpr int kUnlimited = std::numeric_limits<int>::max();
+
+// What a player maximises: the voyage income alone, or the income plus the rise in value
+// of the shares they hold of the goods that reach Manila.
+enum class Objective : std::uint8_t { kIncome, kWealth };
+
 // Owners are 0..num_owners-1. Boats are in canonical good order.
 struct Voyage {
     int next_roll = 1;  // 1..3
@@ -34,6 +47,18 @@ struct Voyage {
                                      kNoOwner, kNoOwner, kNoOwner, kNoOwner, kNoOwner};
     int num_owners = 0;
     Rules rules{};
+    Objective objective = Objective::kIncome;
+    std::array<int, kNumGoods> price{};  // on kPriceTrack, below its last step
+    std::array<std::array<std::uint8_t, kNumGoods>, kMaxOwners> shares{};  // [owner][good]
+    std::array<int, kMaxOwners> budget = unlimited_budgets();  // most each owner can pay now
+
+    // What `owner` gains beyond the voyage income when boat `boat` ends in Manila.
+    int manila_bonus(int owner, int boat) const {
+        if (objective != Objective::kWealth) return 0;
+        const int good = boats[static_cast<std::size_t>(boat)].good;
+        return shares[static_cast<std::size_t>(owner)][static_cast<std::size_t>(good)] *
+               price_rise(price[static_cast<std::size_t>(good)]);
+    }
 
     // Throws std::invalid_argument naming the offending field. Every entry point calls it:
     // the evaluator indexes arrays with these numbers, and Release builds have no asserts.
@@ -41,10 +66,13 @@ struct Voyage {
 
     // Accomplices (seats and spots) held by one owner.
     int accomplices(int owner) const;
-};
 
-// The maximum allowed number of owners; a game has 3 to 5 players and every
-// accomplice could in principle belong to someone else.
-inline constexpr int kMaxOwners = 64;
+private:
+    static std::array<int, kMaxOwners> unlimited_budgets() {
+        std::array<int, kMaxOwners> b{};
+        b.fill(kUnlimited);
+        return b;
+    }
+};
 
 }  // namespace manila

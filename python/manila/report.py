@@ -70,7 +70,14 @@ def render(result: Evaluation, color: bool = False) -> str:
     if incomes:
         lines.append("")
         width = max(len(name) for name in incomes)
-        lines.append("  expected voyage income")
-        for name, value in zip(incomes, _column(list(incomes.values()))):
-            lines.append(f"  {name:<{width}}  {value}".rstrip())
+        if state.objective == "wealth":  # what the spot values maximise: income plus price rises
+            payoffs = result.payoffs
+            lines.append(f"  {'':<{width}}  expected income, payoff (with price rises)")
+            for name, income, payoff in zip(incomes, _column(list(incomes.values())),
+                                            _column([payoffs[n] for n in incomes])):
+                lines.append(f"  {name:<{width}}  {income}  {payoff}".rstrip())
+        else:
+            lines.append("  expected voyage income")
+            for name, value in zip(incomes, _column(list(incomes.values()))):
+                lines.append(f"  {name:<{width}}  {value}".rstrip())
     return "\n".join(lines)

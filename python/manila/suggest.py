@@ -43,9 +43,16 @@ def _choices(path: str, message: str) -> tuple[str, Iterable[str]]:
 
 
 def with_suggestions(problems: Iterable[Problem]) -> list[Problem]:
-    """The problems, each about an unknown name followed by the closest known name, if any."""
+    """The problems, each about an unknown name followed by the closest known name, if any.
+
+    The state parser suggests goods, spots and top-level keys itself; this adds the rest
+    (rule options, a boat's keys, the notation's player= and friends) where it has not.
+    """
     out = []
     for p in problems:
+        if "did you mean" in p.message:
+            out.append(p)
+            continue
         name, choices = _choices(p.path, p.message)
         hint = did_you_mean(name, choices) if name else ""
         if hint:  # right after "unknown ...", before the list of what is known

@@ -225,6 +225,6 @@ def test_progress_bars_only_on_a_terminal_and_never_before_an_error():
             os.close(child)
         os.close(main)
     assert proc.returncode == 2
-    assert shown.decode().strip().splitlines() == [
-        "manila: error: bots: unknown bot 'randm' (did you mean \"random\"?); "
-        "the built-in bots are random, greedy"]
+    lines = shown.decode().strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        "manila: error: bots: unknown bot 'randm' (did you mean \"random\"?); the built-in bots are")

@@ -34,7 +34,7 @@ _JSON_REASONS = {
 }
 
 
-class InputError(Exception):
+class InputError(ValueError):
     """Input or output the command line cannot use; reported as one line, exit status 2."""
 
 

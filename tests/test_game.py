@@ -373,7 +373,8 @@ def test_greedy_pilots_maximise_their_expected_payoff(bot, objective):
                 continue
             after = state.clone()
             after.apply_action(a)
-            data = after.voyage_state(objective=objective)
+            # The bot sees only its own face-down shares.
+            data = after.voyage_state(state.current_player(), objective, private=True)
             result = manila.evaluate(data, exact=True) if data is not None else None
             values[a] = result.payoffs.get(me, Fraction(0)) if result else None
             incomes[a] = result.incomes.get(me, Fraction(0)) if result else None

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "manila/game.hpp"
+#include "manila/observation.hpp"
 
 namespace py = pybind11;
 using namespace manila;
@@ -17,8 +18,9 @@ namespace {
 
 py::object owner_or_none(int o) { return o == kNoOwner ? py::object(py::none()) : py::object(py::int_(o)); }
 
-// Everything on the table as plain Python values (for to_dict, tests and replays).
-py::dict snapshot(const GameState& s) {
+// The table as plain Python values: everything (for to_dict, tests and replays), or what
+// `viewer` may see (face-down shares of others masked, their wealth unknown).
+py::dict snapshot(const GameState& s, int viewer = 0, PrivateInfo info = PrivateInfo::kAll) {
     const Board& b = s.board();
     py::dict d;
     d["phase"] = phase_name(b.phase);
@@ -36,14 +38,17 @@ py::dict snapshot(const GameState& s) {
     py::list players;
     for (int p = 0; p < b.num_players; ++p) {
         const PlayerState& ps = b.players[static_cast<std::size_t>(p)];
+        const auto known = known_shares(b, viewer, p, info);
+        const int hidden = hidden_shares(b, viewer, p, info);
         py::dict pd, shares;
-        for (int g = 0; g < kNumGoods; ++g) shares[kGoods[static_cast<std::size_t>(g)].name] = ps.shares[static_cast<std::size_t>(g)];
+        for (int g = 0; g < kNumGoods; ++g) shares[kGoods[static_cast<std::size_t>(g)].name] = known[static_cast<std::size_t>(g)];
         pd["cash"] = ps.cash;
         pd["shares"] = shares;
+        if (info != PrivateInfo::kAll) pd["hidden_shares"] = hidden;
         pd["mortgaged"] = ps.mortgaged;
         pd["accomplices"] = b.accomplices(p);
         pd["declined"] = static_cast<bool>((b.declined >> p) & 1);
-        pd["wealth"] = s.wealth(p);
+        pd["wealth"] = hidden ? py::object(py::none()) : py::object(py::int_(s.wealth(p)));
         players.append(pd);
     }
     d["players"] = players;
@@ -100,18 +105,51 @@ py::dict snapshot(const GameState& s) {
     return d;
 }
 
+PrivateInfo private_info(const std::string& name) {
+    if (name == "none") return PrivateInfo::kNone;
+    if (name == "single") return PrivateInfo::kSingle;
+    if (name == "all") return PrivateInfo::kAll;
+    throw std::invalid_argument("private_info: must be \"none\", \"single\" or \"all\", got \"" + name + "\"");
+}
+
+void check_player(const GameState& s, int player) {
+    if (player < 0 || player >= s.num_players())
+        throw std::invalid_argument("player: must be 0.." + std::to_string(s.num_players() - 1) + ", got " +
+                                    std::to_string(player));
+}
+
+// What `player` may know, as JSON-ready values: the masked table, and every action so far
+// with another player's deal written as None.
+py::dict observation(const GameState& s, int player, const std::string& info_name) {
+    check_player(s, player);
+    const PrivateInfo info = private_info(info_name);
+    py::dict d = snapshot(s, player, info);
+    d["observer"] = player;
+    py::list history;
+    for (std::size_t k = 0; k < s.history().size(); ++k)
+        history.append(action_visible(s, player, k, info) ? py::object(py::int_(s.history()[k])) : py::object(py::none()));
+    d["history"] = history;
+    return d;
+}
+
+// The bots the C++ play-out loop runs, by name (manila.bots registers them for Python).
+const std::vector<std::pair<std::string, BotKind>>& core_bots() {
+    static const std::vector<std::pair<std::string, BotKind>> bots{
+        {"random", BotKind::kRandom}, {"greedy", BotKind::kGreedy}, {"greedy-wealth", BotKind::kGreedyWealth}};
+    return bots;
+}
+
 std::vector<BotKind> bot_kinds(const std::vector<std::string>& names) {
     std::vector<BotKind> out;
     for (const std::string& n : names) {
-        if (n == "random")
-            out.push_back(BotKind::kRandom);
-        else if (n == "greedy")
-            out.push_back(BotKind::kGreedy);
-        else if (n == "greedy-wealth")
-            out.push_back(BotKind::kGreedyWealth);
-        else
-            throw std::invalid_argument("bots: unknown bot '" + n +
-                                        "'; the built-in bots are random, greedy and greedy-wealth");
+        const auto& bots = core_bots();
+        auto it = std::find_if(bots.begin(), bots.end(), [&](const auto& b) { return b.first == n; });
+        if (it == bots.end()) {
+            std::string known;
+            for (const auto& b : bots) known += (known.empty() ? "" : ", ") + b.first;
+            throw std::invalid_argument("bots: unknown bot '" + n + "'; the built-in bots are " + known);
+        }
+        out.push_back(it->second);
     }
     return out;
 }
@@ -148,6 +186,18 @@ void register_game(py::module_& m) {
     m.attr("ACTION_OFFSETS") = offsets;
 
     m.def("action_name", &action_name, py::arg("action"));
+    m.def("observation_size", &observation_size, py::arg("players"));
+    m.def("observation_layout", [](int players) {
+        py::list out;
+        for (const TensorSection& sec : observation_layout(players))
+            out.append(py::make_tuple(sec.name, sec.offset, py::tuple(py::cast(sec.shape)), sec.low));
+        return out;
+    }, py::arg("players"));
+    m.attr("MAX_GAME_ACTIONS") = kMaxGameActions;
+    m.attr("MIN_WEALTH") = kMinWealth;
+    py::list core_bot_names;
+    for (const auto& b : core_bots()) core_bot_names.append(b.first);
+    m.attr("CORE_BOTS") = py::tuple(core_bot_names);
     m.def("start_triple", &start_triple, py::arg("index"));
     m.def("derive_seed", &derive_seed, py::arg("seed"), py::arg("index"));
 
@@ -164,6 +214,24 @@ void register_game(py::module_& m) {
              py::kw_only(), py::arg("players"), py::arg("seed") = 0, py::arg("thirteen_to_port") = true,
              py::arg("pirate_variant") = false)
         .def("clone", [](const GameState& s) { return GameState(s); })
+        // A state is a plain value: copies are clones (OpenSpiel clones Python states with deepcopy).
+        .def("__copy__", [](const GameState& s) { return GameState(s); })
+        .def("__deepcopy__", [](const GameState& s, const py::dict&) { return GameState(s); }, py::arg("memo"))
+        // Pickled as the game, the history and the generator, and rebuilt by replaying the
+        // history (every action checked, so a tampered pickle raises ValueError).
+        .def(py::pickle(
+            [](const GameState& s) {
+                const Board& b = s.board();
+                return py::make_tuple(b.num_players, s.seed(), b.rules.thirteen_to_port, b.rules.pirate_variant,
+                                      s.history(), s.rng().state());
+            },
+            [](const py::tuple& t) {
+                if (t.size() != 6) throw std::invalid_argument("pickle: not a pickled manila GameState");
+                GameState s(t[0].cast<int>(), Rules{t[2].cast<bool>(), t[3].cast<bool>()}, t[1].cast<std::uint64_t>());
+                for (int a : t[4].cast<std::vector<int>>()) s.apply_action(a);
+                s.rng().set_state(t[5].cast<std::uint64_t>());
+                return s;
+            }))
         .def_property_readonly("num_players", &GameState::num_players)
         .def_property_readonly("seed", &GameState::seed)
         .def_property("rng_state", [](const GameState& s) { return s.rng().state(); },
@@ -200,7 +268,35 @@ void register_game(py::module_& m) {
         .def("action_to_string", &GameState::action_to_string, py::arg("action"))
         .def("to_string", &GameState::to_string)
         .def("check_invariants", &GameState::check_invariants)
-        .def("snapshot", &snapshot)
+        .def("snapshot", [](const GameState& s) { return snapshot(s); })
+        .def("observation", &observation, py::arg("player"), py::arg("private_info") = "single")
+        .def("information_state_string", [](const GameState& s, int player, const std::string& info) {
+            return information_state_string(s, player, private_info(info));
+        }, py::arg("player"), py::arg("private_info") = "single")
+        .def("observation_string", [](const GameState& s, int player, const std::string& info) {
+            return observation_string(s, player, private_info(info));
+        }, py::arg("player"), py::arg("private_info") = "single")
+        // Written straight into numpy memory: a new array, or `out` (float32, C-contiguous,
+        // observation_size floats) reused by observers that keep one buffer.
+        .def("observation_tensor", [](const GameState& s, int player, const std::string& info, py::object out) {
+            const PrivateInfo pi = private_info(info);
+            check_player(s, player);
+            py::array_t<float> arr;
+            if (out.is_none()) {
+                arr = py::array_t<float>(observation_size(s.num_players()));
+            } else {
+                if (!py::isinstance<py::array_t<float>>(out))
+                    throw std::invalid_argument("out: a float32 numpy array is needed");
+                arr = out.cast<py::array_t<float>>();
+                if (!(arr.flags() & py::array::c_style) || !arr.writeable() || arr.ndim() != 1)
+                    throw std::invalid_argument("out: a writable one-dimensional C-contiguous float32 array is needed");
+                if (arr.size() != observation_size(s.num_players()))
+                    throw std::invalid_argument("out: " + std::to_string(observation_size(s.num_players())) +
+                                                " floats are needed, got " + std::to_string(arr.size()));
+            }
+            observation_tensor(s, player, pi, arr.mutable_data(), static_cast<std::size_t>(arr.size()));
+            return arr;
+        }, py::arg("player"), py::arg("private_info") = "single", py::arg("out") = py::none())
         .def("placement_terms", [](const GameState& s, int player, int id) -> py::object {
             int cost;
             bool blind;

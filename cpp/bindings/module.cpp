@@ -5,6 +5,7 @@ namespace py = pybind11;
 
 void register_voyage(py::module_& m);
 void register_evaluator(py::module_& m);
+void register_advice(py::module_& m);
 void register_enumerate(py::module_& m);
 void register_game(py::module_& m);
 
@@ -12,6 +13,7 @@ PYBIND11_MODULE(_core, m) {
     m.doc() = "Exact Manila voyage evaluation (C++ core; use the manila package instead).";
     register_voyage(m);
     register_evaluator(m);
+    register_advice(m);
     register_enumerate(m);  // after the evaluator: it returns Tables
     register_game(m);       // after the voyage: GameState.voyage() returns a Voyage
 }

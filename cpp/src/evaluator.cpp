@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "manila/parallel.hpp"
+#include "evaluator_internal.hpp"
 
 namespace manila {
 namespace {
@@ -89,27 +90,24 @@ struct PilotMoves {
                 return p[i] != kArrived && shift(q[i], d) && reach(q[i]) != reach(p[i]);
             };
             large_begin[cell] = static_cast<std::int32_t>(large.size());
-            for (int i = 0; i < kNumBoats; ++i)
-                for (int d : {1, -1, 2, -2}) {
-                    Triple q = p;
-                    if (moves(i, d, q)) large.push_back(static_cast<std::int16_t>(cell_of(q)));
-                }
-            for (int i = 0; i < kNumBoats; ++i)
-                for (int j = i + 1; j < kNumBoats; ++j)
-                    for (auto [di, dj] : {std::pair{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}) {
-                        Triple q = p;
-                        if (moves(i, di, q) && moves(j, dj, q))
-                            large.push_back(static_cast<std::int16_t>(cell_of(q)));
-                    }
+            for_each_pilot_move(true, [&](const PilotMove& m) {
+                if (m == PilotMove{0, 0, 0}) return;
+                Triple q = p;
+                for (int i = 0; i < kNumBoats; ++i)
+                    if (m[i] != 0 && !moves(i, m[i], q)) return;
+                large.push_back(static_cast<std::int16_t>(cell_of(q)));
+            });
             // From spaces 0..4 even the large pilot cannot bring a boat past 6 afterwards,
             // so a small-pilot move within 0..4 ties with not moving.
             small_begin[cell] = static_cast<std::int32_t>(small.size());
-            for (int i = 0; i < kNumBoats; ++i)
-                for (int d : {1, -1}) {
+            for_each_pilot_move(false, [&](const PilotMove& m) {
+                for (int i = 0; i < kNumBoats; ++i) {
+                    if (m[i] == 0) continue;
                     Triple q = p;
-                    if (p[i] == kArrived || !shift(q[i], d) || (p[i] <= 4 && q[i] <= 4)) continue;
+                    if (p[i] == kArrived || !shift(q[i], m[i]) || (p[i] <= 4 && q[i] <= 4)) return;
                     small.push_back(static_cast<std::int16_t>(cell_of(q)));
                 }
+            });
         }
         large_begin[kCells] = static_cast<std::int32_t>(large.size());
         small_begin[kCells] = static_cast<std::int32_t>(small.size());
@@ -598,6 +596,8 @@ private:
     std::vector<ConfigWork*> configs_;
 };
 
+}  // namespace
+
 Voyage with_accomplice(const Voyage& v, int id, int owner) {
     Voyage w = v;
     if (id < kNumGoods) {
@@ -608,6 +608,8 @@ Voyage with_accomplice(const Voyage& v, int id, int owner) {
     }
     return w;
 }
+
+namespace {
 
 void check_pov(const Voyage& v, const PointOfView& pov) {
     if (pov.owner != kNoOwner && (pov.owner < 0 || pov.owner >= v.num_owners))
@@ -665,57 +667,76 @@ bool passive_gain(const Voyage& v, int id, int who, const std::int64_t* outcomes
     return true;
 }
 
-// Fills one row of the table; `threads` splits the spot evaluations (0: decide by the
-// time the evaluation without the spot took).
-void fill_row(Table& t, int row, const Voyage& v, const PointOfView& pov, int threads) {
+}  // namespace
+
+std::vector<std::int64_t> payoffs_of(const Voyage& v) {
     std::vector<int> everyone(static_cast<std::size_t>(v.num_owners));
-    for (int o = 0; o < v.num_owners; ++o) everyone[o] = o;
+    for (int o = 0; o < v.num_owners; ++o) everyone[static_cast<std::size_t>(o)] = o;
+    return Solver(v, std::move(everyone), false).run();
+}
+
+SpotValues spot_values(const Voyage& v, const PointOfView& pov, int threads) {
+    SpotValues out;
+    std::vector<int> everyone(static_cast<std::size_t>(v.num_owners));
+    for (int o = 0; o < v.num_owners; ++o) everyone[static_cast<std::size_t>(o)] = o;
     const auto started = std::chrono::steady_clock::now();
-    const std::vector<std::int64_t> all = Solver(v, everyone, true).run();
+    out.all = Solver(v, everyone, true).run();
+    out.num_owners = v.num_owners;
     if (threads <= 0) {
         // Starting a thread costs tens of microseconds: worth it only when each spot's own
         // evaluation, which takes about as long as this one, is much slower than that.
         const auto took = std::chrono::steady_clock::now() - started;
         threads = took > std::chrono::microseconds(50) ? hardware_threads() : 1;
     }
-    const std::int64_t* outcomes = all.data() + v.num_owners;
+    const std::int64_t* outcomes = out.outcomes();
+    Voyage base = v;
+    int who = pov.owner;
+    std::int64_t without = 0;
+    if (who == kNoOwner)
+        who = base.num_owners++;  // a fresh player, whose payoff without the spot is 0
+    else
+        without = out.all[static_cast<std::size_t>(who)];
+    out.spots = legal_spots(base, {who, pov.max_accomplices});
+    out.gain.assign(out.spots.size(), 0);
+    out.passive.assign(out.spots.size(), 0);
+    std::vector<int> hard;  // spots that need a game tree of their own
+    for (std::size_t k = 0; k < out.spots.size(); ++k) {
+        out.passive[k] = passive_gain(base, out.spots[k].id, who, outcomes, out.gain[k]);
+        if (!out.passive[k]) hard.push_back(static_cast<int>(k));
+    }
+    parallel_for(static_cast<int>(hard.size()), threads, [&](int h) {
+        const auto k = static_cast<std::size_t>(hard[static_cast<std::size_t>(h)]);
+        const std::int64_t with = Solver(with_accomplice(base, out.spots[k].id, who), {who}, false).run()[0];
+        out.gain[k] = with - without;
+    });
+    return out;
+}
 
+namespace {
+
+// Fills one row of the table; `threads` splits the spot evaluations.
+void fill_row(Table& t, int row, const Voyage& v, const PointOfView& pov, int threads) {
+    const SpotValues sv = spot_values(v, pov, threads);
+    const std::int64_t* outcomes = sv.outcomes();
     const std::int64_t den = denominator(v.next_roll);
     t.denominator[row] = den;
     const std::size_t owners_at = std::size_t(row) * t.owner_stride;
-    std::copy(all.begin(), all.begin() + v.num_owners, t.payoffs.begin() + owners_at);
+    std::copy(sv.all.begin(), sv.all.begin() + v.num_owners, t.payoffs.begin() + owners_at);
     for (int o = 0; o < v.num_owners; ++o) {
         // The income is the payoff without the share gains.
-        std::int64_t income = all[static_cast<std::size_t>(o)];
+        std::int64_t income = sv.all[static_cast<std::size_t>(o)];
         for (int i = 0; i < kNumBoats; ++i) income -= v.manila_bonus(o, i) * outcomes[kArrivalChannel + i];
         t.incomes[owners_at + static_cast<std::size_t>(o)] = income;
     }
     std::copy(outcomes, outcomes + kNumBoats * kNumOutcomes,
               t.boats.begin() + std::size_t(row) * kNumBoats * kNumOutcomes);
-
-    Voyage base = v;
-    int who = pov.owner;
-    std::int64_t without = 0;
-    if (who == kNoOwner)
-        who = base.num_owners++;  // a fresh player, whose income without the spot is 0
-    else
-        without = all[static_cast<std::size_t>(who)];
     const std::size_t off = std::size_t(row) * kNumTableSpots;
-    std::vector<int> hard;  // spots that need a game tree of their own
-    for (const auto [id, cost] : legal_spots(base, {who, pov.max_accomplices})) {
+    for (std::size_t k = 0; k < sv.spots.size(); ++k) {
+        const auto [id, cost] = sv.spots[k];
         t.legal[off + id] = 1;
         t.cost[off + id] = cost;
-        std::int64_t gain;
-        if (passive_gain(base, id, who, outcomes, gain))
-            t.net[off + id] = gain - cost * den;
-        else
-            hard.push_back(id);
+        t.net[off + id] = sv.gain[k] - cost * den;
     }
-    parallel_for(static_cast<int>(hard.size()), threads, [&](int k) {
-        const int id = hard[k];
-        const std::int64_t with = Solver(with_accomplice(base, id, who), {who}, false).run()[0];
-        t.net[off + id] = with - without - t.cost[off + id] * den;
-    });
 }
 
 }  // namespace

@@ -163,7 +163,9 @@ void GameState::apply_legal(int a) {
         case Phase::kDeal: {
             const int g = a - kDeal;
             --b_.pile[static_cast<std::size_t>(g)];
-            ++b_.players[static_cast<std::size_t>(b_.dealt / kSharesDealt)].shares[static_cast<std::size_t>(g)];
+            PlayerState& to = b_.players[static_cast<std::size_t>(deal_recipient(b_.dealt))];
+            ++to.shares[static_cast<std::size_t>(g)];
+            ++to.dealt[static_cast<std::size_t>(g)];
             if (++b_.dealt == kSharesDealt * b_.num_players) {
                 for (int h = 0; h < kNumGoods; ++h) {
                     b_.supply[static_cast<std::size_t>(h)] += b_.pile[static_cast<std::size_t>(h)];

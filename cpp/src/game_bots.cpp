@@ -35,10 +35,19 @@ int total_shares(const PlayerState& ps) {
     return n;
 }
 
-// The voyage in progress, valued by `objective`.
-bool voyage_of(const GameState& s, Objective objective, Voyage& v) {
+// The voyage in progress as `viewer` sees it, valued by `objective`: the others'
+// face-down shares are hidden, so it counts only the shares they were seen to buy.
+bool voyage_of(const GameState& s, int viewer, Objective objective, Voyage& v) {
     if (!s.voyage(v)) return false;
     v.objective = objective;
+    const Board& b = s.board();
+    for (int p = 0; p < b.num_players; ++p) {
+        if (p == viewer) continue;
+        const PlayerState& ps = b.players[static_cast<std::size_t>(p)];
+        for (int g = 0; g < kNumGoods; ++g)
+            v.shares[static_cast<std::size_t>(p)][static_cast<std::size_t>(g)] = static_cast<std::uint8_t>(
+                ps.shares[static_cast<std::size_t>(g)] - ps.dealt[static_cast<std::size_t>(g)]);
+    }
     return true;
 }
 
@@ -78,7 +87,7 @@ int best_boarding(const GameState& s, Objective objective) {
 std::int64_t payoff_after(GameState s, int who, Objective objective) {
     while (s.board().phase == Phase::kBoarding) s.apply_legal(best_boarding(s, objective));
     Voyage v;
-    if (!voyage_of(s, objective, v)) throw std::logic_error("greedy: no voyage to evaluate");
+    if (!voyage_of(s, who, objective, v)) throw std::logic_error("greedy: no voyage to evaluate");
     return expected_payoff(v, who);
 }
 
@@ -108,7 +117,7 @@ int best_pilot(const GameState& s, Objective objective) {
         c.apply_legal(a);
         Voyage v;
         // A move that brings the last boats to Manila settles the voyage at once.
-        const std::int64_t value = voyage_of(c, objective, v)
+        const std::int64_t value = voyage_of(c, me, objective, v)
                                        ? expected_payoff(v, me)
                                        : settled_value(s, c, me, objective) * denominator(3);
         if (value > best_value) best_value = value, best = a;
@@ -136,7 +145,7 @@ int best_placement(const GameState& s, Objective objective) {
     const Board& b = s.board();
     const int me = b.current;
     Voyage v;
-    if (!voyage_of(s, objective, v)) throw std::logic_error("greedy: placement without a voyage");
+    if (!voyage_of(s, me, objective, v)) throw std::logic_error("greedy: placement without a voyage");
     const Table t = analyse(v, {me, b.max_accomplices}, 1);
     const std::int64_t den = t.denominator[0];
     const PlayerState& ps = b.players[static_cast<std::size_t>(me)];
@@ -244,7 +253,6 @@ GameResult play_game(int players, const Rules& rules, std::uint64_t seed, const 
     for (int p = 0; p < players; ++p) rngs.emplace_back(derive_seed(seed, static_cast<std::uint64_t>(p) + 1));
     std::vector<int> legal;
     legal.reserve(256);
-    constexpr std::size_t kMaxActions = 1000000;  // a guard against an endless game
     while (!s.is_terminal()) {
         int a;
         if (s.is_chance_node()) {
@@ -268,7 +276,7 @@ GameResult play_game(int players, const Rules& rules, std::uint64_t seed, const 
         } else {
             s.apply_legal(a);
         }
-        if (s.history().size() > kMaxActions) throw std::runtime_error("play_game: the game does not end");
+        if (s.history().size() > static_cast<std::size_t>(kMaxGameActions)) throw std::runtime_error("play_game: the game does not end");
     }
     GameResult r;
     r.seed = seed;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "game_internal.hpp"
+#include "manila/observation.hpp"
 
 namespace manila {
 
@@ -78,45 +79,56 @@ std::string GameState::action_to_string(int a) const {
     return name;
 }
 
-std::string GameState::to_string() const {
+std::string GameState::to_string() const { return observation_string(*this, 0, PrivateInfo::kAll); }
+
+// The table as text; a player's face-down shares (and so their wealth) only where the
+// viewer sees them.
+std::string observation_string(const GameState& state, int viewer, PrivateInfo info) {
+    const Board& b = state.board();
+    const int n = b.num_players;
+    if (viewer < 0 || viewer >= n)
+        invalid("player: must be 0.." + std::to_string(n - 1) + ", got " + std::to_string(viewer));
     std::ostringstream o;
-    const int n = b_.num_players;
-    o << "voyage " << b_.voyage << ", " << phase_name(b_.phase);
-    if (b_.phase == Phase::kPlacement || b_.phase == Phase::kRoll) o << " before roll " << b_.next_roll;
-    if (b_.harbour_master >= 0) o << ", harbour master " << player_name(b_.harbour_master);
-    if (is_terminal())
+    if (info != PrivateInfo::kAll) o << "view of " << player_name(viewer) << "\n";
+    o << "voyage " << b.voyage << ", " << phase_name(b.phase);
+    if (b.phase == Phase::kPlacement || b.phase == Phase::kRoll) o << " before roll " << b.next_roll;
+    if (b.harbour_master >= 0) o << ", harbour master " << player_name(b.harbour_master);
+    if (state.is_terminal())
         o << ", game over";
-    else if (is_chance_node())
+    else if (state.is_chance_node())
         o << ", chance to move";
     else
-        o << ", " << player_name(b_.current) << " to move";
+        o << ", " << player_name(b.current) << " to move";
     o << "\nprices:";
-    for (int g = 0; g < kNumGoods; ++g) o << " " << good_name(g) << " " << b_.price(g);
+    for (int g = 0; g < kNumGoods; ++g) o << " " << good_name(g) << " " << b.price(g);
     o << "; supply:";
-    for (int g = 0; g < kNumGoods; ++g) o << " " << good_name(g) << " " << b_.supply[static_cast<std::size_t>(g)];
-    o << "; bank " << b_.bank << "\n";
-    if (b_.phase == Phase::kAuction)
-        o << "auction: high bid " << b_.high_bid
-          << (b_.high_bidder >= 0 ? " by " + player_name(b_.high_bidder) : std::string()) << "\n";
+    for (int g = 0; g < kNumGoods; ++g) o << " " << good_name(g) << " " << b.supply[static_cast<std::size_t>(g)];
+    o << "; bank " << b.bank << "\n";
+    if (b.phase == Phase::kAuction)
+        o << "auction: high bid " << b.high_bid
+          << (b.high_bidder >= 0 ? " by " + player_name(b.high_bidder) : std::string()) << "\n";
     for (int p = 0; p < n; ++p) {
-        const PlayerState& ps = b_.players[static_cast<std::size_t>(p)];
+        const PlayerState& ps = b.players[static_cast<std::size_t>(p)];
+        const auto shares = known_shares(b, viewer, p, info);
+        const int hidden = hidden_shares(b, viewer, p, info);
         o << player_name(p) << ": cash " << ps.cash << ", shares";
         bool any = false;
         for (int g = 0; g < kNumGoods; ++g)
-            if (ps.shares[static_cast<std::size_t>(g)]) {
-                o << " " << good_name(g) << " " << ps.shares[static_cast<std::size_t>(g)];
+            if (shares[static_cast<std::size_t>(g)]) {
+                o << " " << good_name(g) << " " << shares[static_cast<std::size_t>(g)];
                 any = true;
             }
-        if (!any) o << " none";
+        if (hidden) o << (any ? " + " : " ") << hidden << " face down";
+        if (!any && !hidden) o << " none";
         if (ps.mortgaged) o << " (" << ps.mortgaged << " mortgaged)";
-        o << ", wealth " << wealth(p);
-        if (b_.phase >= Phase::kPlacement && b_.phase != Phase::kGameOver)
-            o << ", accomplices " << b_.max_accomplices - b_.accomplices(p) << "/" << b_.max_accomplices << " free"
-              << (((b_.declined >> p) & 1) ? " (declined)" : "");
+        if (!hidden) o << ", wealth " << state.wealth(p);
+        if (b.phase >= Phase::kPlacement && b.phase != Phase::kGameOver)
+            o << ", accomplices " << b.max_accomplices - b.accomplices(p) << "/" << b.max_accomplices << " free"
+              << (((b.declined >> p) & 1) ? " (declined)" : "");
         o << "\n";
     }
-    if (b_.phase >= Phase::kPlacement && b_.phase != Phase::kGameOver) {
-        for (const Boat& boat : b_.boats) {
+    if (b.phase >= Phase::kPlacement && b.phase != Phase::kGameOver) {
+        for (const Boat& boat : b.boats) {
             o << good_name(boat.good) << " boat ";
             if (boat.position == kArrived)
                 o << "in Manila";
@@ -130,8 +142,8 @@ std::string GameState::to_string() const {
         o << "spots:";
         bool any = false;
         for (int s = 0; s < kNumSpots; ++s)
-            if (b_.spots[static_cast<std::size_t>(s)] != kNoOwner) {
-                o << " " << kSpotNames[static_cast<std::size_t>(s)] << "=" << player_name(b_.spots[static_cast<std::size_t>(s)]);
+            if (b.spots[static_cast<std::size_t>(s)] != kNoOwner) {
+                o << " " << kSpotNames[static_cast<std::size_t>(s)] << "=" << player_name(b.spots[static_cast<std::size_t>(s)]);
                 any = true;
             }
         if (!any) o << " none";

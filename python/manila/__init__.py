@@ -20,7 +20,7 @@ from .errors import Problem, StateError
 from .evaluation import Evaluation, evaluate, evaluate_many
 from .example import EXAMPLE
 from .state import GOODS, SPOTS, Boat, Rules, VoyageState, parse, validate
-# After these imports manila.sweep and manila.simulate are the functions,
+# After these imports manila.sweep, manila.simulate and manila.ladder are the functions,
 # not the submodules (import from manila.sweep to reach the rest of it).
 from .enumerate import enumerate_starts, reachable
 from .starts import rank_starts
@@ -28,10 +28,12 @@ from .sweep import Sweep, sweep
 from .bots import GreedyBot, RandomBot
 from .game import Game, IllegalActionError
 from .simulate import SimulationResult, simulate
+from .ladder import LadderResult, ladder
 
 __version__ = "0.1.0"
 __all__ = [
     "EXAMPLE", "GOODS", "SPOTS", "Boat", "Evaluation", "Game", "GreedyBot", "IllegalActionError",
+    "LadderResult", "ladder",
     "Problem", "RandomBot", "Rules", "SimulationResult", "StateError", "simulate",
     "Sweep", "VoyageState", "enumerate_starts", "evaluate", "evaluate_many", "parse",
     "rank_starts", "reachable", "sweep", "validate",

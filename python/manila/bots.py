@@ -26,22 +26,36 @@ Two are built in, both running in C++:
 A simulation with only built-in bots runs entirely in C++ (``manila.simulate``); a game
 played in Python with the same bots and seeds (``manila.game.play`` with
 ``bots_for(names, game_seed)``) is the same game, action for action.
+
+Bots are found by name in a registry: ``register_bot("name", factory)`` adds one (a
+factory takes the seat's seed and returns the bot), and every command that takes bot
+names (simulate, ladder) then knows it. ``load_bot("package.module:Class")`` loads a bot
+of your own without registering it. Simulations and the ladder hand a bot only its own
+view of the game (``manila.view.PlayerView``), never the others' face-down shares. The
+built-in bots run in C++ on the engine's state; they too read only their own shares
+(tests/test_observation.py checks the greedy bot).
 """
 
 from __future__ import annotations
 
-from typing import Protocol, Sequence, Union
+import importlib
+import inspect
+from typing import Any, Callable, Protocol, Sequence
 
 from . import _core
 from .suggest import did_you_mean
-
-BOT_NAMES = ("random", "greedy", "greedy-wealth")
 
 
 class Bot(Protocol):
     """A player: picks a legal action for the player to move."""
 
     def step(self, state) -> int: ...
+
+
+def _engine_state(state):
+    # Built-in bots are handed a PlayerView like every bot; they run on the engine's state,
+    # of which (tested) they read only what the view shows.
+    return getattr(state, "_state", state)._s
 
 
 class RandomBot:
@@ -53,7 +67,7 @@ class RandomBot:
         self._rng = _core.Rng(seed)
 
     def step(self, state) -> int:
-        return _core.random_action(state._s, self._rng)
+        return _core.random_action(_engine_state(state), self._rng)
 
     def __repr__(self) -> str:
         return f"RandomBot(state={self._rng.state:#x})"
@@ -70,7 +84,7 @@ class GreedyBot:
         del seed  # deterministic; the argument keeps the bot factories uniform
 
     def step(self, state) -> int:
-        return _core.greedy_action(state._s, self.wealth)
+        return _core.greedy_action(_engine_state(state), self.wealth)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -84,15 +98,70 @@ class GreedyWealthBot(GreedyBot):
     wealth = True
 
 
-_FACTORIES = {"random": RandomBot, "greedy": GreedyBot, "greedy-wealth": GreedyWealthBot}
+BotFactory = Callable[[int], Any]
+_REGISTRY: dict[str, BotFactory] = {}
 
 
-def make_bot(name: str, seed: int = 0) -> Union[RandomBot, GreedyBot]:
-    """A built-in bot by name (see BOT_NAMES)."""
-    if name not in _FACTORIES:
-        raise ValueError(f"unknown bot {name!r}{did_you_mean(name, BOT_NAMES)}; "
-                         f"the built-in bots are {', '.join(BOT_NAMES)}")
-    return _FACTORIES[name](seed)
+def register_bot(name: str, factory: BotFactory) -> None:
+    """Makes a bot known by ``name``: ``factory(seed)`` builds one for a seat. A name the
+    C++ play-out loop also knows (``_core.CORE_BOTS``) is played there when every seat's
+    bot is such a one."""
+    if not isinstance(name, str) or not name or ":" in name or "," in name:
+        raise ValueError(f"bot name: a non-empty name without ':' or ',', got {name!r}")
+    if not callable(factory):
+        raise ValueError(f"bot {name!r}: the factory must be callable (seed -> bot)")
+    _REGISTRY[name] = factory
+
+
+def bot_names() -> tuple[str, ...]:
+    """The names of the registered bots, in registration order."""
+    return tuple(_REGISTRY)
+
+
+def is_core_bot(name: str) -> bool:
+    """Whether the C++ play-out loop runs this bot (no Python per move)."""
+    return name in _core.CORE_BOTS
+
+
+def load_bot(spec: str) -> BotFactory:
+    """The factory of a bot given as ``"package.module:Class"`` (or any callable there).
+
+    The class is called with the seat's seed if its constructor takes an argument, else
+    with none."""
+    module_name, sep, attr = spec.partition(":")
+    if not sep or not module_name or not attr:
+        raise ValueError(f"bot {spec!r}: a Python bot is given as module:Class")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"bot {spec!r}: cannot import {module_name}: {exc}") from None
+    obj: Any = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise ValueError(f"bot {spec!r}: {module_name} has no {attr}")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise ValueError(f"bot {spec!r}: {attr} is not a class or factory")
+    try:
+        takes_seed = len(inspect.signature(obj).parameters) > 0
+    except (TypeError, ValueError):  # builtins without a signature
+        takes_seed = True
+    return obj if takes_seed else (lambda seed: obj())
+
+
+def bot_factory(spec: str) -> BotFactory:
+    """A registered bot's factory by name, or a Python bot's by ``module:Class``."""
+    if ":" in spec:
+        return load_bot(spec)
+    if spec not in _REGISTRY:
+        raise ValueError(f"unknown bot {spec!r}{did_you_mean(spec, _REGISTRY)}; the built-in bots "
+                         f"are {', '.join(_REGISTRY)}, or give a Python bot as module:Class")
+    return _REGISTRY[spec]
+
+
+def make_bot(name: str, seed: int = 0) -> Any:
+    """A bot by name (registered, or ``module:Class``) for a seat seeded ``seed``."""
+    return bot_factory(name)(seed)
 
 
 def bot_seed(game_seed: int, seat: int) -> int:
@@ -101,5 +170,11 @@ def bot_seed(game_seed: int, seat: int) -> int:
 
 
 def bots_for(names: Sequence[str], game_seed: int) -> list:
-    """One built-in bot per seat, seeded exactly as the C++ play-outs seed them."""
+    """One bot per seat by name, seeded exactly as the C++ play-outs seed them."""
     return [make_bot(name, bot_seed(game_seed, seat)) for seat, name in enumerate(names)]
+
+
+# The built-in bots; a later one is one more line here.
+register_bot("random", RandomBot)
+register_bot("greedy", GreedyBot)
+register_bot("greedy-wealth", GreedyWealthBot)

@@ -20,6 +20,7 @@ from .example import EXAMPLE
 from .inputs import InputError, check_output, read_state
 from .plot import add_plot_arguments, run_plot
 from .report import render
+from .ladder import add_ladder_arguments, run_ladder
 from .simulate import add_replay_arguments, add_simulate_arguments, run_replay, run_simulate
 from .state import VoyageState, as_state
 from .suggest import did_you_mean, with_suggestions
@@ -139,9 +140,16 @@ def _parser() -> argparse.ArgumentParser:
     pl.set_defaults(run=run_plot)
 
     si = sub.add_parser("simulate", help="play many games between bots: win rates, wealth, length",
-                        description="Play games between bots (random, greedy).")
+                        description="Play games between bots (built-in or module:Class).")
     add_simulate_arguments(si)
     si.set_defaults(run=run_simulate)
+
+    la = sub.add_parser("ladder", help="a rated ladder: bots play seeded games, seats rotated evenly",
+                        description="Play seeded games between bots with the seats rotated evenly; "
+                                    "per bot: games, wins, win rate (95%% interval), mean wealth and "
+                                    "an openskill rating.")
+    add_ladder_arguments(la)
+    la.set_defaults(run=run_ladder)
 
     rp = sub.add_parser("replay", help="show a recorded game step by step",
                         description="Replay a game from simulate --record (JSON lines) or a "

@@ -201,8 +201,11 @@ class State:
       Under ``pirate_variant`` a displaced crew member goes home and may be placed again.
     - A decision with no choice (boarding with nowhere to board, a pilot with no boat
       left to move) is skipped; so is a roll when every boat is in Manila.
-    - Shares are dealt face down, but the state holds them openly: this is a perfect-
-      information view of the game, for simulation and analysis.
+    - Shares are dealt face down. The state itself holds them openly (``to_dict``,
+      ``to_string``, ``returns``: the referee's view, for simulation and analysis);
+      ``observation(p)``, ``information_state_string(p)``, ``observation_tensor(p)`` and
+      ``observation_string(p)`` are player p's view, and bots read only that
+      (``manila.view.PlayerView``).
     """
 
     __slots__ = ("game", "_s")
@@ -394,8 +397,49 @@ class State:
     def player_name(self, player: int) -> str:
         return f"p{player}"
 
+    # ------------------------------------------------------------------ a player's view
+    def observation(self, player: int) -> dict:
+        """What ``player`` may know, as JSON: the table of ``to_dict`` with the others'
+        face-down shares masked (``shares`` lists the shares bought from the supply,
+        ``hidden_shares`` how many lie face down, ``wealth`` is null for a player with
+        hidden shares), ``observer``, and ``history``: every action id so far, another
+        player's deal written as null. Dealt shares stay hidden even once the game is over.
+        """
+        return self._s.observation(self._player(player))
+
+    def information_state_string(self, player: int) -> str:
+        """``player``'s information state: the observer and every action so far by name,
+        another player's deal written ``deal ?`` (perfect recall)."""
+        return self._s.information_state_string(self._player(player))
+
+    def observation_string(self, player: int) -> str:
+        """The table as ``player`` sees it (``to_string`` with the hidden shares masked)."""
+        return self._s.observation_string(self._player(player))
+
+    def observation_tensor(self, player: int, out: Optional[Any] = None) -> Any:
+        """``player``'s observation as a float32 numpy vector of fixed length for the game's
+        number of players (``manila.view.observation_layout``; docs/observation.md).
+
+        Only what ``player`` may know: their own shares, the shares everyone bought from
+        the supply and how many each holds face down, cash, loans, prices, supply, the
+        auction, the boats, crews and spots; seats are relative (row 0 is ``player``).
+        The engine writes it straight into numpy memory: a new array, or ``out`` (a
+        float32 C-contiguous vector of the right length) when given.
+        """
+        return self._s.observation_tensor(self._player(player), out=out)
+
+    def _player(self, player: int) -> int:
+        try:
+            p = None if isinstance(player, bool) else operator.index(player)
+        except TypeError:
+            p = None
+        if p is None or not 0 <= p < self.game.players:
+            raise ValueError(f"player: must be 0..{self.game.players - 1}, got {player!r}")
+        return int(p)
+
     # ------------------------------------------------------------------ the evaluator
-    def voyage_state(self, player: Optional[int] = None, objective: str = "income") -> Optional[dict]:
+    def voyage_state(self, player: Optional[int] = None, objective: str = "income", *,
+                     private: bool = False) -> Optional[dict]:
         """The voyage in progress as the evaluator's JSON (docs/numbers.md), or None.
 
         None before the boats are placed and once roll 3 is over (plunder choice,
@@ -405,7 +449,9 @@ class State:
         takes it as finished). Positions a pilot made unreachable from a legal start
         carry ``"strict": false`` so that ``manila.evaluate`` accepts them. Every player's
         shares, the prices and every player's budget (cash plus 12 per unmortgaged share)
-        come with it, so that ``objective="wealth"`` values the moment in wealth.
+        come with it, so that ``objective="wealth"`` values the moment in wealth. With
+        ``private`` the shares are those ``player`` can see: their own, and of the others
+        only those bought from the supply (dealt shares are face down).
         """
         v = self._s.voyage()
         if v is None:
@@ -425,8 +471,13 @@ class State:
         out["spots"] = {SPOTS[k]: name(o) for k, o in enumerate(v.spots) if o >= 0}
         if objective != "income":
             out["objective"] = objective
-        out["shares"] = {name(p): {GOODS[g]: n for g, n in enumerate(held) if n}
-                         for p, held in enumerate(v.shares) if any(held)}
+        held = v.shares
+        if private:
+            if player is None:
+                raise ValueError("private: say whose view it is with player")
+            held = [[seen["shares"][g] for g in GOODS] for seen in self.observation(player)["players"]]
+        out["shares"] = {name(p): {GOODS[g]: n for g, n in enumerate(counts) if n}
+                         for p, counts in enumerate(held) if any(counts)}
         out["prices"] = {GOODS[g]: price for g, price in enumerate(v.prices) if price}
         out["budget"] = {name(p): budget for p, budget in enumerate(v.budgets)}
         if reachability_problems(v.next_roll, {g: b["position"] for g, b in boats.items()}):

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from typing import IO, Any, Callable, Iterable, Iterator, Optional, Sequence, Union
 
 from . import _core
-from .bots import BOT_NAMES, bot_seed, make_bot
+from .bots import bot_factory, bot_names, bot_seed, is_core_bot
 from .game import Game, IllegalActionError, RulesLike, State
 from .inputs import json_error_text, json_type, read_text
-from .suggest import did_you_mean
+from .view import PlayerView
 
 RECORD_VERSION = 1
 BotSpec = Union[str, Callable[[int], Any]]
@@ -114,10 +114,12 @@ def _bot_names(bots: Union[str, Sequence[BotSpec]], players: int) -> list[BotSpe
     if len(bots) != players:
         raise ValueError(f"bots: one per seat is needed, {players} in all, got {len(bots)}")
     for b in bots:
-        if isinstance(b, str) and b not in BOT_NAMES:
-            raise ValueError(f"bots: unknown bot {b!r}{did_you_mean(b, BOT_NAMES)}; "
-                             f"the built-in bots are {', '.join(BOT_NAMES)}")
-        if not isinstance(b, str) and not callable(b):
+        if isinstance(b, str):
+            try:
+                bot_factory(b)
+            except ValueError as exc:
+                raise ValueError(f"bots: {exc}") from None
+        elif not callable(b):
             raise ValueError("bots: a bot is a name or a factory seed -> bot")
     return bots
 
@@ -146,7 +148,7 @@ def simulate(players: int = 4, games: int = 1000, bots: Union[str, Sequence[BotS
     labels = [_label(b) for b in specs]
     totals = _Totals(players)
     start = time.perf_counter()
-    if all(isinstance(b, str) for b in specs):
+    if all(isinstance(b, str) and is_core_bot(b) for b in specs):
         _simulate_core(base, games, [str(b) for b in specs], threads, record, progress, check, totals)
     else:
         _simulate_python(base, games, specs, labels, record, progress, check, totals)
@@ -192,11 +194,12 @@ def _simulate_python(base: Game, games: int, specs: Sequence[BotSpec], labels: l
         seed = game_seed(base.seed, i)
         game = Game(base.players, seed, base.rules)
         # Seat p's bot is seeded bot_seed(seed, p), as in the C++ play-outs.
-        bots = [make_bot(spec, bot_seed(seed, p)) if isinstance(spec, str) else spec(bot_seed(seed, p))
-                for p, spec in enumerate(specs)]
+        factories = [bot_factory(spec) if isinstance(spec, str) else spec for spec in specs]
+        bots = [f(bot_seed(seed, p)) for p, f in enumerate(factories)]
         state = game.new_initial_state()
+        views = [PlayerView(state, p) for p in range(base.players)]  # each bot sees its own view
         while not state.is_terminal():
-            a = state.sample_chance() if state.is_chance_node() else bots[state.current_player()].step(state)
+            a = state.sample_chance() if state.is_chance_node() else bots[state.current_player()].step(views[state.current_player()])
             state.apply_action(a)
             if check:
                 problems = state.invariant_problems()
@@ -216,8 +219,8 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=4, metavar="N", help="3, 4 or 5 (default 4)")
     parser.add_argument("--games", type=int, default=1000, metavar="N", help="games to play (default 1000)")
     parser.add_argument("--bots", default="random", metavar="LIST",
-                        help="a bot per seat, comma-separated (random, greedy), or one for all "
-                             "(default random)")
+                        help=f"a bot per seat, comma-separated ({', '.join(bot_names())}, or a "
+                             "Python bot as module:Class), or one for all (default random)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
     parser.add_argument("--threads", type=int, default=0, metavar="N",
                         help="threads to play games on (default 0: all cores)")

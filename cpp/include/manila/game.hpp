@@ -27,9 +27,14 @@ inline constexpr int kSharesDealt = 2;      // per player
 inline constexpr int kLoanAmount = 12;      // a mortgage brings 12 ...
 inline constexpr int kRepayAmount = 15;     // ... and lifting it costs 15
 inline constexpr int kMinSharePrice = 5;
+// The lowest wealth possible: every share mortgaged, every price 0, no cash.
+inline constexpr int kMinWealth = -kRepayAmount * kSharesPerGood * kNumGoods;
 inline constexpr int kStartSum = 9;
 inline constexpr int kMaxStart = 5;
 inline constexpr int kNumStarts = 25;       // start triples in 0..5 summing to 9
+
+inline constexpr int kNumPhases = 12;       // the values of Phase below
+inline constexpr int kMaxGameActions = 1000000;  // a guard: no real game comes near it
 
 inline constexpr int kChancePlayer = -1;
 inline constexpr int kTerminalPlayer = -4;  // OpenSpiel's kTerminalPlayerId
@@ -79,9 +84,13 @@ enum class Phase : int {
     kSmallPilot,
     kLargePilot,
     kPlunder,      // after roll 3: the captain sends each plundered boat to Manila or the shipyard
-    kGameOver,
+    kGameOver,     // the last phase: kNumPhases counts them
 };
+static_assert(static_cast<int>(Phase::kGameOver) + 1 == kNumPhases, "kNumPhases counts the phases");
 const char* phase_name(Phase p);
+
+// The player who receives the share dealt by the deal action at history index k.
+inline constexpr int deal_recipient(int k) { return k / kSharesDealt; }
 
 // A small, fast, serialisable random generator (splitmix64).
 class Rng {
@@ -103,6 +112,7 @@ struct PlayerState {
     int cash = kStartCash;
     std::array<int, kNumGoods> shares{};
     int mortgaged = 0;  // shares under a loan (which ones does not matter: all count alike)
+    std::array<int, kNumGoods> dealt{};  // of `shares`, those dealt face down: only this player sees them
     int unmortgaged() const;
     int capacity() const { return cash + kLoanAmount * unmortgaged(); }  // what can be paid
 };

@@ -9,6 +9,7 @@ namespace manila {
 
 inline constexpr int kNumGoods = 4;    // ginseng, nutmeg, silk, jade (canonical order)
 inline constexpr int kNumBoats = 3;    // goods that sail each voyage
+inline constexpr int kNumRollsPerVoyage = 3;
 inline constexpr int kMaxSeats = 4;
 inline constexpr int kThirteen = 13;   // the pirates' space
 inline constexpr int kArrived = 14;    // position code for a boat in Manila
@@ -68,6 +69,35 @@ inline constexpr int price_step(int price) {
 inline constexpr int price_rise(int price) {
     const int s = price_step(price);
     return s < 0 || s + 1 >= kPriceSteps ? 0 : kPriceTrack[static_cast<std::size_t>(s + 1)] - price;
+}
+
+// A pilot's move: a shift for each sailing boat (in good order).
+using PilotMove = std::array<int, kNumBoats>;
+
+// Every move of the small (large = false) or large pilot in the canonical order of the
+// rules, "no move" first: each boat in good order by +1, -1 (the large pilot also +2, -2),
+// then for the large pilot each pair of boats (+1,+1), (+1,-1), (-1,+1), (-1,-1). Whether a
+// move is possible (boats in Manila stay, none goes below 0) depends on the positions.
+template <class Visit>
+void for_each_pilot_move(bool large, Visit visit) {
+    visit(PilotMove{0, 0, 0});
+    const std::array<int, 4> singles{1, -1, 2, -2};
+    for (int i = 0; i < kNumBoats; ++i)
+        for (int k = 0; k < (large ? 4 : 2); ++k) {
+            PilotMove m{0, 0, 0};
+            m[static_cast<std::size_t>(i)] = singles[static_cast<std::size_t>(k)];
+            visit(m);
+        }
+    if (!large) return;
+    const std::array<std::array<int, 2>, 4> pairs{{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}};
+    for (int i = 0; i < kNumBoats; ++i)
+        for (int j = i + 1; j < kNumBoats; ++j)
+            for (const auto& d : pairs) {
+                PilotMove m{0, 0, 0};
+                m[static_cast<std::size_t>(i)] = d[0];
+                m[static_cast<std::size_t>(j)] = d[1];
+                visit(m);
+            }
 }
 
 // Spot-table ids: the four cargo goods first, then the non-cargo spots.

@@ -1,0 +1,361 @@
+"""A rated ladder: bots play many seeded games with the seats rotated evenly.
+
+    >>> from manila.ladder import ladder
+    >>> result = ladder(players=4, bots="greedy,random,random,random", games=8, seed=1)
+    >>> result.bots["random"].games, result.bots["greedy"].games    # seat-games
+    (24, 8)
+
+How the games are played:
+
+- **Rotations.** ``games`` is a whole number of rotations of ``players`` games each;
+  any other count is refused (``ValueError``) rather than rounded, so that every bot
+  sits in every seat equally often. Rotation ``r`` deals the game of seed
+  ``derive_seed(seed, r)`` once per seating: in its game ``j`` the bot listed ``i``-th
+  sits in seat ``(i + j) mod players``. The same deal and the same dice stream are thus
+  played from every seat (as in duplicate bridge), which cancels much of the luck.
+- **Bots.** Registered names (``manila.bots.register_bot``; built in: random, greedy)
+  and Python bots as ``module:Class``. Each bot sees only its own view of the game
+  (``manila.view.PlayerView``). When every bot is one the C++ loop knows, the games run
+  in C++ with the GIL released.
+- **Per bot** (a name used by several seats is one entry, counted per seat-game): games,
+  wins (a shared win split equally among the tied), win rate with its 95% Wilson
+  interval (par is 1/players), mean final wealth, and an openskill rating.
+- **Rating.** openskill's Plackett-Luce model updated with each game's ranking by final
+  wealth (equal wealth: equal rank), in game order, starting from openskill's default
+  prior. A bot in several seats of one game enters as one team per seat, each with its
+  current rating, and takes the mean of those seats' updated mu and sigma. The rating
+  needs the optional ``openskill`` package (``pip install 'manila[rating]'``); without
+  it ratings are ``None``.
+- **Executors.** ``executor=None`` plays in this process (C++ threads for built-in bots),
+  ``"threads"`` or ``"processes"`` spread chunks of games over a pool, or pass any
+  ``concurrent.futures.Executor``. Results do not depend on the executor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Optional, Sequence, Union
+
+from . import _core
+from .bots import bot_factory, bot_names, bot_seed, is_core_bot
+from .game import Game, RulesLike
+from .view import PlayerView
+
+Z95 = 1.959963984540054  # the standard normal quantile of 0.975
+
+
+def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (``wins`` may be fractional: shared wins)."""
+    if games <= 0:
+        return (0.0, 1.0)
+    p = wins / games
+    denom = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
+    # The interval always holds p; clamping keeps rounding from pushing it past 0 or 1.
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
+
+
+@dataclass
+class BotStats:
+    """One bot's results over all its seat-games."""
+
+    games: int = 0
+    wins: float = 0.0
+    wealth: int = 0
+    rating: Optional[dict] = None  # {"mu", "sigma", "ordinal"} from openskill
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def mean_wealth(self) -> float:
+        return self.wealth / self.games if self.games else 0.0
+
+    def to_dict(self) -> dict:
+        return {"games": self.games, "wins": self.wins, "win_rate": self.win_rate,
+                "ci95": list(self.ci95), "mean_wealth": self.mean_wealth, "rating": self.rating}
+
+
+@dataclass
+class LadderResult:
+    """The ladder's outcome; ``to_dict()`` is the JSON (deterministic: no timings in it)."""
+
+    players: int
+    games: int
+    seed: int
+    lineup: list[str]
+    rules: dict
+    bots: dict[str, BotStats] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def rotations(self) -> int:
+        return self.games // self.players
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+    def to_dict(self) -> dict:
+        return {"players": self.players, "games": self.games, "rotations": self.rotations,
+                "seed": self.seed, "lineup": list(self.lineup), "rules": self.rules,
+                "bots": {name: stats.to_dict() for name, stats in self.bots.items()}}
+
+    def table(self) -> str:
+        """The results for people, best rating (else win rate) first."""
+        def key(item):
+            stats = item[1]
+            return -(stats.rating["ordinal"] if stats.rating else stats.win_rate)
+        width = max([len(n) for n in self.bots] + [3])
+        lines = [f"{self.games} games ({self.rotations} rotations of {self.players} seats), "
+                 f"seed {self.seed}: {', '.join(self.lineup)}",
+                 f"{'bot':<{width}} {'games':>6} {'wins':>8} {'win rate':>9} {'95% interval':>15} "
+                 f"{'mean wealth':>12} {'rating (mu ± sigma)':>20}"]
+        for name, s in sorted(self.bots.items(), key=key):
+            lo, hi = s.ci95
+            rating = f"{s.rating['mu']:.2f} ± {s.rating['sigma']:.2f}" if s.rating else "n/a"
+            lines.append(f"{name:<{width}} {s.games:>6} {s.wins:>8.1f} {100 * s.win_rate:>8.1f}% "
+                         f"{100 * lo:>6.1f}–{100 * hi:>5.1f}% {s.mean_wealth:>12.1f} {rating:>20}")
+        if not any(s.rating for s in self.bots.values()):
+            lines.append("ratings need openskill: pip install 'manila[rating]'")
+        lines.append(f"time: {self.seconds:.2f} s ({self.games_per_second:,.1f} games/s)")
+        return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- playing
+@dataclass(frozen=True)
+class _Chunk:
+    """Game j of rotations first..first+n-1. Plain values: it may go to a process."""
+
+    players: int
+    seed: int
+    rules: tuple[str, bool]
+    lineup: tuple[str, ...]
+    rotation_seat: int  # j: the game of the rotation
+    first: int
+    n: int
+    threads: int
+
+    def seats(self) -> list[str]:
+        return seating(self.lineup, self.rotation_seat)
+
+
+def seating(lineup: Sequence[str], j: int) -> list[str]:
+    """The bot in each seat in game j of a rotation: lineup entry i sits in seat (i + j) mod n."""
+    n = len(lineup)
+    return [lineup[(s - j) % n] for s in range(n)]
+
+
+def _play_chunk(chunk: _Chunk) -> list[list[int]]:
+    """Final wealth by seat of each game of the chunk, in rotation order."""
+    seats = chunk.seats()
+    thirteen, variant = chunk.rules
+    if all(is_core_bot(b) for b in seats):
+        _, wealth, _, _, _ = _core.play_games(
+            players=chunk.players, seed=chunk.seed, first=chunk.first, n=chunk.n, bots=seats,
+            threads=chunk.threads, thirteen_to_port=thirteen == "port", pirate_variant=variant)
+        return wealth.tolist()
+    factories = [bot_factory(b) for b in seats]
+    rules = {"thirteen_after_last_roll": thirteen, "pirate_variant": variant}
+    out = []
+    for r in range(chunk.first, chunk.first + chunk.n):
+        # The same seeds as the C++ loop: game seed per rotation, bot seed per seat.
+        game_seed = _core.derive_seed(chunk.seed, r)
+        state = Game(chunk.players, game_seed, rules).new_initial_state()
+        bots = [f(bot_seed(game_seed, p)) for p, f in enumerate(factories)]
+        views = [PlayerView(state, p) for p in range(chunk.players)]
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance())
+            else:
+                p = state.current_player()
+                state.apply_action(bots[p].step(views[p]))
+        out.append(state.returns())
+    return out
+
+
+def _chunks(players: int, seed: int, rules: tuple[str, bool], lineup: Sequence[str], rotations: int,
+            threads: int, core: bool) -> list[_Chunk]:
+    # Chunks small enough for a lively progress bar and an even spread over workers.
+    size = max(1, min(rotations, (100 if core else 5), math.ceil(rotations / 8)))
+    return [_Chunk(players, seed, rules, tuple(lineup), j, first, min(size, rotations - first), threads)
+            for first in range(0, rotations, size) for j in range(players)]
+
+
+def _make_executor(executor: Union[None, str, Executor]) -> tuple[Optional[Executor], bool]:
+    """(executor, whether we own it)."""
+    if executor is None or isinstance(executor, Executor):
+        return executor, False
+    if executor == "threads":
+        return ThreadPoolExecutor(), True
+    if executor == "processes":
+        return ProcessPoolExecutor(), True
+    raise ValueError(f'executor: None, "threads", "processes" or a concurrent.futures.Executor, got {executor!r}')
+
+
+# ----------------------------------------------------------------------------- ratings
+class _Ratings:
+    """openskill Plackett-Luce ratings by bot name, or nothing without openskill."""
+
+    def __init__(self, names: Iterable[str]):
+        try:
+            from openskill.models import PlackettLuce
+        except ImportError:
+            self.model = None
+            return
+        self.model = PlackettLuce()
+        self.ratings = {name: self.model.rating(name=name) for name in names}
+
+    def update(self, seats: Sequence[str], wealth: Sequence[int]) -> None:
+        if self.model is None:
+            return
+        teams = [[self.model.create_rating([self.ratings[b].mu, self.ratings[b].sigma], name=b)]
+                 for b in seats]
+        # Competition ranking: 1 + the number of players richer; equal wealth, equal rank.
+        ranks = [1 + sum(other > w for other in wealth) for w in wealth]
+        new = self.model.rate(teams, ranks=ranks)
+        for name in set(seats):
+            mine = [team[0] for b, team in zip(seats, new) if b == name]
+            rating = self.ratings[name]
+            rating.mu = sum(r.mu for r in mine) / len(mine)
+            rating.sigma = sum(r.sigma for r in mine) / len(mine)
+
+    def result(self, name: str) -> Optional[dict]:
+        if self.model is None:
+            return None
+        r = self.ratings[name]
+        return {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()}
+
+
+# ----------------------------------------------------------------------------- the ladder
+def _lineup(bots: Union[str, Sequence[str]], players: int) -> list[str]:
+    if isinstance(bots, str):
+        bots = [b.strip() for b in bots.split(",")]
+    lineup = list(bots)
+    if len(lineup) == 1:
+        lineup = lineup * players
+    if len(lineup) != players:
+        raise ValueError(f"bots: one per seat is needed, {players} in all, got {len(lineup)}")
+    for b in lineup:
+        if not isinstance(b, str):
+            raise ValueError(f"bots: a bot is a name or module:Class, got {b!r}")
+        try:
+            bot_factory(b)
+        except ValueError as exc:
+            raise ValueError(f"bots: {exc}") from None
+    return lineup
+
+
+def ladder(players: int = 4, bots: Union[str, Sequence[str]] = "greedy,random,random,random",
+           games: int = 200, seed: int = 0, rules: RulesLike = None,
+           executor: Union[None, str, Executor] = None, threads: int = 0,
+           progress: Optional[Callable[[int], None]] = None) -> LadderResult:
+    """Plays ``games`` games (a multiple of ``players``) with the seats rotated evenly and
+    returns every bot's results and rating (see the module doc).
+
+    ``bots``: one per seat (or one for all), names or ``module:Class``, as a list or
+    comma-separated.
+    ``threads``: C++ threads per chunk when ``executor`` is None (0: all cores).
+    ``progress(n)`` is called as games finish.
+    """
+    base = Game(players=players, seed=seed, rules=rules)  # checks players, seed and rules
+    lineup = _lineup(bots, players)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise ValueError(f"games: a number of games >= 0, got {games!r}")
+    if games % players:
+        lower, upper = games - games % players, games - games % players + players
+        raise ValueError(f"games: must be a multiple of {players} (one rotation puts each bot in each "
+                         f"seat once), got {games}; use {lower or upper} or {upper}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
+        raise ValueError(f"threads: >= 0 (0: all cores), got {threads!r}")
+    pool, owned = _make_executor(executor)
+    core = all(is_core_bot(b) for b in lineup)
+    rule_values = (base.rules.thirteen_after_last_roll, base.rules.pirate_variant)
+    chunks = _chunks(players, seed, rule_values, lineup, games // players,
+                     threads if pool is None else 1, core)
+    results: dict[tuple[int, int], list[int]] = {}  # (rotation, seating) -> wealth by seat
+    start = time.perf_counter()
+    try:
+        outputs = map(_play_chunk, chunks) if pool is None else pool.map(_play_chunk, chunks)
+        for chunk, wealth in zip(chunks, outputs):
+            for i, w in enumerate(wealth):
+                results[(chunk.first + i, chunk.rotation_seat)] = w
+            if progress is not None:
+                progress(chunk.n)
+    finally:
+        if owned and pool is not None:
+            pool.shutdown()
+    elapsed = time.perf_counter() - start
+
+    names = list(dict.fromkeys(lineup))
+    stats = {name: BotStats() for name in names}
+    ratings = _Ratings(names)
+    for key in sorted(results):  # game order: rotation, then seating
+        seats = seating(lineup, key[1])
+        wealth = results[key]
+        best = max(wealth)
+        winners = sum(w == best for w in wealth)
+        for b, w in zip(seats, wealth):
+            s = stats[b]
+            s.games += 1
+            s.wealth += int(w)
+            if w == best:
+                s.wins += 1 / winners
+        ratings.update(seats, wealth)
+    for name in names:
+        stats[name].rating = ratings.result(name)
+    return LadderResult(players=players, games=games, seed=seed, lineup=lineup,
+                        rules=base.rules.to_dict(), bots=stats, seconds=elapsed)
+
+
+# ----------------------------------------------------------------------------- CLI
+def add_ladder_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``python -m manila ladder``."""
+    parser.add_argument("--players", type=int, default=4, metavar="N", help="3, 4 or 5 (default 4)")
+    parser.add_argument("--bots", default="greedy,random,random,random", metavar="LIST",
+                        help=f"one bot per seat, comma-separated: {', '.join(bot_names())}, or a Python "
+                             "bot as module:Class (default greedy,random,random,random)")
+    parser.add_argument("--games", type=int, default=200, metavar="N",
+                        help="games, a multiple of --players (default 200)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the ladder (default 0)")
+    parser.add_argument("--executor", choices=("threads", "processes"), default=None,
+                        help="spread the games over a pool (default: this process, C++ threads)")
+    parser.add_argument("--threads", type=int, default=0, metavar="N",
+                        help="C++ threads without --executor (default 0: all cores)")
+    parser.add_argument("--thirteen-after-last-roll", choices=("port", "shipyard"), default="port",
+                        help="where a boat on 13 after roll 3 goes when no pirate is aboard")
+    parser.add_argument("--pirate-variant", action="store_true",
+                        help="boarding pirates may displace crew (rule option pirate_variant)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+
+
+def run_ladder(args: argparse.Namespace) -> int:
+    """``python -m manila ladder``: a table, or JSON with --json; a progress bar on a terminal."""
+    from .simulate import _Progress
+
+    rules = {"thirteen_after_last_roll": args.thirteen_after_last_roll,
+             "pirate_variant": bool(args.pirate_variant)}
+    bar = _Progress(args.games, enabled=sys.stderr.isatty())
+    try:
+        result = ladder(players=args.players, bots=args.bots, games=args.games, seed=args.seed,
+                        rules=rules, executor=args.executor, threads=args.threads, progress=bar)
+    finally:
+        bar.close()
+    if args.json:
+        json.dump(result.to_dict(), sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        print(result.table())
+    return 0

@@ -1,0 +1,29 @@
+"""Python bots for the ladder tests (loaded as module:Class)."""
+
+SEATS_SEEN = []  # the seat of each bot instance, in the order they first move
+
+
+class FirstLegal:
+    """The first legal action that is not a loan; records its seat."""
+
+    name = "first"
+
+    def __init__(self, seed):
+        self.seat = None
+
+    def step(self, view):
+        if self.seat is None:
+            self.seat = view.player
+            SEATS_SEEN.append(view.player)
+        assert not hasattr(view, "returns")  # a view, not the referee's state
+        return next(a for a in view.legal_actions() if view.action_name(a) not in ("mortgage", "repay"))
+
+
+class NoSeed:
+    """Declines everything it can; its constructor takes no seed."""
+
+    def __init__(self):
+        pass
+
+    def step(self, view):
+        return view.legal_actions()[0]

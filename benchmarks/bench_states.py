@@ -38,7 +38,7 @@ ROLL2_DECISIONS = {
               "pilot_large": "red", "insurance": "green"},
 }
 
-# Roll 1 next, fresh from the harbour master's start, nothing held: MANILA.md's example.
+# Roll 1 next, fresh from the harbour master's start, nothing held: the known values of docs/numbers.md.
 ROLL1 = {
     "next_roll": 1,
     "boats": {"ginseng": {"position": 3, "crew": []}, "nutmeg": {"position": 4, "crew": []},

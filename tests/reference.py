@@ -33,7 +33,7 @@ from functools import lru_cache
 from itertools import product
 
 # --------------------------------------------------------------------------
-# Rule constants (MANILA.md part 1)
+# Rule constants (docs/rules.md)
 # --------------------------------------------------------------------------
 
 GOODS = ("ginseng", "nutmeg", "silk", "jade")  # canonical good order
@@ -582,7 +582,7 @@ if __name__ == "__main__":
             assert table["plundered"] == 0
             assert sum(table.values()) == 1
 
-    # 2. the worked example of MANILA.md
+    # 2. the worked example of docs/numbers.md
     example = make_state(1, {"ginseng": 3, "silk": 2, "nutmeg": 4})
     t0 = time.perf_counter()
     result = evaluate_reference(example)
@@ -701,6 +701,6 @@ if __name__ == "__main__":
     print(f"  next_roll 3, both pilots, two pirates : {t_roll3:.3f} s")
     print(f"  next_roll 2, both pilots, two pirates : {t_roll2:.3f} s")
     print(f"  next_roll 1, both pilots, two pirates : {t_roll1:.3f} s")
-    print(f"  full evaluate, MANILA.md example      : {t_example:.3f} s")
+    print(f"  full evaluate, docs/numbers.md example: {t_example:.3f} s")
     print(f"  full evaluate, next_roll 1 + pilots   : {t_full1:.3f} s"
           f" ({len(full1['spots'])} spots)")

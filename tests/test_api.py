@@ -29,7 +29,7 @@ def test_evaluation_json_shape():
     for odds in out["boats"].values():
         assert set(odds) == {"port", "shipyard", "plundered"}
     json.dumps(out)  # plain JSON types only
-    # Spots come in canonical order: cargo goods, then the others as in MANILA.md.
+    # Spots come in canonical order: cargo goods, then the others as in docs/rules.md.
     order = list(manila.GOODS + manila.SPOTS)
     assert list(out["spots"]) == sorted(out["spots"], key=order.index)
 

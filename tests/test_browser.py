@@ -224,3 +224,71 @@ def test_notation_errors_and_hypothetical_positions(browser, base_url, tmp_path)
     assert not browser.find_element(By.ID, "errors").is_displayed()
     check_against_library(read_page(browser), state, exact=False, strict=False)
     assert not console_errors(browser)
+
+
+def on_a_phone(driver):
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+
+
+def test_on_a_phone(browser, base_url, tmp_path):
+    on_a_phone(browser)
+    try:
+        browser.get(base_url)
+        assert settled(browser) == "ready"
+        click(browser, "details summary")  # open, so that its options are measured too
+        # Every tap target is at least 44 x 44 CSS px (a checkbox by the label around it).
+        small = browser.execute_script("""
+            const out = [];
+            for (const e of document.querySelectorAll('button, input, select, summary, a[href]')) {
+              const target = (e.type === 'checkbox' && e.closest('label')) || e;
+              const r = target.getBoundingClientRect();
+              if (r.width === 0 && r.height === 0) continue;  // not shown
+              if (r.width < 44 || r.height < 44)
+                out.push((e.id || e.dataset.pos || e.dataset.seat || e.textContent.trim()).slice(0, 30)
+                         + ' ' + r.width.toFixed(1) + 'x' + r.height.toFixed(1));
+            }
+            return out;""")
+        assert small == []
+        # Nothing sticks out sideways; the best spot and the tables follow the board at once.
+        sizes = browser.execute_script("""
+            const top = e => e.getBoundingClientRect().top + window.scrollY;
+            const board = document.getElementById('board'), results = document.getElementById('results');
+            return {scroll: document.documentElement.scrollWidth, width: window.innerWidth,
+                    boardEnd: top(board) + board.getBoundingClientRect().height,
+                    results: top(results), table: top(document.getElementById('spot-table'))};""")
+        assert sizes["scroll"] <= sizes["width"] == 390
+        assert 0 <= sizes["results"] - sizes["boardEnd"] <= 24, sizes
+        assert sizes["table"] - sizes["results"] < 200, sizes
+        caveat = browser.find_element(By.ID, "caveat")
+        assert "nobody places after you" in caveat.text
+        save(browser, tmp_path, "phone-top-of-results.png")
+
+        # A notation that cannot be read: said beside its box; the board is not blamed.
+        before = read_page(browser)
+        box = browser.find_element(By.ID, "notation-input")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+        box.send_keys("ginseng@3 nutmeg@4 silk@2", Keys.ENTER)
+        shown = WebDriverWait(browser, 10).until(
+            lambda d: d.find_element(By.ID, "notation-errors").is_displayed()
+            and d.find_element(By.ID, "notation-errors"))
+        assert "r1, r2 or r3" in shown.text and "notation" in shown.text
+        assert not browser.find_element(By.ID, "errors").is_displayed()
+        assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "ready"
+        assert box.get_attribute("aria-invalid") == "true"
+        gap = browser.execute_script(
+            "return arguments[0].getBoundingClientRect().top - arguments[1].getBoundingClientRect().bottom",
+            shown, box)
+        assert 0 <= gap < 80  # right below the box
+        after = read_page(browser)
+        assert after["notation"] == before["notation"] and after["spots"] == before["spots"]
+        save(browser, tmp_path, "phone-notation-error.png")
+        # Typing again clears the complaint; a good notation loads.
+        box.clear()
+        box.send_keys("r1 ginseng@3 nutmeg@4 silk@2 player=red", Keys.ENTER)
+        WebDriverWait(browser, 10).until(lambda d: read_page(d)["notation"].startswith("r1 ginseng@3"))
+        assert not browser.find_element(By.ID, "notation-errors").is_displayed()
+        assert settled(browser) == "ready"
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert not console_errors(browser)

@@ -2,6 +2,7 @@
 
 import argparse
 import json
+import sys
 
 import pytest
 
@@ -20,7 +21,8 @@ def run(command, argv):
     return (run_simulate if command == "simulate" else run_replay)(args)
 
 
-def test_simulate_json(capsys):
+def test_simulate_json(capsys, monkeypatch):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # a bar is drawn on terminals only
     code = run("simulate", ["--players", "4", "--games", "60", "--bots", "greedy,random,random,random",
                             "--seed", "1", "--json"])
     out, err = capsys.readouterr()

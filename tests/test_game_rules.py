@@ -1,4 +1,4 @@
-"""Every rule of MANILA.md part 1 in a scripted game situation.
+"""Every rule of docs/rules.md in a scripted game situation.
 
 Chance is scripted too: "deal silk" deals the next share, "roll 3-5-1" rolls the dice of
 the sailing boats in good order (a boat in Manila rolls no die; its die reads 1).
@@ -679,6 +679,7 @@ def test_blind_passenger():
     # Now p0 has nothing: any free spot but insurance (rule 12), paying all its cash (0).
     names = state.legal_action_names()
     assert "place pirate_1" in names and "place jade" not in names and "place insurance" not in names
+    rejects(state, "place insurance", "blind passenger may not take insurance", "rule 12")
     play(state, "place pirate_1")
     assert cash(state)[0] == 0 and snap(state)["spots"]["pirate_1"] == 0
     assert money(state) == 120

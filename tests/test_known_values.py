@@ -1,4 +1,4 @@
-"""The exact values MANILA.md part 2 gives, reproduced by the engine."""
+"""The known exact values of docs/numbers.md, reproduced by the engine."""
 
 from fractions import Fraction
 

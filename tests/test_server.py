@@ -24,7 +24,7 @@ from states import states
 
 ROLL3 = ("r3 ginseng@8:red,blue silk@arrived:green jade@12 port_c=green pirate_1=blue "
          "pilot_large=red player=red")
-# MANILA.md's own example: a boat in Manila and one on 12 before roll 2, which no real voyage reaches.
+# The example state one roll early: a boat in Manila and one on 12 before roll 2, which no real voyage reaches.
 UNREACHABLE = {"next_roll": 2, "player": "red",
                "boats": {"ginseng": {"position": 8, "crew": ["red", "blue"]},
                          "silk": {"position": "arrived", "crew": ["green"]},
@@ -175,7 +175,7 @@ def test_evaluate_exact_by_query_or_body(srv):
 
 
 def test_known_values_over_http(srv):
-    # MANILA.md: from 3, 2, 4 with nothing occupied, a ginseng seat is worth 41/4, port_a 41/24.
+    # docs/numbers.md: from 3, 2, 4 with nothing occupied, a ginseng seat is worth 41/4, port_a 41/24.
     out = call(srv, "POST", "/v1/evaluate?exact=1", START).json()
     assert out["spots"]["ginseng"] == {"cost": 1, "expected_net": "41/4"}
     assert out["spots"]["port_a"]["expected_net"] == "41/24"
@@ -231,11 +231,11 @@ def test_validate(srv):
     again = call(srv, "POST", "/v1/validate", {"notation": out["notation"]}).json()
     assert again == out
     r = call(srv, "POST", "/v1/validate", UNREACHABLE)
-    assert r.status == 400 and r.errors == [p.to_dict() for p in manila.validate(UNREACHABLE)]
+    assert r.status == 400 and r.errors == [p.to_dict("http") for p in manila.validate(UNREACHABLE)]
     assert call(srv, "POST", "/v1/validate?strict=0", UNREACHABLE).json()["valid"] is True
     r = call(srv, "POST", "/v1/validate", {"notation": "r2 ginseng@3 silk jade@4"})
     assert r.status == 400
-    assert r.errors == [p.to_dict() for p in manila.validate("r2 ginseng@3 silk jade@4")]
+    assert r.errors == [p.to_dict("http") for p in manila.validate("r2 ginseng@3 silk jade@4")]
     assert call(srv, "POST", "/v1/validate?exact=1", manila.EXAMPLE).status == 400
     # A body's own option of the wrong type is refused even when the query overrides it.
     r = call(srv, "POST", "/v1/validate?strict=1", {**manila.EXAMPLE, "strict": {}})
@@ -488,3 +488,70 @@ def test_serve_logs_requests_unless_quiet_and_reports_a_busy_port():
         done = subprocess.run([sys.executable, "-m", "manila", "serve", *bad], capture_output=True, text=True,
                               timeout=30)
         assert done.returncode == 2 and "manila: error:" in done.stderr
+
+
+# --------------------------------------------------------------------------- in the words of HTTP
+
+
+def test_error_hints_fit_http(srv):
+    r = call(srv, "POST", "/v1/evaluate", UNREACHABLE)
+    assert r.status == 400
+    for e in r.errors:
+        assert '"strict": false' in e["message"] and "?strict=0" in e["message"]
+        assert "--" not in e["message"] and "strict=False" not in e["message"]
+    r = call(srv, "POST", "/v1/evaluate", {**START, "nextroll": 1})
+    assert any(e["path"] == "nextroll" and 'did you mean "next_roll"?' in e["message"] for e in r.errors)
+    r = call(srv, "POST", "/v1/evaluate", {"notation": "r1 ginsen@3 nutmeg@4 silk@2"})
+    assert any('did you mean "ginseng"?' in e["message"] for e in r.errors), r.errors
+
+
+@pytest.mark.parametrize("body, words", [
+    (b"null", "not null"), (b"[1, 2]", "not an array"), (b"{x", "not valid JSON: a key in double quotes"),
+    (b'{"next_roll": 1,}', "not valid JSON"),
+])
+def test_no_python_wording_over_http(srv, body, words):
+    r = call(srv, "POST", "/v1/evaluate", body, {"Content-Type": "application/json"})
+    assert r.status == 400
+    message = r.errors[0]["message"]
+    assert words in message
+    assert not re.search(r"NoneType|\blist\b|Expecting|JSONDecodeError", message), message
+
+
+def test_413_is_decided_on_the_length_before_anything_else(srv):
+    # Wrong content type, and a body that never comes: the size alone decides, at once.
+    status, headers, body = raw(srv, b"POST /v1/evaluate HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                                     b"text/plain\r\nContent-Length: 99999999\r\n\r\n")
+    assert status == 413 and headers["connection"] == "close"
+    assert json.loads(body)["errors"][0]["path"] == "headers.content-length"
+    # Two lengths that disagree: which would be meant cannot be told.
+    status, _, body = raw(srv, b"POST /v1/evaluate HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                               b"application/json\r\nContent-Length: 2\r\nContent-Length: 99999999\r\n\r\n{}")
+    assert status == 400 and "more than once" in json.loads(body)["errors"][0]["message"]
+
+
+def test_the_page_takes_its_names_from_python(srv):
+    from manila.names import NOBODY_AFTER_YOU, SPOT_LABELS
+    page = call(srv, "GET", "/").body.decode("utf-8")
+    own = (web.resources.files("manila") / "web" / "index.html").read_text(encoding="utf-8")
+    for label in ("Pirate captain", "Small pilot", "Port A", NOBODY_AFTER_YOU):
+        assert label not in own and label in page  # served, not kept in the page's own copy
+    assert json.dumps(SPOT_LABELS, ensure_ascii=False) in page
+    assert "/*NAMES*/" not in page
+
+
+def test_serve_on_every_interface_prints_the_address_for_a_phone():
+    proc = subprocess.Popen([sys.executable, "-m", "manila", "serve", "--host", "0.0.0.0", "--port", "0",
+                             "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first, second = proc.stdout.readline(), proc.stdout.readline()
+        port = re.search(r":(\d+)/", first).group(1)
+        address = web.lan_address()
+        assert address and not address.startswith(("0.", "127."))
+        assert f"http://{address}:{port}/" in second and "phone" in second
+        conn = http.client.HTTPConnection(address, int(port), timeout=10)
+        conn.request("GET", "/healthz")
+        assert conn.getresponse().status == 200  # the printed address does reach the server
+        conn.close()
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=10)

@@ -18,7 +18,7 @@ import manila
 from manila.enumerate import enumerate_starts, reachable
 from manila.plot import add_plot_arguments, heatmap_grid, run_plot
 from manila.starts import rank_starts
-from manila.sweep import Sweep, _Bar, sweep
+from manila.sweep import Sweep, _Bar, read_frame, sweep
 from manila.sweep_cli import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
 
 ARRAYS = ("goods", "positions", "denominator", "net", "legal", "cost", "boats", "incomes",
@@ -100,7 +100,7 @@ def test_wealth_families_are_not_their_income_families():
         assert not np.array_equal(wealth.net, income.net), name
         assert wealth.state(0)["objective"] == "wealth" and "objective" not in sweep(2).state(0)
     # A budget of 1 is below every free spot of the player: a blind passenger, charged 1 for
-    # every spot but insurance, which is not offered (MANILA.md part 3).
+    # every spot but insurance, which is not offered (docs/numbers.md, budgets).
     blind = sweep(**FAMILIES["roll3-wealth-budget"][0])
     insurance = blind.spots.index("insurance")
     assert not blind.legal[:, insurance].any()
@@ -227,7 +227,7 @@ def test_frame_columns_and_values():
               objective="wealth", shares={"red": {"silk": 2}, "pirate1": {"jade": 1}})
     df = s.frame
     assert len(df) == len(s)
-    assert df["position_nutmeg"].isna().all() and str(df["position_silk"].dtype) == "int8"
+    assert df["position_nutmeg"].isna().all() and str(df["position_silk"].dtype) == "Int8"
     np.testing.assert_array_equal(df[[f"net_{x}" for x in s.spots]].to_numpy(), s.values)
     assert (df["position_silk"] == s.positions[:, 1]).all()
     assert list(df.filter(like="income_").columns) == ["income_red", "income_pirate1"]
@@ -287,7 +287,7 @@ def test_bad_sweeps_are_refused(kwargs, message):
 
 # -- ranking starts --------------------------------------------------------------------------
 
-# MANILA.md, known values: from space s with three rolls left and nothing else on the board,
+# docs/numbers.md, known values: from space s with three rolls left and nothing else on the board,
 # a boat passes 13, or ends on 13 (and goes to port), out of 216.
 PASSES = [35, 56, 81, 108, 135, 160]
 ON_13 = [21, 25, 27, 27, 25, 21]
@@ -483,3 +483,29 @@ def test_heatmap_grid_holds_the_spot_values():
     assert np.isnan(reach).all()  # pirate_2 is not legal while pirate_1 is free
     with pytest.raises(ValueError, match="third boat"):
         heatmap_grid("port_a", "silk", "jade", goods="ginseng,silk,jade", at={"silk": 8})
+
+
+def test_positions_have_one_type_in_every_format(tmp_path):
+    # Silk held in Manila: "arrived" is stored as 14; nutmeg stays home: missing.
+    s = sweep(3, goods="ginseng,silk,jade", fixed={"silk": "arrived"})
+    assert s.positions.dtype == np.int8 and (s.positions[:, 1] == 14).all()
+    frames = {"frame": s.frame}
+    for suffix in ("csv", "parquet"):
+        s.save(tmp_path / f"s.{suffix}")
+        frames[suffix] = read_frame(tmp_path / f"s.{suffix}")
+    s.save(tmp_path / "s.npz")
+    assert np.load(tmp_path / "s.npz")["positions"].dtype == np.int8
+    names = [f"position_{g}" for g in manila.GOODS]
+    for where, frame in frames.items():
+        assert {str(frame[n].dtype) for n in names} == {"Int8"}, where
+        assert (frame["position_silk"] == 14).all() and frame["position_nutmeg"].isna().all(), where
+        pd.testing.assert_frame_equal(frame[names], frames["frame"][names])
+
+
+def test_frame_without_pandas_names_the_extra(monkeypatch):
+    s = sweep(1, goods="ginseng,silk,jade")
+    monkeypatch.setitem(sys.modules, "pandas", None)  # as if it were not installed
+    with pytest.raises(ImportError, match=r"pip install 'manila\[sweep\]'"):
+        s.frame
+    with pytest.raises(ImportError, match=r"pip install 'manila\[sweep\]'"):
+        read_frame("s.csv")

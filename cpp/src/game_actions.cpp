@@ -201,6 +201,9 @@ std::string GameState::illegal_reason(int a) const {
             if (b_.spots[static_cast<std::size_t>(s)] != kNoOwner)
                 return head + "the spot is taken by " + player_name(b_.spots[static_cast<std::size_t>(s)]) + " (rule 4: spots)";
             if (s == kPirate2) return head + "pirate_2 may only be taken once pirate_1 is occupied (rule 4: spots)";
+            if (s == kInsurance)
+                return head + who + " cannot pay even the cheapest free spot (" + std::to_string(cheapest_paid_spot()) +
+                       "), and a blind passenger may not take insurance (rule 12)";
             int cost;
             bool blind;
             placement_terms(b_.current, id, cost, blind);

@@ -111,7 +111,7 @@ int best_pilot(const GameState& s, Objective objective) {
     s.legal_actions(legal);
     int best = -1;
     std::int64_t best_value = std::numeric_limits<std::int64_t>::min();
-    for (int a : legal) {  // action order is the canonical order of MANILA.md part 2
+    for (int a : legal) {  // action order is the canonical order of docs/numbers.md
         if (a == action::kMortgage || a == action::kRepay) continue;
         GameState c = s;
         c.apply_legal(a);

@@ -43,6 +43,7 @@ import inspect
 from typing import Any, Callable, Protocol, Sequence
 
 from . import _core
+from .suggest import did_you_mean
 
 
 class Bot(Protocol):
@@ -153,8 +154,8 @@ def bot_factory(spec: str) -> BotFactory:
     if ":" in spec:
         return load_bot(spec)
     if spec not in _REGISTRY:
-        raise ValueError(f"unknown bot {spec!r}; the built-in bots are {', '.join(_REGISTRY)}, "
-                         "or give a Python bot as module:Class")
+        raise ValueError(f"unknown bot {spec!r}{did_you_mean(spec, _REGISTRY)}; the built-in bots "
+                         f"are {', '.join(_REGISTRY)}, or give a Python bot as module:Class")
     return _REGISTRY[spec]
 
 

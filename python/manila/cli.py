@@ -1,7 +1,8 @@
 """The command line, ``python -m manila COMMAND``: evaluate, validate and example (here),
 serve (server), sweep and starts (sweep_cli), plot, simulate and replay.
 
-Every refusal is one ``manila: error: ...`` line per problem and exit status 2.
+Every refusal is one ``manila: error: ...`` line per problem and exit status 2. What the
+states and numbers mean: docs/numbers.md; the notation: docs/notation.md.
 """
 
 from __future__ import annotations
@@ -10,56 +11,47 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, Optional, Sequence
+from typing import Any, NoReturn, Optional, Sequence
 
 from . import server
-from .errors import Problem, StateError
+from .errors import StateError
 from .evaluation import evaluate
 from .example import EXAMPLE
+from .inputs import InputError, check_output, read_state
 from .plot import add_plot_arguments, run_plot
 from .report import render
 from .ladder import add_ladder_arguments, run_ladder
 from .simulate import add_replay_arguments, add_simulate_arguments, run_replay, run_simulate
-from .state import VoyageState, validate
+from .state import VoyageState, as_state
+from .suggest import did_you_mean, with_suggestions
 from .sweep_cli import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
 
 
-class _InputError(Exception):
-    """Input that could not be read; reported as one line, exit status 2."""
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage mistake reported like every other error: one line, status 2."""
 
-def _looks_like_notation(text: str) -> bool:
-    return text.lstrip()[:1] == "r"
-
-
-def _read_state(source: str) -> Any:
-    """The JSON value or notation string in a file, on standard input, or given inline."""
-    if source != "-" and not os.path.exists(source) and _looks_like_notation(source):
-        return source
-    try:
-        text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
-    except OSError as exc:
-        raise _InputError(f"{source}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise _InputError(f"{source}: not UTF-8 text ({exc.reason})") from None
-    if _looks_like_notation(text):
-        return text.strip()
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        name = "standard input" if source == "-" else source
-        raise _InputError(f"{name}: neither notation (r1 ...) nor valid JSON: {exc.msg} at "
-                          f"line {exc.lineno} column {exc.colno}") from None
-    except RecursionError:
-        raise _InputError(f"{source}: JSON nested too deeply") from None
+    def error(self, message: str) -> "NoReturn":
+        self.exit(2, f"manila: error: {message} (see {self.prog} --help)\n")
 
 
 def _strict(args: argparse.Namespace) -> Any:
     return False if args.no_strict else None
 
 
+def _check_player(state: VoyageState, args: argparse.Namespace) -> None:
+    """--player must name someone in the state, unless --new-player says it is a newcomer."""
+    if args.player is None or args.new_player or args.player in state.owners:
+        return
+    named = ", ".join(state.owners) or "nobody"
+    raise InputError(f"--player: {args.player!r} is not in the state"
+                     f"{did_you_mean(args.player, state.owners)}, which names {named}; add "
+                     f"--new-player to value the spots for a newcomer who holds nothing yet")
+
+
 def _cmd_evaluate(args: argparse.Namespace) -> int:
-    data = _read_state(args.state)
+    data = read_state(args.state)
+    _check_player(as_state(data, _strict(args)), args)
     exact = True if args.exact else None  # None: as the JSON's own "exact" says
     result = evaluate(data, exact=exact, player=args.player, threads=args.threads,
                       strict=_strict(args))
@@ -73,12 +65,9 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    problems = validate(_read_state(args.state), strict=_strict(args))
-    for problem in problems:
-        print(problem)
-    if not problems:
-        print("valid")
-    return 2 if problems else 0
+    as_state(read_state(args.state), _strict(args))  # its problems go the way of every error
+    print("valid")
+    return 0
 
 
 def _cmd_example(args: argparse.Namespace) -> int:
@@ -90,21 +79,29 @@ def _cmd_example(args: argparse.Namespace) -> int:
     return 0
 
 
-_STATE_HELP = ("a JSON voyage state file, a state in the one-line notation (e.g. "
-               "'r3 ginseng@8:red silk@arrived jade@12 player=red'), or - for standard input")
+_STATE_HELP = ("a JSON voyage state file, - for standard input, or the state itself: in the "
+               "one-line notation (e.g. 'r3 ginseng@8:red silk@arrived jade@12 player=red', "
+               "see docs/notation.md) or as JSON")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="python -m manila",
-        description="Exact expected values for a Manila voyage.")
+        description="Exact expected values for a Manila voyage.",
+        epilog="The rules, the meaning of every number, the notation and the HTTP API are "
+               "described in docs/ (rules.md, numbers.md, notation.md, http.md).")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     ev = sub.add_parser("evaluate", help="value every spot, boat and player of a voyage state",
-                        description="Evaluate a voyage state (the JSON of MANILA.md part 2).")
+                        description="Evaluate a voyage state (its JSON and the meaning of every "
+                                    "number: docs/numbers.md). The spot values assume that "
+                                    "nobody places after you.")
     ev.add_argument("state", metavar="FILE|TEXT", help=_STATE_HELP)
     ev.add_argument("--exact", action="store_true", help='exact fractions ("n/d") instead of floats')
-    ev.add_argument("--player", metavar="NAME", help="value the spots for this player")
+    ev.add_argument("--player", metavar="NAME",
+                    help="value the spots for this player (someone named in the state)")
+    ev.add_argument("--new-player", action="store_true",
+                    help="let --player name a newcomer who holds nothing on the board yet")
     ev.add_argument("--json", action="store_true",
                     help="print JSON even on a terminal (the default when piped)")
     ev.add_argument("--threads", type=int, default=0, metavar="N",
@@ -166,19 +163,32 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Unwritable output paths are refused before any work is done."""
+    for attr, option in (("output", "--output"), ("record", "--record")):
+        path = getattr(args, attr, None)
+        if isinstance(path, str):
+            check_output(path, option)
+
+
+def _error(text: str) -> None:
+    print(f"manila: error: {text}", file=sys.stderr)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
     try:
+        _check_outputs(args)
         return args.run(args)
     except StateError as exc:
-        for problem in exc.problems:
-            print(f"manila: error: {problem}", file=sys.stderr)
+        for problem in with_suggestions(exc.problems):
+            _error(problem.line("cli"))
         return 2
-    except _InputError as exc:
-        print(f"manila: error: {exc}", file=sys.stderr)
+    except InputError as exc:
+        _error(str(exc))
         return 2
     except ValueError as exc:  # the engine's own argument checks
-        print(f"manila: error: {Problem('', str(exc))}", file=sys.stderr)
+        _error(str(exc))
         return 2
     except KeyboardInterrupt:
         return 130
@@ -186,3 +196,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         # The reader went away (e.g. `| head`); nothing left to say.
         sys.stderr.close()
         return 0
+    except OSError as exc:  # writing an output failed after all (a full disk, say)
+        where = f"{exc.filename}: " if exc.filename else ""
+        _error(f"{where}cannot write: {exc.strerror or exc}")
+        return 2

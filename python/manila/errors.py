@@ -4,19 +4,45 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# How each interface lets a user past a refusal, by remedy: a problem names its remedy,
+# and whoever shows it says it in the words of the interface at hand.
+REMEDIES = {
+    "strict": {
+        "python": "strict=False evaluates hypothetical positions",
+        "cli": "--no-strict evaluates hypothetical positions",
+        "http": '"strict": false in the body, or ?strict=0, evaluates hypothetical positions',
+    },
+}
+INTERFACES = ("python", "cli", "http")
+
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with an input: where (a JSON path such as ``boats.silk.crew``) and why."""
+    """One thing wrong with an input: where (a JSON path such as ``boats.silk.crew``) and why.
+
+    ``remedy`` names an entry of REMEDIES when an option would accept the input anyway.
+    """
 
     path: str
     message: str
+    remedy: str = ""
+
+    def text(self, interface: str = "python") -> str:
+        """The message, with the remedy as ``interface`` (python, cli or http) offers it."""
+        if not self.remedy:
+            return self.message
+        return f"{self.message} ({REMEDIES[self.remedy][interface]})"
+
+    def line(self, interface: str = "python") -> str:
+        """``path: message`` (just the message when there is no path)."""
+        text = self.text(interface)
+        return f"{self.path}: {text}" if self.path else text
 
     def __str__(self) -> str:
-        return f"{self.path}: {self.message}" if self.path else self.message
+        return self.line()
 
-    def to_dict(self) -> dict:
-        return {"path": self.path, "message": self.message}
+    def to_dict(self, interface: str = "python") -> dict:
+        return {"path": self.path, "message": self.text(interface)}
 
 
 class StateError(ValueError):

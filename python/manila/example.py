@@ -1,7 +1,7 @@
-"""A voyage to play with: the state of MANILA.md part 2, one roll later.
+"""A voyage to play with, before roll 3: the example of docs/numbers.md.
 
-(MANILA.md's own example, before roll 2, has a boat in Manila and one on 12, which no
-real voyage reaches after one roll; before roll 3 they can be there.)
+(Before roll 2 no real voyage has a boat in Manila and one on 12: the boats have made
+one roll from spaces 0..5. Before roll 3 they can be there.)
 """
 
 EXAMPLE = {

@@ -1,4 +1,4 @@
-"""The whole game of Manila (MANILA.md part 1) with an OpenSpiel-style interface.
+"""The whole game of Manila (docs/rules.md) with an OpenSpiel-style interface.
 
     >>> from manila.game import Game
     >>> game = Game(players=4, seed=7)
@@ -112,7 +112,7 @@ def _rules(rules: RulesLike) -> Rules:
 
 
 class Game:
-    """Manila for 3 to 5 players with the rule options of MANILA.md.
+    """Manila for 3 to 5 players with the rule options of docs/rules.md.
 
     ``seed`` seeds the generator that ``State.apply_chance`` draws the deal and the dice
     from; the same seed and the same player moves give the same game.
@@ -184,7 +184,7 @@ class State:
     """A point in a game: whose move, what is legal, and everything on the table.
 
     The rules engine is C++ (``manila._core.GameState``); this class adds names, errors
-    and JSON. Rule choices where MANILA.md part 1 leaves room:
+    and JSON. Rule choices where docs/rules.md leaves room:
 
     - Payments (bids, share purchases, spots) that exceed a player's cash are covered by
       mortgaging automatically, one share at a time, only as many as needed (rule 11);

@@ -39,7 +39,7 @@ def description() -> dict:
         for good in GOODS}
     state = {
         "type": "object", "additionalProperties": False, "required": ["next_roll", "boats"],
-        "description": "The voyage state of MANILA.md part 2. The schema cannot say everything: "
+        "description": "The voyage state (docs/numbers.md). The schema cannot say everything: "
                        "pirate_2 needs pirate_1, a player holds at most 3 accomplices (4 with "
                        "players 3), and unless strict is false the positions must be reachable "
                        "from a legal start; a state breaking these gets a 400.",
@@ -141,7 +141,7 @@ def description() -> dict:
                                     "body's strict)")],
                 "requestBody": body,
                 "responses": {
-                    "200": ok("the evaluation JSON of MANILA.md",
+                    "200": ok("the evaluation JSON (docs/numbers.md); the spot values assume nobody places after the player",
                               {"$ref": "#/components/schemas/Evaluation"}),
                     **body_errors,
                     "503": _error_response("the evaluation took longer than the time limit"),

@@ -33,7 +33,7 @@ def _figure(**kwargs: Any) -> Any:
     try:
         from matplotlib.figure import Figure
     except ImportError:
-        raise ImportError("plotting needs matplotlib: pip install matplotlib") from None
+        raise ImportError("plotting needs matplotlib: pip install 'manila[plot]'") from None
     return Figure(**kwargs)
 
 
@@ -151,7 +151,7 @@ def run_plot(args: argparse.Namespace) -> int:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        print("manila: error: plotting needs matplotlib (pip install matplotlib)", file=sys.stderr)
+        print("manila: error: plotting needs matplotlib: pip install 'manila[plot]'", file=sys.stderr)
         return 2
     if args.chart == "heatmap":
         good, eq, where = args.at.partition("=")

@@ -16,7 +16,7 @@ from typing import Any, Mapping, Optional, Union
 
 from .errors import Problem, StateError
 from .notation import format_moment, notation_to_dict
-from .state import GOODS, REQUEST_KEYS, VoyageState, _is_int
+from .state import GOODS, VoyageState, _is_int
 
 KINDS = ("placement", "pilot_small", "pilot_large", "boarding")
 PILOT_KINDS = ("pilot_small", "pilot_large")

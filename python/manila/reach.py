@@ -44,7 +44,7 @@ def reachability_problems(next_roll: int, positions: Mapping[str, Position]) -> 
             problems.append(Problem(
                 f"boats.{good}.position",
                 f"a boat cannot {where} before roll {next_roll}: it started on 0..5 and has "
-                f"made {made} (use strict=False / --no-strict for hypothetical positions)"))
+                f"made {made}", remedy="strict"))
     if problems:
         return problems
     if not any(sum(starts) == START_SUM for starts in product(*options.values())):
@@ -52,6 +52,5 @@ def reachability_problems(next_roll: int, positions: Mapping[str, Position]) -> 
         problems.append(Problem(
             "boats",
             f"these positions cannot arise together: the start spaces must sum to 9, but "
-            f"they could only have been {spans} (use strict=False / --no-strict for "
-            f"hypothetical positions)"))
+            f"they could only have been {spans}", remedy="strict"))
     return problems

@@ -6,17 +6,30 @@ from fractions import Fraction
 from typing import Union
 
 from .evaluation import Evaluation
+from .names import NOBODY_AFTER_YOU, cost_text, good_label, spot_label
 
 Number = Union[float, Fraction]
 
 _GREEN, _BOLD, _RESET = "\033[32m", "\033[1m", "\033[0m"
 
 
-def _num(x: Number, exact: bool, signed: bool = False) -> str:
-    if exact:
-        text = str(x)
-        return f"+{text}" if signed and x > 0 else text
-    return f"{x:+.3f}" if signed else f"{x:.3f}"
+def _signed(x: Number) -> str:
+    if isinstance(x, Fraction):
+        return f"+{x}" if x > 0 else str(x)
+    return f"{x:+.3f}"
+
+
+def _column(values: list[Number], signed: bool = False) -> list[str]:
+    """The values as text of equal width: floats by their point, fractions by their slash."""
+    texts = [_signed(v) if signed else (str(v) if isinstance(v, Fraction) else f"{v:.3f}")
+             for v in values]
+    if not any(isinstance(v, Fraction) for v in values):
+        width = max(map(len, texts), default=0)
+        return [t.rjust(width) for t in texts]
+    parts = [t.partition("/") for t in texts]
+    left = max(len(a) for a, _, _ in parts)
+    right = max(len(s + b) for _, s, b in parts)
+    return [a.rjust(left) + (s + b).ljust(right) for a, s, b in parts]
 
 
 def _pct(x: Number) -> str:
@@ -24,36 +37,47 @@ def _pct(x: Number) -> str:
 
 
 def render(result: Evaluation, color: bool = False) -> str:
-    """Spot table (best first, worthwhile spots marked), boat odds and incomes."""
-    state, exact = result.state, result.exact
-    lines = []
+    """The board in notation, the spot table (best first, worthwhile spots marked) with its
+    assumption, the boat odds and the incomes."""
+    state = result.state
+    lines = [str(state)]
     who = state.player if state.player is not None else "a fresh player"
     lines.append(f"Voyage before roll {state.next_roll}, valued for {who}")
     lines.append("")
     spots = sorted(result.spots.items(), key=lambda kv: -kv[1]["expected_net"])
     if spots:
-        width = max(len(name) for name, _ in spots)
-        lines.append(f"  {'spot':<{width}}  {'cost':>4}  expected net")
-        for name, entry in spots:
-            net = entry["expected_net"]
-            mark = "+" if net > 0 else " "
-            row = f"{mark} {name:<{width}}  {entry['cost']:>4}  {_num(net, exact, signed=True)}"
-            if color and net > 0:
+        names = [spot_label(name) for name, _ in spots]
+        costs = [cost_text(entry["cost"]) for _, entry in spots]
+        nets = _column([entry["expected_net"] for _, entry in spots], signed=True)
+        wn, wc = max(map(len, names + ["spot"])), max(map(len, costs + ["cost"]))
+        lines.append(f"  {'spot':<{wn}}  {'cost':>{wc}}  expected net")
+        for (name, entry), label, cost, net in zip(spots, names, costs, nets):
+            mark = "+" if entry["expected_net"] > 0 else " "
+            row = f"{mark} {label:<{wn}}  {cost:>{wc}}  {net}".rstrip()
+            if color and entry["expected_net"] > 0:
                 row = f"{_GREEN}{_BOLD}{row}{_RESET}"
             lines.append(row)
         lines.append("  (+ marks the spots worth more than they cost)")
+        lines.append(f"  {NOBODY_AFTER_YOU}")
     else:
         lines.append("  no spot can be taken")
     lines.append("")
     lines.append(f"  {'boat':<8} {'port':>7} {'shipyard':>9} {'plundered':>10}")
     for good, odds in result.boats.items():
-        lines.append(f"  {good:<8} {_pct(odds['port']):>7} {_pct(odds['shipyard']):>9} "
+        lines.append(f"  {good_label(good):<8} {_pct(odds['port']):>7} {_pct(odds['shipyard']):>9} "
                      f"{_pct(odds['plundered']):>10}")
     incomes = result.incomes
     if incomes:
         lines.append("")
         width = max(len(name) for name in incomes)
-        lines.append("  expected voyage income")
-        for name, value in incomes.items():
-            lines.append(f"  {name:<{width}}  {_num(value, exact)}")
+        if state.objective == "wealth":  # what the spot values maximise: income plus price rises
+            payoffs = result.payoffs
+            lines.append(f"  {'':<{width}}  expected income, payoff (with price rises)")
+            for name, income, payoff in zip(incomes, _column(list(incomes.values())),
+                                            _column([payoffs[n] for n in incomes])):
+                lines.append(f"  {name:<{width}}  {income}  {payoff}".rstrip())
+        else:
+            lines.append("  expected voyage income")
+            for name, value in zip(incomes, _column(list(incomes.values()))):
+                lines.append(f"  {name:<{width}}  {value}".rstrip())
     return "\n".join(lines)

@@ -1,6 +1,6 @@
 """``python -m manila serve``: the JSON API and the players' page over HTTP, standard library only.
 
-Routes (see ``GET /openapi.json`` for the full description)::
+Routes (see docs/http.md, and ``GET /openapi.json`` for the full description)::
 
     POST /v1/evaluate     a state (JSON, or {"notation": "r2 ..."}) -> the evaluation JSON
     POST /v1/validate     a state -> {"valid": true, "state", "notation"} (canonical), or a 400
@@ -42,7 +42,10 @@ from . import __version__, openapi
 from .errors import Problem, StateError
 from .evaluation import evaluate
 from .example import EXAMPLE
+from .inputs import json_error_text, json_type
+from .names import page_data
 from .state import VoyageState, parse
+from .suggest import with_suggestions
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -70,11 +73,38 @@ class ApiError(Exception):
 
 
 def _errors(problems: list[Problem]) -> dict:
-    return {"errors": [p.to_dict() for p in problems]}
+    return {"errors": [p.to_dict("http") for p in with_suggestions(problems)]}
+
+
+_NAMES_SLOT = b"/*NAMES*/null"
 
 
 def _page() -> bytes:
-    return resources.files("manila").joinpath("web", "index.html").read_bytes()
+    """The page, with the names players see (manila.names) filled in: it keeps no copy."""
+    page = resources.files("manila").joinpath("web", "index.html").read_bytes()
+    if _NAMES_SLOT not in page:
+        raise OSError("the page has no slot for the names")
+    # "<" escaped: the JSON sits inside a <script> element.
+    names = json.dumps(page_data(), ensure_ascii=False).replace("<", "\\u003c")
+    return page.replace(_NAMES_SLOT, names.encode("utf-8"))
+
+
+def lan_address() -> Optional[str]:
+    """This machine's address on its local network (what a phone would connect to), or None.
+
+    Connecting a UDP socket sends nothing; it only makes the system pick the interface,
+    and so the address, it would route through.
+    """
+    for probe in ("10.255.255.255", "192.168.255.255", "8.8.8.8"):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+                sock.connect((probe, 9))
+                address = sock.getsockname()[0]
+        except OSError:
+            continue
+        if address and not address.startswith(("0.", "127.")):
+            return address
+    return None
 
 
 # --------------------------------------------------------------------------- the requests
@@ -94,7 +124,7 @@ def _state_input(data: Any) -> tuple[Any, Optional[bool], Optional[bool]]:
     """
     if not isinstance(data, dict):
         raise StateError([Problem("", f"the body must be a JSON object (a voyage state, or "
-                                      f"{{\"notation\": ...}}), got {type(data).__name__}")])
+                                      f"{{\"notation\": ...}}), not {json_type(data)}")])
     if "notation" not in data:
         return data, None, None  # the state's own "exact" and "strict" are read by manila
     problems = [Problem(k, f"unknown key beside notation; allowed: {', '.join(_NOTATION_KEYS)}")
@@ -250,7 +280,29 @@ class Handler(BaseHTTPRequestHandler):
             out[name] = _FLAGS[values[0]]
         return out
 
+    def _check_length(self) -> int:
+        """The body's announced length, refused (411, 400, 413) before a byte of it is read."""
+        if self.headers.get("Transfer-Encoding"):
+            raise ApiError(411, "send the body with a Content-Length (chunked bodies are not "
+                                "accepted)", "headers.content-length")
+        given = self.headers.get_all("Content-Length") or []
+        if not given:
+            raise ApiError(411, "a Content-Length is required", "headers.content-length")
+        texts = {t.strip() for t in given}
+        if len(texts) > 1:
+            raise ApiError(400, "Content-Length is given more than once, with different values",
+                           "headers.content-length")
+        length_text = texts.pop()
+        if not length_text.isdigit() or not length_text.isascii():
+            raise ApiError(400, "Content-Length must be a number of bytes", "headers.content-length")
+        length = int(length_text)
+        if length > self.server.max_body:
+            raise ApiError(413, f"the body is {length} bytes; the limit is {self.server.max_body}",
+                           "headers.content-length")
+        return length
+
     def _read_json(self) -> Any:
+        length = self._check_length()  # first: too large is refused whatever else is wrong
         ctype = self.headers.get("Content-Type")
         if not ctype:
             raise ApiError(415, f"say what the body is: Content-Type: {JSON_TYPE}", "headers.content-type")
@@ -260,19 +312,6 @@ class Handler(BaseHTTPRequestHandler):
         charset = self.headers.get_param("charset")
         if isinstance(charset, str) and charset.lower().replace("-", "") != "utf8":
             raise ApiError(415, f"the body must be UTF-8, not {charset[:40]}", "headers.content-type")
-        if self.headers.get("Transfer-Encoding"):
-            raise ApiError(411, "send the body with a Content-Length (chunked bodies are not "
-                                "accepted)", "headers.content-length")
-        length_text = self.headers.get("Content-Length")
-        if length_text is None:
-            raise ApiError(411, "a Content-Length is required", "headers.content-length")
-        length_text = length_text.strip()
-        if not length_text.isdigit() or not length_text.isascii():
-            raise ApiError(400, "Content-Length must be a number of bytes", "headers.content-length")
-        length = int(length_text)
-        if length > self.server.max_body:
-            raise ApiError(413, f"the body is {length} bytes; the limit is {self.server.max_body}",
-                           "headers.content-length")
         raw = self._read_body(length)
         try:
             text = raw.decode("utf-8")
@@ -283,8 +322,7 @@ class Handler(BaseHTTPRequestHandler):
         try:
             return json.loads(text, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
-            raise ApiError(400, f"not valid JSON: {exc.msg} at line {exc.lineno} "
-                                f"column {exc.colno}") from None
+            raise ApiError(400, f"not valid JSON: {json_error_text(exc)}") from None
         except ValueError as exc:
             raise ApiError(400, f"not valid JSON: {exc}") from None
         except RecursionError:
@@ -449,9 +487,12 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, time_limit: flo
     try:
         print(f"manila: serving on {server.url} (Ctrl-C to stop)", flush=True)
         if host in ("0.0.0.0", "::", ""):
-            print(f"manila: listening on every network interface: from a phone on the same "
-                  f"network open http://<this computer's address>:{server.server_address[1]}/",
-                  flush=True)
+            address = lan_address()
+            port = server.server_address[1]
+            where = (f"http://{address}:{port}/" if address else
+                     f"http://<this computer's address>:{port}/ (its local network address "
+                     f"could not be found)")
+            print(f"manila: on a phone on the same network, open {where}", flush=True)
         try:
             server.serve_forever()
         except KeyboardInterrupt:

@@ -27,6 +27,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, Optional, Sequence, Un
 from . import _core
 from .bots import bot_factory, bot_names, bot_seed, is_core_bot
 from .game import Game, IllegalActionError, RulesLike, State
+from .inputs import json_error_text, json_type, read_text
 from .view import PlayerView
 
 RECORD_VERSION = 1
@@ -236,23 +237,26 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 class _Progress:
-    """tqdm on standard error when it is installed, else a plain counter."""
+    """tqdm on standard error when it is installed, else a plain counter; only on a
+    terminal, and only from the first finished game: a run refused at once shows no bar."""
 
     def __init__(self, total: int, enabled: bool):
         self.total = total
         self.done = 0
         self.bar = None
-        self.enabled = enabled
+        self.enabled = enabled and sys.stderr.isatty()
         self.last = 0.0
-        if not enabled:
-            return
+
+    def _start(self) -> None:
         try:
             from tqdm import tqdm
         except ImportError:  # pragma: no cover - tqdm is optional
             return
-        self.bar = tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
+        self.bar = tqdm(total=self.total, unit="game", file=sys.stderr, dynamic_ncols=True)
 
     def __call__(self, n: int) -> None:
+        if self.enabled and self.done == 0 and self.bar is None:
+            self._start()
         self.done += n
         if self.bar is not None:
             self.bar.update(n)
@@ -325,28 +329,51 @@ def run_simulate(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------- replay
 def read_records(source: str) -> list[dict]:
     """Game records from a JSON-lines file (or one JSON object: a record or a serialized state)."""
-    if source == "-":
-        text = sys.stdin.read()
-    else:
-        with open(source, encoding="utf-8") as f:
-            text = f.read()
+    text = read_text(source)  # InputError if unreadable, too large or not UTF-8
+    name = "standard input" if source == "-" else source
     stripped = text.strip()
     if not stripped:
-        raise ValueError(f"{source}: empty")
+        raise ValueError(f"{name}: empty")
     try:
         whole = json.loads(stripped)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         whole = None
     if isinstance(whole, dict):
+        _check_record(whole, name)
         return [whole]
     records = []
     for n, line in enumerate(text.splitlines(), 1):
         if line.strip():
             try:
-                records.append(json.loads(line))
+                record = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise ValueError(f"{source}, line {n}: not JSON ({exc.msg})") from None
+                raise ValueError(f"{name}, line {n}: not a game record: not valid JSON: "
+                                 f"{json_error_text(exc)}") from None
+            except RecursionError:
+                raise ValueError(f"{name}, line {n}: not a game record: nested too deeply") from None
+            _check_record(record, f"{name}, line {n}")
+            records.append(record)
     return records
+
+
+def _check_record(record: Any, where: str) -> None:
+    """A game record (or serialized state) has a history of action ids; anything else is
+    refused here rather than replayed as an empty game."""
+    lead = f"{where}: not a game record (simulate --record writes them)"
+    if not isinstance(record, dict):
+        raise ValueError(f"{lead}: a record is a JSON object, not {json_type(record)}")
+    history = record.get("history")
+    if not isinstance(history, list):
+        raise ValueError(f"{lead}: history: missing, or not a list of actions")
+    if not all(isinstance(a, int) and not isinstance(a, bool) for a in history):
+        raise ValueError(f"{lead}: history: the actions must be whole numbers")
+    players = record.get("players", 4)
+    if isinstance(players, bool) or players not in (3, 4, 5):
+        raise ValueError(f"{lead}: players: must be 3, 4 or 5, got {players!r}")
+    if not isinstance(record.get("seed", 0), int) or isinstance(record.get("seed"), bool):
+        raise ValueError(f"{lead}: seed: must be a whole number")
+    if not isinstance(record.get("rules", {}), (dict, type(None))):
+        raise ValueError(f"{lead}: rules: must be an object of rule options")
 
 
 def _who(state: State) -> str:

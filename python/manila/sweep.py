@@ -24,7 +24,13 @@ arrays, bit for bit: each row is an exact integer computation.
 
 Results are exact: ``net`` holds integer numerators over ``denominator`` (6^(3 rolls left)),
 ``values`` the same as floats. ``frame`` (pandas) and ``save`` (.npz, .csv, .parquet) write
-one row per state.
+one row per state; ``read_frame`` reads a .csv or .parquet back with the frame's types.
+
+Positions are stored as small integers everywhere: 0..13 for a space, 14 for a boat that
+has arrived in Manila. In .npz, ``positions`` (int8, one column per sailing boat, in the
+order of ``goods``); in the frame, .csv and .parquet, one column ``position_<good>`` per
+good (int8; empty / NA when the good stays home). pandas and Parquet need the extra
+``pip install 'manila[sweep]'``.
 """
 
 from __future__ import annotations
@@ -408,7 +414,8 @@ class Sweep:
     def columns(self, exact: bool = False) -> dict[str, tuple[np.ndarray, Optional[np.ndarray]]]:
         """Named columns, one row per state: {name: (values, mask of missing entries or None)}.
 
-        Position of each good (14 = arrived; missing when it does not sail), ``next_roll``,
+        ``position_<good>``: 0..13, or 14 once the boat has arrived in Manila;
+        missing when the good stays home; int8, with a mask (pandas: ``Int8``). ``next_roll``,
         ``probability`` (one start only), ``net_<spot>`` (missing when not legal),
         ``boat_<good>_<outcome>``, ``income_<owner>``, ``payoff_<owner>``. With ``exact`` the values are integer
         numerators over the column ``denominator`` (and ``probability`` over
@@ -421,6 +428,8 @@ class Sweep:
             where[np.arange(n), self.goods[:, b]] = b
         for g, good in enumerate(GOODS):
             pos = np.where(where[:, g] >= 0, self.positions[np.arange(n), np.maximum(where[:, g], 0)], 0)
+            # Always with a mask, even with nothing missing: every position column then
+            # has one type (nullable int8) in the frame and every file.
             cols[f"position_{good}"] = (pos.astype(np.int8), where[:, g] < 0)
         cols["next_roll"] = (np.full(n, self.next_roll, np.int8), None)
         if len(self.start_goods) == 1:
@@ -452,11 +461,11 @@ class Sweep:
 
     def to_frame(self, exact: bool = False):
         """A pandas DataFrame of ``columns(exact)`` (missing entries as NA)."""
-        import pandas as pd
+        pd = _pandas("Sweep.frame")
 
         data = {}
         for name, (values, mask) in self.columns(exact).items():
-            if mask is None or not mask.any():
+            if mask is None or (not mask.any() and not name.startswith("position_")):
                 data[name] = values
             elif values.dtype.kind in "iu":
                 data[name] = pd.arrays.IntegerArray(np.where(mask, 0, values).astype(values.dtype), mask)
@@ -466,7 +475,7 @@ class Sweep:
 
     @property
     def frame(self):
-        """The float DataFrame (pandas needed)."""
+        """The float DataFrame (needs pandas: pip install 'manila[sweep]')."""
         return self.to_frame()
 
     def save(self, path: Union[str, os.PathLike], exact: bool = False) -> str:
@@ -491,7 +500,7 @@ class Sweep:
                 import pyarrow as pa
                 import pyarrow.parquet as pq
             except ImportError:
-                raise RuntimeError("writing Parquet needs pyarrow: pip install pyarrow") from None
+                raise RuntimeError(f"writing Parquet needs pyarrow: {SWEEP_EXTRA}") from None
             table = pa.table({name: pa.array(values, mask=mask)
                               for name, (values, mask) in self.columns(exact).items()})
             pq.write_table(table, path)
@@ -513,6 +522,35 @@ class Sweep:
             writer = csv.writer(f)
             writer.writerow(cols)
             writer.writerows(zip(*text.values()))
+
+
+SWEEP_EXTRA = "pip install 'manila[sweep]'"  # pandas, pyarrow and tqdm
+
+
+def _pandas(what: str) -> Any:
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError(f"{what} needs pandas: {SWEEP_EXTRA}") from None
+    return pandas
+
+
+def read_frame(path: Union[str, os.PathLike]) -> Any:
+    """A sweep saved as .csv or .parquet, read back into pandas with the types of
+    ``Sweep.frame``: every ``position_<good>`` column nullable int8 (``Int8``)."""
+    pd = _pandas("read_frame")
+    suffix = os.path.splitext(os.fspath(path))[1].lower()
+    if suffix == ".csv":
+        frame = pd.read_csv(path)
+    elif suffix == ".parquet":
+        frame = pd.read_parquet(path)
+    else:
+        raise ValueError(f"{os.fspath(path)}: read_frame reads .csv or .parquet; "
+                         f"np.load reads .npz")
+    for name in frame.columns:
+        if str(name).startswith("position_"):
+            frame[name] = frame[name].astype("Int8")
+    return frame
 
 
 # -- ranking the harbour master's starts -----------------------------------------------------

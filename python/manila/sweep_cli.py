@@ -15,7 +15,7 @@ from .enumerate import Position
 from .notation import read_option
 from .starts import CRITERIA, default_criterion, describe_criterion, rank_starts
 from .state import OBJECTIVES
-from .sweep import Crews, sweep
+from .sweep import SWEEP_EXTRA, Crews, sweep
 
 # The form `starts --shares/--prices` took before the wealth objective: GOOD=N,... for the
 # player's own shares. Recognised only to say what the syntax is now.
@@ -176,8 +176,7 @@ def run_sweep(args: argparse.Namespace) -> int:
         try:
             import pyarrow  # noqa: F401
         except ImportError:
-            print("manila: error: writing Parquet needs pyarrow (pip install pyarrow)", file=sys.stderr)
-            return 2
+            raise ValueError(f"--output: writing Parquet needs pyarrow: {SWEEP_EXTRA}") from None
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     kwargs = dict(_family_from_args(args), **pattern_from_args(args))
     started = time.perf_counter()
@@ -226,13 +225,19 @@ def _executor(args: argparse.Namespace) -> Any:
     return _NoExecutor()
 
 
+def _at_least_one(text: str) -> int:
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number, at least 1, got {text!r}")
+    return int(text)
+
+
 def add_starts_arguments(parser: argparse.ArgumentParser, table: bool = True) -> None:
     """Options of ``python -m manila starts`` (``table``: also those of its printed output)."""
     parser.add_argument("--goods", required=True, metavar="G,G,G", help="the three sailing goods")
     parser.add_argument("--by", metavar="CRITERION",
                         help="what to rank by: " + "; ".join(f"{k}: {v}" for k, v in CRITERIA.items())
                         + " (default: payoff with --player, else cargo)")
-    parser.add_argument("--top", type=int, metavar="N", help="show only the N best starts")
+    parser.add_argument("--top", type=_at_least_one, metavar="N", help="show only the N best starts")
     if table:
         parser.add_argument("--exact", action="store_true", help='exact fractions ("n/d") in JSON')
         parser.add_argument("--json", action="store_true", help="print JSON instead of a table")

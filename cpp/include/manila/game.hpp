@@ -1,4 +1,4 @@
-// The whole game of Manila (MANILA.md part 1) as an OpenSpiel-style state machine.
+// The whole game of Manila (docs/rules.md) as an OpenSpiel-style state machine.
 //
 // A GameState is a plain value (fixed arrays plus the action history): copying it is a
 // clone. Every move of every phase — chance included — is one integer action from a

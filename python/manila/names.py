@@ -1,0 +1,55 @@
+"""The words players see for spots and goods: one home for the terminal table and the page.
+
+The server embeds ``page_data()`` in the page when it serves it, so the page keeps no
+copy of its own.
+"""
+
+from __future__ import annotations
+
+from .state import CARGO_VALUES, GOODS, SEATS, SPOTS
+
+SPOT_LABELS: dict[str, str] = {
+    **{good: f"{good.capitalize()} seat" for good in GOODS},
+    "port_a": "Port A", "port_b": "Port B", "port_c": "Port C",
+    "shipyard_a": "Shipyard A", "shipyard_b": "Shipyard B", "shipyard_c": "Shipyard C",
+    "pirate_1": "Pirate captain", "pirate_2": "Pirate 2",
+    "pilot_small": "Small pilot", "pilot_large": "Large pilot",
+    "insurance": "Insurance",
+}
+
+# What each spot costs and earns, in a few words, for the page's buttons.
+SPOT_NOTES: dict[str, str] = {
+    "port_a": "pay 4 · 6 if ≥1 in port", "port_b": "pay 3 · 8 if ≥2 in port",
+    "port_c": "pay 2 · 15 if 3 in port",
+    "shipyard_a": "pay 4 · 6 if ≥1 wrecked", "shipyard_b": "pay 3 · 8 if ≥2 wrecked",
+    "shipyard_c": "pay 2 · 15 if 3 wrecked",
+    "pirate_1": "pay 5", "pirate_2": "pay 5 · after captain",
+    "pilot_small": "pay 2 · 1 space", "pilot_large": "pay 5 · 2 spaces",
+    "insurance": "get 10 · pays wrecks",
+}
+
+# The assumption behind every spot table, shown beside each one.
+NOBODY_AFTER_YOU = ("Values assume nobody places after you: the voyage plays out from this "
+                    "board plus your one accomplice.")
+
+
+def spot_label(spot: str) -> str:
+    """'Pirate captain' for pirate_1, 'Jade seat' for jade; the id itself if unknown."""
+    return SPOT_LABELS.get(spot, spot)
+
+
+def good_label(good: str) -> str:
+    return good.capitalize()
+
+
+def cost_text(cost: int) -> str:
+    """'pay 4', or 'receive 10' for insurance (whose cost is -10: it pays at once)."""
+    return f"receive {-cost}" if cost < 0 else f"pay {cost}"
+
+
+def page_data() -> dict:
+    """Everything the page needs to know of goods, seats and spots, as JSON."""
+    return {"goods": list(GOODS), "seats": {g: list(c) for g, c in SEATS.items()},
+            "cargo": dict(CARGO_VALUES), "labels": SPOT_LABELS,
+            "spots": [[s, SPOT_LABELS[s], SPOT_NOTES[s]] for s in SPOTS],
+            "nobody_after_you": NOBODY_AFTER_YOU}

@@ -1,0 +1,81 @@
+"""The documentation lives in the repository (docs/), and everything points there."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+PAGES = ("rules.md", "numbers.md", "notation.md", "http.md")
+# Written so that this file does not mention what it looks for.
+OUTSIDE = ("MANILA" + ".md", "../" + "shared", "/work/" + "shared")
+
+
+def product_files():
+    for folder in ("python", "cpp", "tests", "docs", "benchmarks"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.is_file() and path.suffix in (".py", ".pyi", ".cpp", ".hpp", ".md", ".html", ".json"):
+                yield path
+    yield ROOT / "README.md"
+    yield ROOT / "pyproject.toml"
+
+
+def test_the_docs_are_there():
+    for page in PAGES:
+        text = (DOCS / page).read_text(encoding="utf-8")
+        assert text.startswith("# ") and len(text) > 1500, page
+    rules = (DOCS / "rules.md").read_text(encoding="utf-8")
+    assert "thirteen_after_last_roll" in rules and "pirate_variant" in rules
+    assert "except\n    insurance" in rules or "except insurance" in rules  # rule 12
+    numbers = (DOCS / "numbers.md").read_text(encoding="utf-8")
+    for word in ("expected_net", "incomes", "boats", "shares", "prices", "budget", '"payoffs"',
+                 "blind passenger", '"moment"', "placement", "pilot_small", "boarding"):
+        assert word in numbers, word
+    notation = (DOCS / "notation.md").read_text(encoding="utf-8")
+    assert "state   = roll" in notation and "shares=" in notation and "moment" in notation
+    http = (DOCS / "http.md").read_text(encoding="utf-8")
+    for route in ("POST /v1/evaluate", "POST /v1/validate", "GET /v1/example", "GET /healthz", "413"):
+        assert route in http, route
+
+
+@pytest.mark.parametrize("page", ["numbers.md", "http.md"])
+def test_the_assumption_is_next_to_the_spot_table(page):
+    text = (DOCS / page).read_text(encoding="utf-8")
+    assert re.search(r"nobody\s+places\s+after", text, re.I)
+
+
+def test_nothing_points_outside_the_repository():
+    found = []
+    for path in product_files():
+        rel = path.relative_to(ROOT).as_posix()
+        text = path.read_text(encoding="utf-8", errors="replace")
+        found += [f"{rel}: {word}" for word in OUTSIDE if word in text]
+    assert found == []
+
+
+def test_every_link_to_the_docs_leads_somewhere():
+    for path in product_files():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for page in re.findall(r"docs/([a-z_]+\.md)", text):
+            assert (DOCS / page).is_file(), (path, page)
+        if path.parent == DOCS:
+            for target in re.findall(r"\]\(([a-z_]+\.md)(?:#[a-z0-9-]+)?\)", text):
+                assert (DOCS / target).is_file(), (path, target)
+
+
+def test_help_points_to_the_docs():
+    def help_text(*args):
+        return subprocess.run([sys.executable, "-m", "manila", *args, "--help"], capture_output=True,
+                              text=True, timeout=60).stdout
+    assert "docs/" in help_text()
+    evaluate = help_text("evaluate")
+    assert "docs/numbers.md" in evaluate and "docs/notation.md" in evaluate
+    assert "nobody places after you" in " ".join(evaluate.split())
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for page in PAGES:
+        assert f"docs/{page}" in readme

@@ -139,3 +139,104 @@ def test_json_shape_and_exact_strings():
     assert all(isinstance(o["expected_net"], str) for o in data["options"].values())
     floats = manila.advise(POSITION).to_dict()
     assert floats["best"] == data["best"] and isinstance(floats["options"]["decline"]["expected_net"], float)
+
+
+# --- the command line and the server ----------------------------------------------------
+
+def _run_cli(*args):
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "manila", "advise", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_advise_on_the_command_line():
+    import json
+    out = _run_cli(POSITION, "--exact", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == manila.advise(POSITION, exact=True).to_dict()
+    bad = _run_cli("r3 ginseng@9:a silk@11:b jade@10:c order=a,b turn=c")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.strip() == "manila: error: moment.to_move: c is not in the order (a, b)"
+
+
+@pytest.fixture()
+def server():
+    import threading
+
+    from manila import server as web
+    srv = web.make_server("127.0.0.1", 0, quiet=True)
+    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+def _post(srv, body):
+    import http.client
+    import json
+    conn = http.client.HTTPConnection(*srv.server_address[:2], timeout=30)
+    conn.request("POST", "/v1/advise?exact=1", json.dumps(body), {"Content-Type": "application/json"})
+    reply = conn.getresponse()
+    data = json.loads(reply.read())
+    conn.close()
+    return reply.status, data
+
+
+def test_advise_over_http(server):
+    status, data = _post(server, {"notation": POSITION})
+    assert status == 200 and data == manila.advise(POSITION, exact=True).to_dict()
+    position = manila.parse_position(POSITION).to_dict()
+    assert _post(server, position) == (200, data)
+    status, data = _post(server, dict(position, moment={"kind": "placement", "order": ["a"], "to_move": "z"}))
+    assert status == 400 and data["errors"][0]["path"] == "moment.to_move"
+
+
+def test_a_busy_server_answers_503_at_once(server):
+    import threading
+    started, release = threading.Event(), threading.Event()
+    real = server.adviser
+
+    def slow(*args, **kwargs):
+        started.set()
+        release.wait(20)
+        return real(*args, **kwargs)
+
+    server.adviser = slow
+    first = {}
+    worker = threading.Thread(target=lambda: first.update(zip(("status", "data"), _post(server, {"notation": POSITION}))))
+    worker.start()
+    assert started.wait(20)
+    status, data = _post(server, {"notation": POSITION})
+    assert status == 503 and "busy" in data["errors"][0]["message"]
+    release.set()
+    worker.join(30)
+    assert first["status"] == 200
+    server.adviser = real
+    assert _post(server, {"notation": POSITION})[0] == 200  # the slot was given back
+
+
+def test_the_game_gives_the_position_of_its_moment():
+    from manila.bots import bots_for
+    kinds = set()
+    for seed in range(12):
+        state = manila.Game(4, seed).new_initial_state()
+        bots = bots_for(["greedy"] * 4, seed)
+        while not state.is_terminal() and len(kinds) < 4:
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance())
+                continue
+            position = state.position()
+            if position is not None and position["moment"]["kind"] not in kinds:
+                kind = position["moment"]["kind"]
+                kinds.add(kind)
+                advice = manila.advise(position, strict=False)
+                assert advice.to_move == f"p{state.current_player()}"
+                if kind == "placement":
+                    legal = state.legal_action_names()
+                    assert advice.best == "decline" and "decline" in legal or f"place {advice.best}" in legal
+            else:
+                assert position is None or position["moment"]["kind"] in kinds
+            state.apply_action(bots[state.current_player()].step(state))
+    assert kinds == {"placement", "pilot_small", "pilot_large", "boarding"}

@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-PAGES = ("rules.md", "numbers.md", "notation.md", "http.md")
+PAGES = ("rules.md", "numbers.md", "notation.md", "http.md", "advice.md")
 # Written so that this file does not mention what it looks for.
 OUTSIDE = ("MANILA" + ".md", "../" + "shared", "/work/" + "shared")
 
@@ -34,8 +34,11 @@ def test_the_docs_are_there():
     assert "except\n    insurance" in rules or "except insurance" in rules  # rule 12
     numbers = (DOCS / "numbers.md").read_text(encoding="utf-8")
     for word in ("expected_net", "incomes", "boats", "shares", "prices", "budget", '"payoffs"',
-                 "blind passenger", '"moment"', "placement", "pilot_small", "boarding"):
+                 "blind passenger", "advice.md"):
         assert word in numbers, word
+    advice = (DOCS / "advice.md").read_text(encoding="utf-8")
+    for word in ('"moment"', "placement", "pilot_small", "boarding", "horizon", "turn=", "order="):
+        assert word in advice, word
     notation = (DOCS / "notation.md").read_text(encoding="utf-8")
     assert "state   = roll" in notation and "shares=" in notation and "moment" in notation
     http = (DOCS / "http.md").read_text(encoding="utf-8")

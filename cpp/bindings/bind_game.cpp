@@ -80,6 +80,15 @@ py::dict snapshot(const GameState& s, int viewer = 0, PrivateInfo info = Private
     }
     d["boats"] = boats;
     d["spots"] = spots;
+    if (b.phase == Phase::kBoarding) {
+        // Who decides (0: the captain, 1: the other pirate) and the seat the captain took,
+        // which the other pirate may not displace.
+        py::dict boarding;
+        boarding["decider"] = b.decider;
+        boarding["guard"] = b.guard_boat >= 0 ? py::object(py::make_tuple(b.guard_boat, b.guard_seat))
+                                              : py::object(py::none());
+        d["boarding"] = boarding;
+    }
     d["next_roll"] = afloat ? py::object(py::int_(std::min(b.next_roll, 4))) : py::object(py::none());
     py::list port, yard;
     for (int k = 0; k < b.in_port; ++k) port.append(kGoods[static_cast<std::size_t>(b.port[static_cast<std::size_t>(k)])].name);

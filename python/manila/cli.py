@@ -1,4 +1,4 @@
-"""The command line, ``python -m manila COMMAND``: evaluate, validate and example (here),
+"""The command line, ``python -m manila COMMAND``: evaluate, advise, validate and example (here),
 serve (server), sweep and starts (sweep_cli), plot, simulate and replay.
 
 Every refusal is one ``manila: error: ...`` line per problem and exit status 2. What the
@@ -15,11 +15,13 @@ from typing import Any, NoReturn, Optional, Sequence
 
 from . import server
 from .errors import StateError
+from .advice import advise
 from .evaluation import evaluate
 from .example import EXAMPLE
 from .inputs import InputError, check_output, read_state
 from .plot import add_plot_arguments, run_plot
-from .report import render
+from .position import as_position
+from .report import render, render_advice
 from .ladder import add_ladder_arguments, run_ladder
 from .simulate import add_replay_arguments, add_simulate_arguments, run_replay, run_simulate
 from .state import VoyageState, as_state
@@ -64,6 +66,18 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_advise(args: argparse.Namespace) -> int:
+    data = read_state(args.position)
+    position = as_position(data, _strict(args))
+    result = advise(position, exact=True if args.exact else None, threads=args.threads)
+    if args.json or not sys.stdout.isatty():
+        json.dump(result.to_dict(), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(render_advice(result, color="NO_COLOR" not in os.environ))
+    return 0
+
+
 def _cmd_validate(args: argparse.Namespace) -> int:
     as_state(read_state(args.state), _strict(args))  # its problems go the way of every error
     print("valid")
@@ -89,7 +103,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m manila",
         description="Exact expected values for a Manila voyage.",
         epilog="The rules, the meaning of every number, the notation and the HTTP API are "
-               "described in docs/ (rules.md, numbers.md, notation.md, http.md).")
+               "described in docs/ (rules.md, numbers.md, advice.md, notation.md, http.md).")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     ev = sub.add_parser("evaluate", help="value every spot, boat and player of a voyage state",
@@ -109,6 +123,23 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--no-strict", action="store_true",
                     help="accept positions no real voyage can reach (hypothetical states)")
     ev.set_defaults(run=_cmd_evaluate)
+
+    ad = sub.add_parser("advise", help="the best choice at a decision, knowing the others answer",
+                        description="Advice for a position: a voyage state with the decision "
+                                    "that is due (docs/advice.md; notation: docs/notation.md). "
+                                    "Every option is valued knowing that everyone after you "
+                                    "answers with their own best.")
+    ad.add_argument("position", metavar="FILE|TEXT",
+                    help="a JSON position file, - for standard input, or the position itself, "
+                         "e.g. 'r3 ginseng@9:a silk@11:b jade@10:c turn=a order=a,b,c'")
+    ad.add_argument("--exact", action="store_true", help='exact fractions ("n/d") instead of floats')
+    ad.add_argument("--json", action="store_true",
+                    help="print JSON even on a terminal (the default when piped)")
+    ad.add_argument("--threads", type=int, default=0, metavar="N",
+                    help="threads for the first player's options (default: every core)")
+    ad.add_argument("--no-strict", action="store_true",
+                    help="accept positions no real voyage can reach (hypothetical states)")
+    ad.set_defaults(run=_cmd_advise)
 
     va = sub.add_parser("validate", help="list what is wrong with a voyage state, or say valid",
                         description="Check a voyage state; exit status 2 when it is invalid.")

@@ -484,6 +484,33 @@ class State:
             out["strict"] = False
         return out
 
+    def position(self, objective: str = "wealth", *, private: bool = True) -> Optional[dict]:
+        """The decision at hand as a position for ``manila.advise`` (docs/advice.md): a
+        placement turn, a pilot's move or a pirate's boarding choice, from the mover's point
+        of view (with ``private``, the shares the mover can see); None at other moments."""
+        kind = {"placement": "placement", "small_pilot": "pilot_small",
+                "large_pilot": "pilot_large", "boarding": "boarding"}.get(self.phase)
+        if kind is None:
+            return None
+        me = self.current_player()
+        data = self.voyage_state(me, objective, private=private)
+        if data is None:
+            return None
+        name = self.player_name
+        snap = self._s.snapshot()
+        moment: dict[str, Any] = {"kind": kind, "to_move": name(me)}
+        if kind == "placement":
+            n, master = self.game.players, snap["harbour_master"]
+            moment["order"] = [name((master + k) % n) for k in range(n)]
+            declined = [name(p) for p, seen in enumerate(snap["players"]) if seen["declined"]]
+            if declined:
+                moment["declined"] = declined
+        elif kind == "boarding" and snap["boarding"]["guard"] is not None:
+            boat, seat = snap["boarding"]["guard"]
+            moment["protected"] = {"good": list(data["boats"])[boat], "seat": seat + 1}
+        data["moment"] = moment
+        return data
+
     def evaluate(self, player: Optional[int] = None, exact: bool = False, threads: int = 0) -> Evaluation:
         """``manila.evaluate`` of the voyage in progress, from ``player``'s point of view."""
         data = self.voyage_state(player)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from . import __version__
 from .evaluation import TABLE_SPOTS
 from .example import EXAMPLE
-from .state import GOODS, SEATS, SPOTS, VoyageState
+from .position import KINDS
+from .state import GOODS, OBJECTIVES, PRICES, SEATS, SHARES_PER_GOOD, SPOTS, VoyageState
 
 JSON_TYPE = "application/json"
 MAX_BODY = 64 * 1024  # bytes; the server's default cap
@@ -59,11 +60,61 @@ def description() -> dict:
                 "type": "object", "additionalProperties": False,
                 "properties": {s: {"oneOf": [{"$ref": "#/components/schemas/Owner"},
                                              {"type": "null"}]} for s in SPOTS}}]},
+            "objective": {"enum": list(OBJECTIVES),
+                          "description": "what players maximise: voyage income, or income plus "
+                                         "share gains (docs/numbers.md)"},
+            "shares": {"type": "object", "description": "shares each player holds, by good",
+                       "additionalProperties": {
+                           "type": "object", "additionalProperties": False,
+                           "properties": {g: {"type": "integer", "minimum": 0,
+                                              "maximum": SHARES_PER_GOOD} for g in GOODS}}},
+            "prices": {"type": "object", "additionalProperties": False,
+                       "properties": {g: {"enum": list(PRICES)} for g in GOODS}},
+            "budget": {"type": "object", "description": "the most each player can pay now",
+                       "additionalProperties": {"type": "integer", "minimum": 0}},
             "exact": {"type": "boolean", "description": "answer in exact fractions"},
             "strict": {"type": "boolean",
                        "description": "false accepts positions no real voyage reaches"},
             "version": {"type": "integer"},
         }}
+    names = {"type": "array", "items": {"$ref": "#/components/schemas/Owner"}}
+    position = {
+        "description": "A voyage state with the decision that is due (docs/advice.md).",
+        "allOf": [{"$ref": "#/components/schemas/State"}],
+        "type": "object", "required": ["next_roll", "boats", "moment"],
+        "properties": {"moment": {
+            "type": "object", "required": ["kind"], "additionalProperties": False,
+            "properties": {
+                "kind": {"enum": list(KINDS)},
+                "order": names, "to_move": {"$ref": "#/components/schemas/Owner"},
+                "accomplices": {"type": "object",
+                                "additionalProperties": {"type": "integer", "minimum": 0}},
+                "declined": names,
+                "protected": {"type": "object", "required": ["good", "seat"],
+                              "properties": {"good": {"enum": list(GOODS)},
+                                             "seat": {"type": "integer", "minimum": 1,
+                                                      "maximum": 4}}}}}}}
+    advice = {
+        "type": "object", "required": ["kind", "to_move", "options", "best", "line", "payoffs"],
+        "properties": {
+            "kind": {"enum": list(KINDS)},
+            "to_move": {"$ref": "#/components/schemas/Owner"},
+            "options": {"type": "object", "additionalProperties": {
+                "type": "object", "required": ["cost", "expected_net"],
+                "properties": {"cost": {"type": "integer"},
+                               "expected_net": {"$ref": "#/components/schemas/Number"}}}},
+            "best": {"type": "string"},
+            "line": {"type": "array", "items": {"type": "array", "minItems": 2, "maxItems": 2,
+                                                "items": {"type": "string"}}},
+            "payoffs": {"type": "object",
+                        "additionalProperties": {"$ref": "#/components/schemas/Number"}},
+            "horizon": {"type": "string"}}}
+    advise_body = {"required": True, "content": {JSON_TYPE: {
+        "schema": {"oneOf": [{"$ref": "#/components/schemas/Position"},
+                             {"$ref": "#/components/schemas/NotationRequest"}]},
+        "examples": {"placement": {
+            "summary": "a placement turn, four players still to move",
+            "value": {"notation": "r3 ginseng@9:a silk@11:b jade@10:c,d turn=a order=a,b,c,d"}}}}}}
     notation = {
         "type": "object", "additionalProperties": False, "required": ["notation"],
         "properties": {
@@ -96,6 +147,8 @@ def description() -> dict:
                           "properties": {k: {"$ref": "#/components/schemas/Number"}
                                          for k in ("port", "shipyard", "plundered")}}},
             "incomes": {"type": "object",
+                        "additionalProperties": {"$ref": "#/components/schemas/Number"}},
+            "payoffs": {"type": "object",
                         "additionalProperties": {"$ref": "#/components/schemas/Number"}}}}
     validation = {
         "type": "object", "required": ["valid", "state", "notation"],
@@ -146,6 +199,24 @@ def description() -> dict:
                     **body_errors,
                     "503": _error_response("the evaluation took longer than the time limit"),
                 }}},
+            "/v1/advise": {"post": {
+                "operationId": "advise",
+                "summary": "the best choice at a decision, knowing everyone after answers",
+                "description": "Every option of the decision that is due, valued exactly with "
+                               "everyone after the decider playing their own best reply "
+                               "(docs/advice.md). A search can take seconds early in a voyage: "
+                               "only a few run at once and more are answered 503 at once.",
+                "parameters": [
+                    _flag("exact", "1 or true: exact fractions \"n/d\""),
+                    _flag("strict", "0 or false: accept unreachable positions")],
+                "requestBody": advise_body,
+                "responses": {
+                    "200": ok("the advice JSON (docs/advice.md)",
+                              {"$ref": "#/components/schemas/Advice"}),
+                    **body_errors,
+                    "503": _error_response("busy (too many advice searches at once), or the "
+                                           "search took longer than the time limit"),
+                }}},
             "/v1/validate": {"post": {
                 "operationId": "validate",
                 "summary": "check a state without evaluating it",
@@ -177,6 +248,7 @@ def description() -> dict:
         },
         "components": {"schemas": {
             "Owner": owner, "Number": number, "State": state, "NotationRequest": notation,
-            "Evaluation": evaluation, "Validation": validation, "Problem": problem,
+            "Evaluation": evaluation, "Validation": validation, "Position": position,
+            "Advice": advice, "Problem": problem,
             "Errors": errors, **{f"Boat_{g}": boat[g] for g in GOODS}}},
     }

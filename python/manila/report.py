@@ -1,10 +1,11 @@
-"""A human-readable rendering of an evaluation, for the terminal."""
+"""Human-readable renderings of an evaluation and of advice, for the terminal."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 from typing import Union
 
+from .advice import DECLINE, Advice
 from .evaluation import Evaluation
 from .names import NOBODY_AFTER_YOU, cost_text, good_label, spot_label
 
@@ -80,4 +81,43 @@ def render(result: Evaluation, color: bool = False) -> str:
             lines.append("  expected voyage income")
             for name, value in zip(incomes, _column(list(incomes.values()))):
                 lines.append(f"  {name:<{width}}  {value}".rstrip())
+    return "\n".join(lines)
+
+
+def _option_label(name: str, kind: str) -> str:
+    if kind != "placement" or name == DECLINE:
+        return name
+    return spot_label(name)
+
+
+def render_advice(advice: Advice, color: bool = False) -> str:
+    """The position in notation, every option best first with its value, the line of play
+    it leads to and the payoffs after it."""
+    pos = advice.position
+    lines = [str(pos), f"{advice.to_move} to choose ({advice.kind.replace('_', ' ')}), voyage "
+                       f"before roll {pos.state.next_roll}", ""]
+    options = sorted(advice.options.items(), key=lambda kv: -kv[1]["expected_net"])
+    labels = [_option_label(name, advice.kind) for name, _ in options]
+    costs = [cost_text(entry["cost"]) if advice.kind == "placement" and name != DECLINE else ""
+             for name, entry in options]
+    nets = _column([entry["expected_net"] for _, entry in options], signed=True)
+    wn, wc = max(map(len, labels + ["option"])), max(map(len, costs + ["cost"]))
+    lines.append(f"  {'option':<{wn}}  {'cost':>{wc}}  expected net")
+    for (name, _), label, cost, net in zip(options, labels, costs, nets):
+        mark = "*" if name == advice.best else " "
+        row = f"{mark} {label:<{wn}}  {cost:>{wc}}  {net}".rstrip()
+        if color and name == advice.best:
+            row = f"{_GREEN}{_BOLD}{row}{_RESET}"
+        lines.append(row)
+    lines.append("  (* marks the best choice, knowing the others answer with their own best)")
+    lines.append(f"  Assumes {advice.to_dict()['horizon']}.")
+    lines.append("")
+    lines.append("  line of play: " + ", ".join(
+        f"{who} {_option_label(what, advice.kind)}" for who, what in advice.line))
+    payoffs = advice.payoffs
+    if payoffs:
+        width = max(len(name) for name in payoffs)
+        lines.append("  expected payoffs after it")
+        for name, value in zip(payoffs, _column(list(payoffs.values()))):
+            lines.append(f"  {name:<{width}}  {value}".rstrip())
     return "\n".join(lines)

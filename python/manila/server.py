@@ -3,6 +3,7 @@
 Routes (see docs/http.md, and ``GET /openapi.json`` for the full description)::
 
     POST /v1/evaluate     a state (JSON, or {"notation": "r2 ..."}) -> the evaluation JSON
+    POST /v1/advise       a position (a state with a "moment") -> the advice JSON
     POST /v1/validate     a state -> {"valid": true, "state", "notation"} (canonical), or a 400
     GET  /v1/example      an example state
     GET  /healthz         {"status": "ok", "version": ...}
@@ -13,7 +14,7 @@ Every error is JSON, ``{"errors": [{"path": ..., "message": ...}]}``, with its s
 (unreadable JSON, an invalid state, a bad query parameter), 404, 405 (with ``Allow``), 408
 (the body did not arrive within the time limit), 411 (no Content-Length), 413 (a body over
 64 KiB), 415 (not ``application/json``), 500 (an internal error: logged, never shown) and
-503 (the evaluation outran the time limit).
+503 (the evaluation outran the time limit, or too many advice searches are running).
 
 Evaluations run on a small pool of worker threads: the C++ core releases the GIL, so they
 run in parallel, and a request whose evaluation outruns the time limit gets its 503 at the
@@ -40,6 +41,7 @@ from urllib.parse import parse_qs
 
 from . import __version__, openapi
 from .errors import Problem, StateError
+from .advice import advise
 from .evaluation import evaluate
 from .example import EXAMPLE
 from .inputs import json_error_text, json_type
@@ -51,6 +53,7 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 MAX_BODY = openapi.MAX_BODY
 TIME_LIMIT = 10.0             # seconds for one request, from its headers to its answer
+HEAVY_LIMIT = 1               # advice searches (up to seconds each) that run at once
 IDLE_TIMEOUT = 30.0           # seconds an idle keep-alive connection is kept open
 JSON_TYPE = openapi.JSON_TYPE
 _FLAGS = {"1": True, "true": True, "0": False, "false": False}
@@ -112,7 +115,7 @@ def lan_address() -> Optional[str]:
 
 def _compute(evaluator: Callable[..., Any], state: Any, exact: Optional[bool],
              strict: Optional[bool]) -> dict:
-    """Runs on a worker thread: parse, evaluate (GIL released in C++), convert to JSON."""
+    """Runs on a worker thread: parse, evaluate or advise (GIL released in C++), convert to JSON."""
     return evaluator(state, exact, strict=strict, threads=1).to_dict()
 
 
@@ -358,20 +361,41 @@ class Handler(BaseHTTPRequestHandler):
     # ---- the routes
 
     def route_evaluate(self, query: str) -> tuple[int, bytes, str, dict]:
-        params = self._params(query, ("exact", "strict"))
-        data = self._read_json()
+        return self._computed(query, self.server.evaluator, "the evaluation")
+
+    def route_advise(self, query: str) -> tuple[int, bytes, str, dict]:
+        # A search can take seconds early in a voyage: only a few run at once, and a request
+        # beyond them is turned away at once rather than queued behind them.
+        heavy = self.server.heavy
+        if not heavy.acquire(blocking=False):
+            raise ApiError(503, f"busy: {self.server.heavy_limit} advice search(es) already "
+                                f"running; try again shortly", headers={"Retry-After": "1"})
+        return self._computed(query, self.server.adviser, "the advice", on_done=heavy.release)
+
+    def _computed(self, query: str, compute: Callable[..., Any], what: str,
+                  on_done: Optional[Callable[[], Any]] = None) -> tuple[int, bytes, str, dict]:
+        """Reads the body, runs ``compute`` on the pool within the time limit, answers JSON.
+        ``on_done`` runs once the computation has finished, even past the time limit."""
         try:
-            state, body_exact, body_strict = _state_input(data)
-        except StateError as exc:
-            raise ApiError(400, str(exc), problems=exc.problems) from None
-        exact = params.get("exact", body_exact)
-        strict = params.get("strict", body_strict)
-        future = self.server.pool.submit(_compute, self.server.evaluator, state, exact, strict)
+            params = self._params(query, ("exact", "strict"))
+            data = self._read_json()
+            try:
+                given, body_exact, body_strict = _state_input(data)
+            except StateError as exc:
+                raise ApiError(400, str(exc), problems=exc.problems) from None
+            future = self.server.pool.submit(_compute, compute, given, params.get("exact", body_exact),
+                                             params.get("strict", body_strict))
+        except BaseException:
+            if on_done is not None:
+                on_done()
+            raise
+        if on_done is not None:
+            future.add_done_callback(lambda _: on_done())
         try:
             result = future.result(timeout=max(0.0, self._deadline - time.monotonic()))
         except concurrent.futures.TimeoutError:
             future.cancel()
-            raise ApiError(503, f"the evaluation took longer than the time limit of "
+            raise ApiError(503, f"{what} took longer than the time limit of "
                                 f"{self.server.time_limit:g} s", headers={"Retry-After": "1"}) from None
         except StateError as exc:
             raise ApiError(400, str(exc), problems=exc.problems) from None
@@ -418,6 +442,7 @@ ROUTES: dict[str, dict[str, Callable[..., tuple[int, bytes, str, dict]]]] = {
     "/openapi.json": {"GET": Handler.route_openapi},
     "/v1/example": {"GET": Handler.route_example},
     "/v1/evaluate": {"POST": Handler.route_evaluate},
+    "/v1/advise": {"POST": Handler.route_advise},
     "/v1/validate": {"POST": Handler.route_validate},
 }
 
@@ -433,13 +458,19 @@ class ManilaServer(ThreadingHTTPServer):
 
     def __init__(self, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,
                  time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY,
-                 workers: Optional[int] = None, quiet: bool = False):
+                 workers: Optional[int] = None, heavy_limit: int = HEAVY_LIMIT,
+                 quiet: bool = False):
         if time_limit <= 0:
             raise ValueError("the time limit must be positive")
+        if heavy_limit < 1:
+            raise ValueError("heavy_limit: at least one advice search must be allowed")
         self.time_limit = float(time_limit)
         self.max_body = int(max_body)
         self.quiet = quiet
         self.evaluator: Callable[..., Any] = evaluate
+        self.adviser: Callable[..., Any] = advise
+        self.heavy_limit = heavy_limit
+        self.heavy = threading.BoundedSemaphore(heavy_limit)
         try:
             self.page = _page()
         except OSError as exc:
@@ -468,10 +499,11 @@ def make_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, **options: A
 
 
 def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, time_limit: float = TIME_LIMIT,
-          max_body: int = MAX_BODY, workers: Optional[int] = None, quiet: bool = False) -> None:
+          max_body: int = MAX_BODY, workers: Optional[int] = None, heavy_limit: int = HEAVY_LIMIT,
+          quiet: bool = False) -> None:
     """Serves until Ctrl-C or SIGTERM, printing the address first; then closes cleanly."""
     server = make_server(host, port, time_limit=time_limit, max_body=max_body,
-                         workers=workers, quiet=quiet)
+                         workers=workers, heavy_limit=heavy_limit, quiet=quiet)
     previous = {}
     if threading.current_thread() is threading.main_thread():
         stopping = threading.Event()
@@ -515,6 +547,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"longest time one request may take (default {TIME_LIMIT:g})")
     parser.add_argument("--workers", type=int, default=None, metavar="N",
                         help="evaluations run at once (default: one per core)")
+    parser.add_argument("--advice-limit", type=int, default=HEAVY_LIMIT, metavar="N",
+                        help=f"advice searches run at once; more get 503 (default {HEAVY_LIMIT})")
     parser.add_argument("--quiet", action="store_true", help="no line per request on stderr")
 
 
@@ -529,9 +563,12 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         print("manila: error: --workers must be at least 1", file=sys.stderr)
         return 2
+    if args.advice_limit < 1:
+        print("manila: error: --advice-limit must be at least 1", file=sys.stderr)
+        return 2
     try:
         serve(args.host, args.port, time_limit=args.time_limit, workers=args.workers,
-              quiet=args.quiet)
+              heavy_limit=args.advice_limit, quiet=args.quiet)
     except OSError as exc:
         print(f"manila: error: cannot listen on {args.host}:{args.port}: "
               f"{exc.strerror or exc}", file=sys.stderr)

@@ -178,3 +178,11 @@ def bots_for(names: Sequence[str], game_seed: int) -> list:
 register_bot("random", RandomBot)
 register_bot("greedy", GreedyBot)
 register_bot("greedy-wealth", GreedyWealthBot)
+
+
+def _solver(seed: int) -> Any:
+    from .solver_bot import SolverBot  # it needs the whole package, which imports this module
+    return SolverBot(seed)
+
+
+register_bot("solver", _solver)

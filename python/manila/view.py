@@ -95,8 +95,15 @@ class PlayerView:
         return self._state.game
 
     # The table: boats, crews and spots are public.
-    def voyage_state(self) -> Optional[dict]:
-        return self._state.voyage_state(self.player)
+    def voyage_state(self, objective: str = "income") -> Optional[dict]:
+        """The voyage on the table with the shares this player can see (docs/numbers.md)."""
+        return self._state.voyage_state(self.player, objective, private=True)
+
+    def position(self, objective: str = "wealth") -> Optional[dict]:
+        """The decision at hand, for ``manila.advise``, when it is this player's."""
+        if self._state.current_player() != self.player:
+            return None
+        return self._state.position(objective, private=True)
 
     def evaluate(self, exact: bool = False, threads: int = 0) -> Any:
         return self._state.evaluate(self.player, exact=exact, threads=threads)

@@ -1,0 +1,108 @@
+"""The solver bot: legal, deterministic, its own view only, and its in-voyage choices are
+the advice's."""
+
+import random
+
+import pytest
+
+import manila
+from manila import _core
+from manila.bots import bots_for, make_bot
+from manila.game import Game
+from manila.solver_bot import SolverBot, _game_name, arrival_odds
+from test_observation import others_shares, reshuffle_others
+
+
+def play(seed, lineup, on_move=None):
+    game = Game(len(lineup), seed)
+    state = game.new_initial_state()
+    seats = bots_for(lineup, seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance())
+            continue
+        view = manila.view.PlayerView(state, state.current_player())
+        action = seats[state.current_player()].step(view)
+        assert state.is_legal(action), (state.phase, action)
+        if on_move is not None:
+            on_move(state, view, action)
+        state.apply_action(action)
+    return game, state
+
+
+def test_the_solver_is_registered_and_deterministic():
+    assert isinstance(make_bot("solver"), SolverBot)
+    _, a = play(3, ["solver", "greedy", "greedy", "greedy"])
+    _, b = play(3, ["solver", "greedy", "greedy", "greedy"])
+    assert a.history() == b.history()
+
+
+def test_the_solver_reads_only_its_own_view():
+    game, state = play(5, ["solver", "random", "random", "random"])
+    history = state.history()
+    rng = random.Random(1)
+    for _ in range(20):
+        other = reshuffle_others(history, 4, 0, rng)
+        if others_shares(game, other, 0) != others_shares(game, history, 0):
+            break
+    assert others_shares(game, other, 0) != others_shares(game, history, 0)
+    a, b = game.new_initial_state(), game.new_initial_state()
+    bot = SolverBot()
+    for x, y in zip(history, other):
+        if not a.is_chance_node() and a.current_player() == 0:
+            assert bot.step(manila.view.PlayerView(a, 0)) == bot.step(manila.view.PlayerView(b, 0)) == x
+        a.apply_action(x)
+        b.apply_action(y)
+
+
+def test_pilots_and_boarding_follow_the_advice():
+    seen = set()
+
+    def check(state, view, action):
+        if state.phase in ("small_pilot", "large_pilot", "boarding") and state.current_player() == 0:
+            advice = manila.advise(view.position(), strict=False)
+            assert state.action_name(action) == _game_name(state.phase, advice.best)
+            # greedy-wealth takes the same decision the same way
+            assert _core.greedy_action(state._s, True) == action
+            seen.add(state.phase)
+
+    for seed in range(8):
+        play(seed, ["solver", "greedy", "greedy", "greedy"], check)
+        if len(seen) == 3:
+            break
+    assert seen == {"small_pilot", "large_pilot", "boarding"}
+
+
+def test_placements_are_the_advice_of_the_searched_turns():
+    checked = 0
+
+    def check(state, view, action):
+        nonlocal checked
+        if state.phase == "placement" and state.current_player() == 0 and state.voyage_state()["next_roll"] == 3:
+            advice = manila.advise(view.position(), strict=False)
+            name = state.action_name(action)
+            assert name == ("decline" if advice.best == "decline" else f"place {advice.best}")
+            checked += 1
+
+    for seed in range(4):
+        play(seed, ["solver", "greedy", "greedy", "greedy"], check)
+    assert checked >= 5
+
+
+def test_arrival_odds_are_the_known_values():
+    port_or_13 = [35 + 21, 56 + 25, 81 + 27, 108 + 27, 135 + 25, 160 + 21]
+    assert [o * 216 for o in arrival_odds()] == port_or_13
+
+
+@pytest.mark.parametrize("phase, option, name", [
+    ("small_pilot", "none", "small pilot: none"),
+    ("small_pilot", "jade+1", "small pilot: jade +1"),
+    ("large_pilot", "silk-2", "large pilot: silk -2"),
+    ("large_pilot", "ginseng+1 jade-1", "large pilot: ginseng +1, jade -1"),
+    ("boarding", "board silk", "board silk"),
+    ("boarding", "board silk displace 2", "board silk, displacing seat 2"),
+    ("boarding", "stay", "stay"),
+])
+def test_advice_names_map_to_game_actions(phase, option, name):
+    assert _game_name(phase, option) == name
+    assert name in manila.game.ACTION_NAMES

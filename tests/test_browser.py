@@ -10,17 +10,21 @@ from __future__ import annotations
 
 import os
 import shutil
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import manila
+from manila.names import REPLY_AWARE
+from manila.state import PRICES
 from test_server import serving
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -28,9 +32,14 @@ DRIVER = shutil.which("chromedriver")
 
 
 @pytest.fixture(scope="module")
-def base_url():
+def server():
     with serving() as srv:
-        yield f"http://127.0.0.1:{srv.server_address[1]}/"
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def base_url(server):
+    return f"http://127.0.0.1:{server.server_address[1]}/"
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +101,12 @@ def read_page(driver) -> dict:
                    [r.dataset.boat, Object.fromEntries([...r.querySelectorAll('td[data-outcome]')].map(
                      td => [td.dataset.outcome, td.dataset.value]))])),
           incomes: Object.fromEntries([...document.querySelectorAll('#income-table tr[data-owner]')].map(
-                     r => [r.dataset.owner, r.querySelector('td[data-value]').dataset.value])),
+                     r => [r.dataset.owner, r.querySelector('td[data-kind="income"]').dataset.value])),
+          payoffs: Object.fromEntries([...document.querySelectorAll('#income-table td[data-kind="payoff"]')].map(
+                     td => [td.closest('tr').dataset.owner, td.dataset.value])),
+          wealth_note: document.getElementById('wealth-note').hidden ? null
+                       : document.getElementById('wealth-note').textContent,
+          blind: !document.getElementById('blind-note').hidden,
           notation: document.querySelector('#notation').textContent,
           errors: [...document.querySelectorAll('#errors li')].map(li => li.dataset.path),
         };""")
@@ -133,6 +147,13 @@ def check_against_library(page: dict, state: dict, exact: bool, strict: bool = T
     else:
         assert {g: {k: float(v) for k, v in o.items()} for g, o in page["boats"].items()} == want["boats"]
         assert {k: float(v) for k, v in page["incomes"].items()} == want["incomes"]
+    # In wealth the payoffs are shown beside the incomes, and the page says what its values are.
+    if want.get("payoffs") != want["incomes"] or state.get("objective") == "wealth":
+        assert {k: value(v) for k, v in page["payoffs"].items()} == {
+            k: value(v) for k, v in want["payoffs"].items()}
+        assert page["wealth_note"] and "Values in wealth" in page["wealth_note"]
+    else:
+        assert page["payoffs"] == {} and page["wealth_note"] is None
 
 
 def test_board_set_by_clicking_matches_the_library(browser, base_url, tmp_path):
@@ -226,6 +247,34 @@ def test_notation_errors_and_hypothetical_positions(browser, base_url, tmp_path)
     assert not console_errors(browser)
 
 
+def small_targets(driver) -> list:
+    """The tap targets shown smaller than 44 x 44 CSS px (a checkbox: the label around it)."""
+    return driver.execute_script("""
+        const out = [];
+        for (const e of document.querySelectorAll('button, input, select, summary, a[href]')) {
+          const target = (e.type === 'checkbox' && e.closest('label')) || e;
+          const r = target.getBoundingClientRect();
+          if (r.width === 0 && r.height === 0) continue;  // not shown
+          if (r.width < 44 || r.height < 44)
+            out.push((e.id || e.dataset.pos || e.dataset.seat || e.textContent.trim()).slice(0, 30)
+                     + ' ' + r.width.toFixed(1) + 'x' + r.height.toFixed(1));
+        }
+        return out;""")
+
+
+def phone_layout(driver) -> None:
+    """Nothing sticks out sideways; the best spot and the tables follow the board at once."""
+    sizes = driver.execute_script("""
+        const top = e => e.getBoundingClientRect().top + window.scrollY;
+        const board = document.getElementById('board'), results = document.getElementById('results');
+        return {scroll: document.documentElement.scrollWidth, width: window.innerWidth,
+                boardEnd: top(board) + board.getBoundingClientRect().height,
+                results: top(results), table: top(document.getElementById('spot-table'))};""")
+    assert sizes["scroll"] <= sizes["width"] == 390
+    assert 0 <= sizes["results"] - sizes["boardEnd"] <= 24, sizes
+    assert sizes["table"] - sizes["results"] < 200, sizes
+
+
 def on_a_phone(driver):
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
@@ -238,28 +287,9 @@ def test_on_a_phone(browser, base_url, tmp_path):
         assert settled(browser) == "ready"
         click(browser, "details summary")  # open, so that its options are measured too
         # Every tap target is at least 44 x 44 CSS px (a checkbox by the label around it).
-        small = browser.execute_script("""
-            const out = [];
-            for (const e of document.querySelectorAll('button, input, select, summary, a[href]')) {
-              const target = (e.type === 'checkbox' && e.closest('label')) || e;
-              const r = target.getBoundingClientRect();
-              if (r.width === 0 && r.height === 0) continue;  // not shown
-              if (r.width < 44 || r.height < 44)
-                out.push((e.id || e.dataset.pos || e.dataset.seat || e.textContent.trim()).slice(0, 30)
-                         + ' ' + r.width.toFixed(1) + 'x' + r.height.toFixed(1));
-            }
-            return out;""")
-        assert small == []
+        assert small_targets(browser) == []
         # Nothing sticks out sideways; the best spot and the tables follow the board at once.
-        sizes = browser.execute_script("""
-            const top = e => e.getBoundingClientRect().top + window.scrollY;
-            const board = document.getElementById('board'), results = document.getElementById('results');
-            return {scroll: document.documentElement.scrollWidth, width: window.innerWidth,
-                    boardEnd: top(board) + board.getBoundingClientRect().height,
-                    results: top(results), table: top(document.getElementById('spot-table'))};""")
-        assert sizes["scroll"] <= sizes["width"] == 390
-        assert 0 <= sizes["results"] - sizes["boardEnd"] <= 24, sizes
-        assert sizes["table"] - sizes["results"] < 200, sizes
+        phone_layout(browser)
         caveat = browser.find_element(By.ID, "caveat")
         assert "nobody places after you" in caveat.text
         save(browser, tmp_path, "phone-top-of-results.png")
@@ -292,3 +322,181 @@ def test_on_a_phone(browser, base_url, tmp_path):
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     assert not console_errors(browser)
+
+
+# --------------------------------------------------------------------------- wealth and advice
+
+
+@contextmanager
+def screen(driver, name: str):
+    """The desktop window as it is, or a 390 x 844 phone."""
+    if name == "phone":
+        on_a_phone(driver)
+    try:
+        yield
+    finally:
+        if name == "phone":
+            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def open_page(driver, base_url: str, notation: str) -> None:
+    """A fresh page (nothing kept from an earlier test) showing the board of ``notation``."""
+    driver.get("about:blank")
+    driver.get(base_url + "#" + urlencode({"n": notation}))
+    WebDriverWait(driver, 10).until(lambda d: read_page(d)["notation"] == notation)
+    assert settled(driver) == "ready"
+
+
+def choose(driver, selector: str, value: str) -> None:
+    element = driver.find_element(By.CSS_SELECTOR, selector)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    Select(element).select_by_value(value)
+
+
+def type_budget(driver, text: str) -> None:
+    box = driver.find_element(By.ID, "budget-input")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys(Keys.BACKSPACE)
+    box.send_keys(text)
+
+
+def with_keys(state: dict, **keys) -> dict:
+    return {**state, **keys}
+
+
+# A board with roll 2 next where red holds one accomplice on ginseng and has two in hand.
+WEALTH_BOARD = ("r2 ginseng@8:red,blue silk@5:green jade@9:yellow port_a=yellow port_c=green "
+                "pirate_1=blue insurance=green player=red")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_shares_switch_the_page_to_wealth(browser, base_url, tmp_path, size):
+    with screen(browser, size):
+        open_page(browser, base_url, WEALTH_BOARD)
+        state = manila.parse(WEALTH_BOARD).to_dict()
+        assert read_page(browser)["wealth_note"] is None  # no shares: values in income
+
+        # The price track is the server's: 0, 5, 10, 20.
+        prices = browser.execute_script(
+            "return [...document.querySelectorAll('[data-price=\"jade\"] option')].map(o => +o.value)")
+        assert tuple(prices) == PRICES
+        click(browser, "#wealth-toggle")
+        choose(browser, '[data-shares="jade"]', "2")
+        choose(browser, '[data-price="jade"]', "10")
+        assert settled(browser) == "ready"
+        wealth = with_keys(state, objective="wealth", shares={"red": {"jade": 2}}, prices={"jade": 10})
+        page = read_page(browser)
+        assert page["notation"] == str(manila.VoyageState.from_dict(wealth))
+        check_against_library(page, wealth, exact=False)
+        # The values are no longer the income ones: a pilot is worth more to a shareholder ...
+        income = manila.evaluate(state).to_dict()
+        shown = {s["id"]: float(s["net"]) for s in page["spots"]}
+        assert shown["pilot_large"] != income["spots"]["pilot_large"]["expected_net"]
+        # ... and red's payoff counts the price rise of jade, which the income does not.
+        assert float(page["payoffs"]["red"]) != float(page["incomes"]["red"]) == income["incomes"]["red"]
+        assert browser.find_element(By.ID, "wealth-note").is_displayed()
+        assert "values in wealth" in browser.find_element(By.ID, "wealth-toggle").text
+
+        # A budget below every free spot: a blind passenger, every spot for the whole budget.
+        type_budget(browser, "1")
+        assert settled(browser) == "ready"
+        blind = with_keys(wealth, budget={"red": 1})
+        page = read_page(browser)
+        check_against_library(page, blind, exact=False)
+        assert page["spots"] and {s["cost"] for s in page["spots"]} == {"1"}
+        assert page["blind"] and browser.find_element(By.ID, "blind-note").is_displayed()
+        # A tight budget that is no blind passenger's: only what it pays for.
+        type_budget(browser, "2")
+        assert settled(browser) == "ready"
+        tight = with_keys(wealth, budget={"red": 2})
+        page = read_page(browser)
+        check_against_library(page, tight, exact=False)
+        assert not page["blind"] and len(page["spots"]) < len(income["spots"])
+        assert page["notation"] == str(manila.VoyageState.from_dict(tight))
+
+        # Taking the shares away again: back to income values.
+        choose(browser, '[data-shares="jade"]', "0")
+        assert settled(browser) == "ready"
+        check_against_library(read_page(browser), with_keys(state, prices={"jade": 10}, budget={"red": 2}),
+                              exact=False)
+        if size == "phone":
+            phone_layout(browser)
+            assert small_targets(browser) == []
+        save(browser, tmp_path, f"wealth-{size}.png")
+    assert not console_errors(browser)
+
+
+def advice_shown(driver, timeout: float = 30) -> dict:
+    """Waits for the advice of the board as it stands; what the panel shows."""
+    WebDriverWait(driver, timeout).until(
+        lambda d: d.find_element(By.ID, "advice").get_attribute("data-state") == "ready")
+    return driver.execute_script("""
+        const best = document.getElementById('advice-best');
+        return {best: best.dataset.best, net: best.dataset.net, text: best.textContent,
+                line: [...document.querySelectorAll('#advice-line li')].map(li => [li.dataset.who, li.dataset.option]),
+                why: document.getElementById('advice-why').textContent,
+                bar: document.getElementById('bestbar').textContent};""")
+
+
+def check_advice(shown: dict, position: dict) -> None:
+    want = manila.advise(position)
+    assert shown["best"] == want.best
+    assert shown["line"] == [list(turn) for turn in want.line]
+    assert float(shown["net"]) == want.options[want.best]["expected_net"]
+    assert f"Best reply-aware choice for {want.to_move}:" in shown["text"]
+
+
+# Roll 1, nothing taken: the spot table's best for red is a jade seat; knowing that the others
+# answer, a silk seat is.
+ADVICE_BOARD = "r1 ginseng@3 silk@3 jade@3 player=red"
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_reply_aware_advice(browser, base_url, server, tmp_path, size):
+    with screen(browser, size):
+        open_page(browser, base_url, ADVICE_BOARD)
+        assert not browser.find_element(By.ID, "advice").is_displayed()  # no order set: no advice
+        state = manila.parse(ADVICE_BOARD).to_dict()
+        click(browser, "#advice-toggle")  # everyone at the table, red (you) to move
+        assert settled(browser) == "ready"
+        order = ["red", "blue", "green", "yellow"]
+        position = with_keys(state, moment={"kind": "placement", "order": order, "to_move": "red"})
+        shown = advice_shown(browser)
+        check_advice(shown, position)
+        table_best = read_page(browser)["spots"][0]["id"]
+        assert table_best != shown["best"]  # the case where the two tell different things
+        assert shown["why"] == REPLY_AWARE
+        assert "nobody places after you" in shown["why"] and "answers with their own best" in shown["why"]
+        assert "reply-aware" in shown["bar"]
+        if size == "phone":
+            phone_layout(browser)
+            assert small_targets(browser) == []
+        save(browser, tmp_path, f"advice-{size}.png")
+
+        # The board changes while advice is on its way: only the last board's advice is shown.
+        click(browser, '[data-turn="blue"]')
+        assert browser.find_element(By.ID, "advice").get_attribute("data-state") == "thinking"
+        assert "thinking" in browser.find_element(By.ID, "advice-status").text
+        click(browser, '[data-turn="green"]')
+        assert settled(browser) == "ready"
+        check_advice(advice_shown(browser), with_keys(position, moment={**position["moment"], "to_move": "green"}))
+
+        # Busy: the server's advice searches are all taken. The page says so and asks again.
+        assert server.heavy.acquire(timeout=30)
+        try:
+            click(browser, '[data-turn="red"]')
+            WebDriverWait(browser, 10).until(
+                lambda d: d.find_element(By.ID, "advice").get_attribute("data-state") == "busy")
+            status = browser.find_element(By.ID, "advice-status").text
+            assert "busy" in status and "retrying" in status
+        finally:
+            server.heavy.release()
+        check_advice(advice_shown(browser), position)
+
+        # A different order: green takes no part in this round.
+        click(browser, '[data-order="green"]')
+        assert settled(browser) == "ready"
+        check_advice(advice_shown(browser), with_keys(
+            position, moment={"kind": "placement", "order": ["red", "blue", "yellow"], "to_move": "red"}))
+    assert not [e for e in console_errors(browser) if "status of 503" not in e["message"]]

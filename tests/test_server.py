@@ -530,12 +530,15 @@ def test_413_is_decided_on_the_length_before_anything_else(srv):
 
 
 def test_the_page_takes_its_names_from_python(srv):
-    from manila.names import NOBODY_AFTER_YOU, SPOT_LABELS
+    from manila.names import IN_WEALTH, NOBODY_AFTER_YOU, REPLY_AWARE, SPOT_LABELS, page_data
+    from manila.state import PRICES
     page = call(srv, "GET", "/").body.decode("utf-8")
     own = (web.resources.files("manila") / "web" / "index.html").read_text(encoding="utf-8")
-    for label in ("Pirate captain", "Small pilot", "Port A", NOBODY_AFTER_YOU):
+    for label in ("Pirate captain", "Small pilot", "Port A", NOBODY_AFTER_YOU, REPLY_AWARE, IN_WEALTH):
         assert label not in own and label in page  # served, not kept in the page's own copy
     assert json.dumps(SPOT_LABELS, ensure_ascii=False) in page
+    assert page_data()["prices"] == list(PRICES) and '"prices": [0, 5, 10, 20]' in page
+    assert "[0, 5, 10, 20]" not in own and "0, 5, 10, 20" not in own  # no copy of the price track
     assert "/*NAMES*/" not in page
 
 

@@ -6,7 +6,7 @@ copy of its own.
 
 from __future__ import annotations
 
-from .state import CARGO_VALUES, GOODS, SEATS, SPOTS
+from .state import CARGO_VALUES, GOODS, PRICES, SEATS, SHARES_PER_GOOD, SPOTS
 
 SPOT_LABELS: dict[str, str] = {
     **{good: f"{good.capitalize()} seat" for good in GOODS},
@@ -33,6 +33,17 @@ NOBODY_AFTER_YOU = ("Values assume nobody places after you: the voyage plays out
                     "board plus your one accomplice.")
 
 
+# Said on the page whenever its values are in wealth (shares entered).
+IN_WEALTH = "Values in wealth: income plus the price rise of your shares for each good that reaches Manila."
+
+# The one sentence that tells the reply-aware advice from the spot table, beside both.
+REPLY_AWARE = ("The spot table assumes nobody places after you; the reply-aware choice assumes "
+               "everyone after you in this round answers with their own best.")
+
+# The option of placing no more this voyage, in advice.
+DECLINE_LABEL = "Place no more"
+
+
 def spot_label(spot: str) -> str:
     """'Pirate captain' for pirate_1, 'Jade seat' for jade; the id itself if unknown."""
     return SPOT_LABELS.get(spot, spot)
@@ -52,4 +63,9 @@ def page_data() -> dict:
     return {"goods": list(GOODS), "seats": {g: list(c) for g, c in SEATS.items()},
             "cargo": dict(CARGO_VALUES), "labels": SPOT_LABELS,
             "spots": [[s, SPOT_LABELS[s], SPOT_NOTES[s]] for s in SPOTS],
-            "nobody_after_you": NOBODY_AFTER_YOU}
+            "nobody_after_you": NOBODY_AFTER_YOU,
+            # Wealth: the price track during a voyage and the most shares of a good.
+            "prices": list(PRICES), "shares_per_good": SHARES_PER_GOOD,
+            "in_wealth": IN_WEALTH,
+            # Advice.
+            "reply_aware": REPLY_AWARE, "decline": DECLINE_LABEL}

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "manila/enumerate.hpp"
 #include "manila/evaluator.hpp"
 #include "manila/parallel.hpp"
 #include "game_internal.hpp"
@@ -141,6 +142,27 @@ int best_plunder(const GameState& s, Objective objective) {
     return best;
 }
 
+// What the harbour master's office is worth in share gains, in pesos (rounded down): it
+// puts the two goods whose arrival gains it most on spaces 5 and 4 rather than on an
+// average start space, raising the odds that they reach Manila in the voyage's 3 rolls.
+int office_share_gain(const GameState& s, const PlayerState& ps) {
+    const Board& b = s.board();
+    std::array<std::int64_t, kMaxStartSpace + 1> arrive{};  // out of 6^3, by start space
+    std::int64_t mean = 0;
+    for (int space = 0; space <= kMaxStartSpace; ++space) {
+        const auto counts = boat_counts(space, 3);
+        arrive[static_cast<std::size_t>(space)] = counts[kArrived] + (b.rules.thirteen_to_port ? counts[kThirteen] : 0);
+        mean += arrive[static_cast<std::size_t>(space)];
+    }
+    std::array<std::int64_t, kNumGoods> gain{};
+    for (int g = 0; g < kNumGoods; ++g) gain[static_cast<std::size_t>(g)] = ps.shares[static_cast<std::size_t>(g)] * price_rise(b.price(g));
+    std::sort(gain.begin(), gain.end(), std::greater<>());
+    const std::int64_t den = 216 * (kMaxStartSpace + 1);  // odds over 216, mean over the spaces
+    const std::int64_t total = gain[0] * ((kMaxStartSpace + 1) * arrive[kMaxStartSpace] - mean) +
+                               gain[1] * ((kMaxStartSpace + 1) * arrive[kMaxStartSpace - 1] - mean);
+    return static_cast<int>(std::max<std::int64_t>(0, total / den));
+}
+
 int best_placement(const GameState& s, Objective objective) {
     const Board& b = s.board();
     const int me = b.current;
@@ -184,7 +206,8 @@ int best_placement(const GameState& s, Objective objective) {
 //   the others deciding the same way (the evaluator's rule; ties to the first option);
 // - never takes or lifts a loan of its own accord.
 // Under the wealth objective ("greedy-wealth") placement, boarding, pilots and plunder
-// value the share gains of the goods that reach Manila too; the rest is the same.
+// value the share gains of the goods that reach Manila too, and the auction limit adds
+// what the office is worth in share gains (office_share_gain); the rest is the same.
 int greedy_action(const GameState& s, Objective objective) {
     using namespace action;
     const Board& b = s.board();
@@ -193,7 +216,9 @@ int greedy_action(const GameState& s, Objective objective) {
     const PlayerState& ps = b.players[static_cast<std::size_t>(me)];
     switch (b.phase) {
         case Phase::kAuction: {
-            const int limit = std::min(ps.cash, 6 + 3 * total_shares(ps));
+            const int worth = 6 + 3 * total_shares(ps) +
+                              (objective == Objective::kWealth ? office_share_gain(s, ps) : 0);
+            const int limit = std::min(ps.cash, worth);
             const int bid = b.high_bid + 1;
             return bid <= limit && bid <= kMaxBid ? bid : kPass;
         }

@@ -14,10 +14,10 @@ inline namespace game_detail {
 inline constexpr std::array<std::array<int, kNumBoats>, kNumStarts> kStarts = [] {
     std::array<std::array<int, kNumBoats>, kNumStarts> t{};
     int n = 0;
-    for (int a = 0; a <= kMaxStart; ++a)
-        for (int b = 0; b <= kMaxStart; ++b) {
+    for (int a = 0; a <= kMaxStartSpace; ++a)
+        for (int b = 0; b <= kMaxStartSpace; ++b) {
             const int c = kStartSum - a - b;
-            if (c >= 0 && c <= kMaxStart) t[static_cast<std::size_t>(n++)] = {a, b, c};
+            if (c >= 0 && c <= kMaxStartSpace) t[static_cast<std::size_t>(n++)] = {a, b, c};
         }
     return t;
 }();

@@ -14,9 +14,6 @@
 
 namespace manila {
 
-inline constexpr int kMaxStartSpace = 5;  // start spaces are 0..5
-inline constexpr int kStartSum = 9;       // and the three of them sum to exactly 9
-
 using BoatArray = std::array<int, kNumBoats>;  // one number per boat, boats in good order
 
 // The harbour master's choice: three goods (canonical order) and their start spaces.

@@ -29,8 +29,6 @@ inline constexpr int kRepayAmount = 15;     // ... and lifting it costs 15
 inline constexpr int kMinSharePrice = 5;
 // The lowest wealth possible: every share mortgaged, every price 0, no cash.
 inline constexpr int kMinWealth = -kRepayAmount * kSharesPerGood * kNumGoods;
-inline constexpr int kStartSum = 9;
-inline constexpr int kMaxStart = 5;
 inline constexpr int kNumStarts = 25;       // start triples in 0..5 summing to 9
 
 inline constexpr int kNumPhases = 12;       // the values of Phase below

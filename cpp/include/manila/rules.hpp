@@ -71,6 +71,10 @@ inline constexpr int price_rise(int price) {
     return s < 0 || s + 1 >= kPriceSteps ? 0 : kPriceTrack[static_cast<std::size_t>(s + 1)] - price;
 }
 
+// The harbour master's start spaces: each boat on 0..5, the three summing to exactly 9.
+inline constexpr int kMaxStartSpace = 5;
+inline constexpr int kStartSum = 9;
+
 // A pilot's move: a shift for each sailing boat (in good order).
 using PilotMove = std::array<int, kNumBoats>;
 

@@ -6,6 +6,7 @@ Run with ``asv run --python=same`` (the installed package) or ``asv run`` (build
 import manila
 from manila import _core
 
+from .advice_states import POSITIONS
 from .bench_states import STATES
 from .wealth_states import INCOME as INCOME_STATES, WEALTH as WEALTH_STATES
 
@@ -82,3 +83,17 @@ class Objective:
 
     def time_evaluate(self, name, objective):
         manila.evaluate(self.state, threads=1)
+
+
+class Advise:
+    """The placement-round solver: four players to move from the start of a round."""
+
+    params = [list(POSITIONS)]
+    param_names = ["position"]
+    timeout = 120
+
+    def setup(self, name):
+        self.position = manila.parse_position(POSITIONS[name])
+
+    def time_advise_one_thread(self, name):
+        manila.advise(self.position, threads=1)

@@ -34,12 +34,10 @@ constexpr int kReaches = 8;
 constexpr int kReachCells = kReaches * kReaches * kReaches;
 int reach(int p) { return p <= 6 ? 0 : (p >= kThirteen ? 7 : p - 6); }
 
-// How many faces of the last die send a boat of a reach group to each final class.
-std::array<int, kNumClasses> final_faces(int r) {
-    if (r == 7) return {6, 0, 0};
-    if (r == 0) return {0, 0, 6};
-    return {r - 1, 1, 6 - r};  // from space r+6: faces 8-r..6 pass 13, face 7-r lands on it
-}
+// How many faces of the last die send a boat of each reach group to each final class: from
+// space r+6 (groups 1..6) faces 8-r..6 pass 13 and face 7-r lands on it.
+constexpr std::array<std::array<int, kNumClasses>, kReaches> kFinalFaces{{
+    {0, 0, 6}, {0, 1, 5}, {1, 1, 4}, {2, 1, 3}, {3, 1, 2}, {4, 1, 1}, {5, 1, 0}, {6, 0, 0}}};
 
 // Positions of one boat after `rolls` dice, each weighted by its number of face sequences.
 std::vector<std::pair<int, std::int64_t>> roll_distribution(int p, int rolls) {
@@ -76,7 +74,9 @@ bool shift(int& pos, int d) {
 // first), so the choice is the same.
 struct PilotMoves {
     std::array<std::int16_t, kCells> reach_of{};  // reach cell of each cell
-    std::vector<std::int16_t> large, small;       // target cells
+    // Large-pilot targets as reach cells (only their values matter), small-pilot targets
+    // as cells (the large pilot moves on from there).
+    std::vector<std::int16_t> large, small;
     std::array<std::int32_t, kCells + 1> large_begin{}, small_begin{};
 
     PilotMoves() {
@@ -95,7 +95,8 @@ struct PilotMoves {
                 Triple q = p;
                 for (int i = 0; i < kNumBoats; ++i)
                     if (m[i] != 0 && !moves(i, m[i], q)) return;
-                large.push_back(static_cast<std::int16_t>(cell_of(q)));
+                large.push_back(static_cast<std::int16_t>(
+                    (reach(q[0]) * kReaches + reach(q[1])) * kReaches + reach(q[2])));
             });
             // From spaces 0..4 even the large pilot cannot bring a boat past 6 afterwards,
             // so a small-pilot move within 0..4 ties with not moving.
@@ -132,45 +133,41 @@ struct Crews {
     int pirates_on_ship() const { return (on_ship & 1) + ((on_ship >> 1) & 1); }
 };
 
-// Memo tables of one crew configuration. Entries are valid when their stamp equals the
-// current run's stamp, so a run starts without clearing anything.
+// At most this many owners decide something (two pilots, two pirates).
+constexpr int kMaxDeciders = 4;
+
+// Work tables of one crew configuration. Memo entries are valid when their stamp equals
+// the current run's stamp, so a run starts without clearing anything.
 struct ConfigWork {
     Crews crews;
-    std::vector<std::int64_t> settle;  // [kClassCombos][K]
-    std::array<std::uint32_t, kClassCombos> settle_stamp{};
-    // The last roll's expectation is summed one boat at a time (the dice are independent):
-    // partial[a][b][r2] sums over boat 2, partial2[a][r1][r2] over boats 1 and 2, and
-    // value[r0][r1][r2] over all three; classes a, b and reach groups r as below.
-    std::vector<std::int64_t> partial, partial2;
-    std::array<std::uint32_t, kNumClasses * kNumClasses * kReaches> partial_stamp{};
-    std::array<std::uint32_t, kNumClasses * kReaches * kReaches> partial2_stamp{};
-    std::vector<std::int64_t> value;   // [kReachCells][K]: expected payouts before roll 3
-    std::vector<std::uint32_t> value_stamp, large_stamp, small_stamp;
-    std::vector<std::int16_t> large_to, small_to;  // cell the pilot's choice leads to
+    bool settled = false, weighted = false;
+    std::array<bool, kMaxDeciders> has_table{};
+    std::vector<std::int64_t> settle;  // [kClassCombos][K]: payouts once the final classes are known
+    // Per decider, their expected payoff (times 6^3) of each reach cell before roll 3: the
+    // decisions compare only these, so the other channels never need a table of their own.
+    std::vector<std::int64_t> table;   // [kMaxDeciders][kReachCells]
+    // How often (in dice sequences) the voyage reaches each reach cell before roll 3 in this
+    // configuration; the expectation of every channel is folded from these at the end.
+    std::vector<std::int64_t> weight;  // [kReachCells]
+    std::vector<std::uint32_t> large_stamp, small_stamp;
+    std::vector<std::int16_t> large_to, small_to;  // reach cell the pilot's choice leads to
 
-    void prepare(int K) {
-        if (value_stamp.empty()) {
-            value_stamp.assign(kReachCells, 0);
+    void prepare(int K, const Crews& c) {
+        if (large_stamp.empty()) {
             large_stamp.assign(kCells, 0);
             small_stamp.assign(kCells, 0);
             large_to.assign(kCells, 0);
             small_to.assign(kCells, 0);
+            table.assign(static_cast<std::size_t>(kMaxDeciders) * kReachCells, 0);
+            weight.assign(kReachCells, 0);
         }
-        const std::size_t need = static_cast<std::size_t>(kReachCells) * static_cast<std::size_t>(K);
-        if (value.size() < need) value.resize(need);
-        auto fit = [K](std::vector<std::int64_t>& a, int rows) {
-            const std::size_t size = static_cast<std::size_t>(rows) * static_cast<std::size_t>(K);
-            if (a.size() < size) a.resize(size);
-        };
-        fit(settle, kClassCombos);
-        fit(partial, static_cast<int>(partial_stamp.size()));
-        fit(partial2, static_cast<int>(partial2_stamp.size()));
+        const std::size_t need = static_cast<std::size_t>(kClassCombos) * static_cast<std::size_t>(K);
+        if (settle.size() < need) settle.resize(need);
+        crews = c;
+        settled = weighted = false;
+        has_table.fill(false);
     }
     void reset_stamps() {
-        settle_stamp.fill(0);
-        partial_stamp.fill(0);
-        partial2_stamp.fill(0);
-        std::fill(value_stamp.begin(), value_stamp.end(), 0);
         std::fill(large_stamp.begin(), large_stamp.end(), 0);
         std::fill(small_stamp.begin(), small_stamp.end(), 0);
     }
@@ -242,12 +239,14 @@ constexpr int kArrivalChannel = kManilaCountChannel + kNumBoats + 1;
 constexpr int kOutcomeChannels = kArrivalChannel + kNumBoats;
 
 // Expectimax over the rest of a voyage. Values are vectors of K channels: the payoffs of
-// the tracked owners, then (optionally) the outcome channels.
+// the tracked owners, then (optionally) the outcome channels. Decisions compare only the
+// decider's channel, so the tree is searched on per-decider tables of single numbers and
+// the K channels are summed once, from how often each position is reached.
 class Solver {
 public:
     Solver(const Voyage& v, std::vector<int> tracked, bool boat_channels)
         : v_(v), moves_(pilot_moves()), ws_(lease_.get()), tracked_(std::move(tracked)) {
-        chan_.assign(static_cast<std::size_t>(v.num_owners), -1);
+        chan_.fill(-1);
         // Every decision maker must be tracked: their choices depend on their own income.
         for (Spot s : kDecisionSpots)
             if (v.spots[s] != kNoOwner) track(v.spots[s]);
@@ -255,12 +254,13 @@ public:
         K_ = static_cast<int>(tracked_.size());
         boat_base_ = boat_channels ? K_ : -1;
         if (boat_channels) K_ += kOutcomeChannels;
-        small_ch_ = channel(v.spots[kPilotSmall]);
-        large_ch_ = channel(v.spots[kPilotLarge]);
+        small_ = decider(v.spots[kPilotSmall]);
+        large_ = decider(v.spots[kPilotLarge]);
+        pirate_ = {decider(v.spots[kPirate1]), decider(v.spots[kPirate2])};
         for (std::size_t k = 0; k < tracked_.size(); ++k)
             for (int i = 0; i < kNumBoats; ++i)
                 if (const int b = v.manila_bonus(tracked_[k], i))
-                    bonus_.push_back({static_cast<int>(k), i, b});
+                    bonus_[num_bonus_++] = {static_cast<int>(k), i, b};
         if (++ws_.stamp == 0) {
             for (auto& w : ws_.pool) w->reset_stamps();
             ws_.stamp = 1;
@@ -283,26 +283,24 @@ public:
         const Triple start{v_.boats[0].position, v_.boats[1].position, v_.boats[2].position};
         std::vector<std::int64_t> result(static_cast<std::size_t>(K_), 0);
         if (v_.next_roll == 3) {
-            const std::int64_t* val = value(0, after_pilots(0, cell_of(start)));
-            std::copy(val, val + K_, result.begin());
+            add_value(result.data(), 0, after_pilots(0, cell_of(start)));
             return result;
         }
         // Nothing is decided between the rolls before roll 2 ends, so each boat's dice can be
         // summed on their own and only the positions after roll 2 need the game tree.
         std::array<std::vector<std::pair<int, std::int64_t>>, kNumBoats> dist;
         for (int i = 0; i < kNumBoats; ++i) dist[i] = roll_distribution(start[i], 3 - v_.next_roll);
-        if (small_ch_ < 0 && large_ch_ < 0) {
+        if (small_ < 0 && large_ < 0) {
             independent_boats(dist, result.data());
             return result;
         }
         for (auto [q0, w0] : dist[0])
             for (auto [q1, w1] : dist[1])
                 for (auto [q2, w2] : dist[2]) {
-                    const std::int64_t w = w0 * w1 * w2;
-                    auto [config, cell] = after_boarding(cell_of({q0, q1, q2}));
-                    const std::int64_t* val = value(config, cell);
-                    for (int k = 0; k < K_; ++k) result[k] += w * val[k];
+                    auto [config, rc] = after_boarding(cell_of({q0, q1, q2}));
+                    weights(config)[rc] += w0 * w1 * w2;
                 }
+        fold_weights(result.data());
         return result;
     }
 
@@ -315,37 +313,39 @@ private:
         std::array<std::array<std::int64_t, kNumClasses>, kNumBoats> odds{};
         for (int i = 0; i < kNumBoats; ++i)
             for (auto [p, w] : dist[i]) {
-                const auto f = final_faces(reach(p));
+                const auto& f = kFinalFaces[reach(p)];
                 for (int c = 0; c < kNumClasses; ++c) odds[i][c] += w * f[c];
             }
+        const std::int64_t* settle = settled(0);
         for (int combo = 0; combo < kClassCombos; ++combo) {
             const std::int64_t m = odds[0][combo / 9] * odds[1][(combo / 3) % 3] * odds[2][combo % 3];
-            if (m != 0) add_scaled(result, m, settle(0, combo));
+            if (m != 0) add_scaled(result, m, settle + combo * K_);
         }
         if (configs_[0]->crews.on_ship == 0) return;
         // Boarding depends on which boats are on 13 and, through the values, on the reach
         // groups: positions alike in both are decided once.
         struct Boarding { int key, cell; std::int64_t weight; };  // key: reach cell * 8 + mask
-        std::vector<Boarding> boarding;
+        std::array<Boarding, kCells> boarding;
+        int n = 0;
         for (auto [q0, w0] : dist[0])
             for (auto [q1, w1] : dist[1])
                 for (auto [q2, w2] : dist[2]) {
                     const int mask = (q0 == kThirteen) | (q1 == kThirteen) << 1 | (q2 == kThirteen) << 2;
                     if (mask == 0) continue;
                     const int cell = cell_of({q0, q1, q2});
-                    boarding.push_back({moves_.reach_of[cell] * 8 + mask, cell, w0 * w1 * w2});
+                    boarding[n++] = {moves_.reach_of[cell] * 8 + mask, cell, w0 * w1 * w2};
                 }
-        std::sort(boarding.begin(), boarding.end(),
+        std::sort(boarding.begin(), boarding.begin() + n,
                   [](const Boarding& a, const Boarding& b) { return a.key < b.key; });
-        for (std::size_t i = 0; i < boarding.size();) {
+        for (int i = 0; i < n;) {
             const int key = boarding[i].key, cell = boarding[i].cell;
             std::int64_t weight = 0;
-            for (; i < boarding.size() && boarding[i].key == key; ++i) weight += boarding[i].weight;
+            for (; i < n && boarding[i].key == key; ++i) weight += boarding[i].weight;
             const auto [config, to] = board(0, 0, cell, -1, -1);
-            const std::int64_t* with = value(config, to);
-            const std::int64_t* without = value(0, cell);
-            for (int k = 0; k < K_; ++k) result[k] += weight * (with[k] - without[k]);
+            weights(config)[to] += weight;
+            weights(0)[moves_.reach_of[cell]] -= weight;
         }
+        fold_weights(result);
     }
 
     void track(int owner) {
@@ -353,13 +353,22 @@ private:
             tracked_.push_back(owner);
     }
 
+    // The table index of a decision maker's channel (the same owner may hold several spots).
+    int decider(int owner) {
+        if (owner == kNoOwner) return -1;
+        const int ch = channel(owner);
+        for (int d = 0; d < num_deciders_; ++d)
+            if (decider_channel_[d] == ch) return d;
+        decider_channel_[num_deciders_] = ch;
+        return num_deciders_++;
+    }
+
     int add_config(const Crews& c) {
         for (std::size_t i = 0; i < configs_.size(); ++i)
             if (configs_[i]->crews == c) return static_cast<int>(i);
         if (configs_.size() == ws_.pool.size()) ws_.pool.push_back(std::make_unique<ConfigWork>());
         ConfigWork* w = ws_.pool[configs_.size()].get();
-        w->prepare(K_);
-        w->crews = c;
+        w->prepare(K_, c);
         configs_.push_back(w);
         return static_cast<int>(configs_.size()) - 1;
     }
@@ -394,8 +403,8 @@ private:
             }
             if (boat_base_ >= 0) out[boat_base_ + i * kNumOutcomes + outcome] += 1;
         }
-        for (const Bonus& b : bonus_)
-            if (in_manila[b.boat]) out[b.channel] += b.amount;
+        for (int b = 0; b < num_bonus_; ++b)
+            if (in_manila[bonus_[b].boat]) out[bonus_[b].channel] += bonus_[b].amount;
         if (boat_base_ >= 0) {
             out[boat_base_ + kManilaCountChannel + manila] += 1;
             for (int i = 0; i < kNumBoats; ++i) out[boat_base_ + kArrivalChannel + i] += in_manila[i];
@@ -408,12 +417,17 @@ private:
         pay(out, v_.spots[kInsurance], -kInsuranceClaim[shipyard]);
     }
 
-    // Payouts once every boat's final class is known, with the captain's plunder choice.
-    const std::int64_t* settle(int config, int combo) {
+    // Payouts of one configuration for every combination of final classes, with the
+    // captain's plunder choice: [kClassCombos][K].
+    const std::int64_t* settled(int config) {
         ConfigWork& w = *configs_[config];
-        std::int64_t* out = &w.settle[static_cast<std::size_t>(combo) * K_];
-        if (w.settle_stamp[combo] == stamp_) return out;
-        w.settle_stamp[combo] = stamp_;
+        if (w.settled) return w.settle.data();
+        w.settled = true;
+        for (int combo = 0; combo < kClassCombos; ++combo) settle(w, combo, &w.settle[static_cast<std::size_t>(combo) * K_]);
+        return w.settle.data();
+    }
+
+    void settle(const ConfigWork& w, int combo, std::int64_t* out) const {
         const Crews& c = w.crews;
         const Triple cls{combo / 9, (combo / 3) % 3, combo % 3};
         Triple in_manila{}, plundered{};
@@ -426,7 +440,7 @@ private:
         if (n13 == 0 || c.on_ship == 0) {
             for (int k = 0; k < n13; ++k) in_manila[on13[k]] = v_.rules.thirteen_to_port;
             payout(c, in_manila, plundered, out);
-            return out;
+            return;
         }
         for (int k = 0; k < n13; ++k) plundered[on13[k]] = 1;
         const int captain = channel(c.captain());
@@ -443,7 +457,6 @@ private:
             payout(c, in_manila, plundered, mask == 0 ? out : trial);
             if (mask > 0 && trial[captain] > out[captain]) std::copy(trial, trial + K_, out);
         }
-        return out;
     }
 
     // out += m * vec, over the K channels.
@@ -451,85 +464,135 @@ private:
         for (int k = 0; k < K_; ++k) out[k] += m * vec[k];
     }
 
-    // Expected payouts over boat 2's last die, boats 0 and 1 ending in classes a and b.
-    const std::int64_t* partial(int config, int a, int b, int r2) {
+    // Decider d's expected payoff (times 6^3) at every reach cell before roll 3 in a
+    // configuration, the last three dice summed one boat at a time (they are independent).
+    const std::int64_t* table(int config, int d) {
         ConfigWork& w = *configs_[config];
-        const int idx = (a * kNumClasses + b) * kReaches + r2;
-        std::int64_t* out = &w.partial[static_cast<std::size_t>(idx) * K_];
-        if (w.partial_stamp[idx] == stamp_) return out;
-        w.partial_stamp[idx] = stamp_;
-        const auto f2 = final_faces(r2);
-        std::fill(out, out + K_, 0);
-        for (int c = 0; c < kNumClasses; ++c)
-            if (f2[c] != 0) add_scaled(out, f2[c], settle(config, (a * kNumClasses + b) * kNumClasses + c));
-        return out;
-    }
-
-    // Expected payouts over the last dice of boats 1 and 2, boat 0 ending in class a.
-    const std::int64_t* partial2(int config, int a, int r1, int r2) {
-        ConfigWork& w = *configs_[config];
-        const int idx = (a * kReaches + r1) * kReaches + r2;
-        std::int64_t* out = &w.partial2[static_cast<std::size_t>(idx) * K_];
-        if (w.partial2_stamp[idx] == stamp_) return out;
-        w.partial2_stamp[idx] = stamp_;
-        const auto f1 = final_faces(r1);
-        std::fill(out, out + K_, 0);
-        for (int b = 0; b < kNumClasses; ++b)
-            if (f1[b] != 0) add_scaled(out, f1[b], partial(config, a, b, r2));
-        return out;
-    }
-
-    // Expected payouts (times 6^3) of a crew configuration with the boats at `cell` just
-    // before roll 3, after the pilots.
-    const std::int64_t* value(int config, int cell) {
-        ConfigWork& w = *configs_[config];
-        const int rc = moves_.reach_of[cell];
-        std::int64_t* out = &w.value[static_cast<std::size_t>(rc) * K_];
-        if (w.value_stamp[rc] == stamp_) return out;
-        w.value_stamp[rc] = stamp_;
-        const int r0 = rc / (kReaches * kReaches), r1 = (rc / kReaches) % kReaches, r2 = rc % kReaches;
-        const auto f0 = final_faces(r0);
-        std::fill(out, out + K_, 0);
+        std::int64_t* out = &w.table[static_cast<std::size_t>(d) * kReachCells];
+        if (w.has_table[d]) return out;
+        w.has_table[d] = true;
+        const std::int64_t* settle = settled(config);
+        const int ch = decider_channel_[d];
+        std::array<std::int64_t, kClassCombos> s;
+        for (int combo = 0; combo < kClassCombos; ++combo) s[combo] = settle[combo * K_ + ch];
+        std::array<std::int64_t, kNumClasses * kNumClasses * kReaches> p;  // [a][b][r2]
+        for (int ab = 0; ab < kNumClasses * kNumClasses; ++ab)
+            for (int r = 0; r < kReaches; ++r) {
+                const auto& f = kFinalFaces[r];
+                p[ab * kReaches + r] = f[0] * s[ab * 3] + f[1] * s[ab * 3 + 1] + f[2] * s[ab * 3 + 2];
+            }
+        std::array<std::int64_t, kNumClasses * kReaches * kReaches> p2;  // [a][r1][r2]
         for (int a = 0; a < kNumClasses; ++a)
-            if (f0[a] != 0) add_scaled(out, f0[a], partial2(config, a, r1, r2));
+            for (int r1 = 0; r1 < kReaches; ++r1) {
+                const auto& f = kFinalFaces[r1];
+                for (int r2 = 0; r2 < kReaches; ++r2)
+                    p2[(a * kReaches + r1) * kReaches + r2] =
+                        f[0] * p[(a * 3) * kReaches + r2] + f[1] * p[(a * 3 + 1) * kReaches + r2] +
+                        f[2] * p[(a * 3 + 2) * kReaches + r2];
+            }
+        constexpr int kPlane = kReaches * kReaches;
+        for (int r0 = 0; r0 < kReaches; ++r0) {
+            const auto& f = kFinalFaces[r0];
+            for (int j = 0; j < kPlane; ++j)
+                out[r0 * kPlane + j] = f[0] * p2[j] + f[1] * p2[kPlane + j] + f[2] * p2[2 * kPlane + j];
+        }
         return out;
     }
 
-    // Cell the large pilot moves the boats to (options in canonical order, first best wins).
+    // The reach-cell weights of a configuration, zeroed on first use in this run.
+    std::int64_t* weights(int config) {
+        ConfigWork& w = *configs_[config];
+        if (!w.weighted) {
+            w.weighted = true;
+            std::fill(w.weight.begin(), w.weight.end(), 0);
+        }
+        return w.weight.data();
+    }
+
+    // result += every channel's payoff summed over the weights of every configuration: the
+    // weights are pushed through the last three dice, one boat at a time, onto the 27
+    // combinations of final classes.
+    void fold_weights(std::int64_t* result) {
+        constexpr int kPlane = kReaches * kReaches;
+        for (std::size_t config = 0; config < configs_.size(); ++config) {
+            const ConfigWork& w = *configs_[config];
+            if (!w.weighted) continue;
+            const std::int64_t* in = w.weight.data();
+            std::array<std::int64_t, kNumClasses * kPlane> w2{};  // [a][r1][r2]
+            for (int r0 = 0; r0 < kReaches; ++r0) {
+                const auto& f = kFinalFaces[r0];
+                for (int a = 0; a < kNumClasses; ++a)
+                    if (f[a] != 0)
+                        for (int j = 0; j < kPlane; ++j) w2[a * kPlane + j] += f[a] * in[r0 * kPlane + j];
+            }
+            std::array<std::int64_t, kNumClasses * kNumClasses * kReaches> w1{};  // [a][b][r2]
+            for (int a = 0; a < kNumClasses; ++a)
+                for (int r1 = 0; r1 < kReaches; ++r1) {
+                    const auto& f = kFinalFaces[r1];
+                    for (int b = 0; b < kNumClasses; ++b)
+                        if (f[b] != 0)
+                            for (int r2 = 0; r2 < kReaches; ++r2)
+                                w1[(a * 3 + b) * kReaches + r2] += f[b] * w2[(a * kReaches + r1) * kReaches + r2];
+                }
+            const std::int64_t* settle = settled(static_cast<int>(config));
+            for (int ab = 0; ab < kNumClasses * kNumClasses; ++ab) {
+                std::array<std::int64_t, kNumClasses> w0{};
+                for (int r2 = 0; r2 < kReaches; ++r2)
+                    for (int c = 0; c < kNumClasses; ++c) w0[c] += kFinalFaces[r2][c] * w1[ab * kReaches + r2];
+                for (int c = 0; c < kNumClasses; ++c)
+                    if (w0[c] != 0) add_scaled(result, w0[c], settle + (ab * 3 + c) * K_);
+            }
+        }
+    }
+
+    // result += every channel's payoff (times 6^3) at one reach cell before roll 3.
+    void add_value(std::int64_t* result, int config, int rc) {
+        const std::int64_t* settle = settled(config);
+        const auto& f0 = kFinalFaces[rc / (kReaches * kReaches)];
+        const auto& f1 = kFinalFaces[(rc / kReaches) % kReaches];
+        const auto& f2 = kFinalFaces[rc % kReaches];
+        for (int combo = 0; combo < kClassCombos; ++combo) {
+            const std::int64_t m = f0[combo / 9] * f1[(combo / 3) % 3] * f2[combo % 3];
+            if (m != 0) add_scaled(result, m, settle + combo * K_);
+        }
+    }
+
+    // Reach cell the large pilot moves the boats to (options in canonical order, first best wins).
     int after_large(int config, int cell) {
-        if (large_ch_ < 0) return cell;
+        if (large_ < 0) return moves_.reach_of[cell];
         ConfigWork& w = *configs_[config];
         if (w.large_stamp[cell] == stamp_) return w.large_to[cell];
-        int best = cell;
-        std::int64_t best_value = value(config, cell)[large_ch_];
-        for (int k = moves_.large_begin[cell]; k < moves_.large_begin[cell + 1]; ++k) {
-            const int c = moves_.large[k];
-            const std::int64_t v = value(config, c)[large_ch_];
-            if (v > best_value) best_value = v, best = c;
+        const std::int64_t* t = table(config, large_);
+        int best = moves_.reach_of[cell];
+        std::int64_t best_value = t[best];
+        const std::int16_t* to = moves_.large.data();
+        for (int k = moves_.large_begin[cell], end = moves_.large_begin[cell + 1]; k < end; ++k) {
+            const std::int64_t v = t[to[k]];
+            if (v > best_value) best_value = v, best = to[k];
         }
         w.large_stamp[cell] = stamp_;
         w.large_to[cell] = static_cast<std::int16_t>(best);
         return best;
     }
 
-    // Cell both pilots leave the boats at: the small pilot moves first, foreseeing the large.
+    // Reach cell both pilots leave the boats at: the small pilot moves first, foreseeing the large.
     int after_pilots(int config, int cell) {
-        if (small_ch_ < 0) return after_large(config, cell);
+        if (small_ < 0) return after_large(config, cell);
         ConfigWork& w = *configs_[config];
         if (w.small_stamp[cell] == stamp_) return w.small_to[cell];
+        const std::int64_t* t = table(config, small_);
         int best = after_large(config, cell);
-        std::int64_t best_value = value(config, best)[small_ch_];
-        for (int k = moves_.small_begin[cell]; k < moves_.small_begin[cell + 1]; ++k) {
+        std::int64_t best_value = t[best];
+        for (int k = moves_.small_begin[cell], end = moves_.small_begin[cell + 1]; k < end; ++k) {
             const int c = after_large(config, moves_.small[k]);
-            const std::int64_t v = value(config, c)[small_ch_];
-            if (v > best_value) best_value = v, best = c;
+            if (t[c] > best_value) best_value = t[c], best = c;
         }
         w.small_stamp[cell] = stamp_;
         w.small_to[cell] = static_cast<std::int16_t>(best);
         return best;
     }
 
-    // (config, cell before roll 3) reached from the positions right after roll 2.
+    // (config, reach cell before roll 3) reached from the positions right after roll 2.
     std::pair<int, int> after_boarding(int cell) {
         const Triple p = triple_of(cell);
         const bool attacked = p[0] == kThirteen || p[1] == kThirteen || p[2] == kThirteen;
@@ -544,14 +607,14 @@ private:
         const Crews crews = configs_[config]->crews;  // a copy: add_config may grow configs_
         if (!((crews.on_ship >> decider) & 1)) return board(config, decider + 1, cell, guard_boat, guard_seat);
         const int owner = crews.pirate[decider];
-        const int ch = channel(owner);
+        const int d = pirate_[decider];
         const Triple p = triple_of(cell);
 
         std::pair<int, int> best = board(config, decider + 1, cell, guard_boat, guard_seat);
-        std::int64_t best_value = value(best.first, best.second)[ch];
+        std::int64_t best_value = table(best.first, d)[best.second];
         auto consider = [&](const Crews& next, int boat, int seat) {
             const auto r = board(add_config(next), decider + 1, cell, boat, seat);
-            const std::int64_t v = value(r.first, r.second)[ch];
+            const std::int64_t v = table(r.first, d)[r.second];
             if (v > best_value) best_value = v, best = r;
         };
         bool free_seat_on_13 = false;
@@ -583,15 +646,18 @@ private:
 
     const Voyage& v_;
     const PilotMoves& moves_;
-    std::vector<Bonus> bonus_;
+    std::array<Bonus, kMaxOwners * kNumBoats> bonus_;
+    int num_bonus_ = 0;
     WorkspaceLease lease_;
     Workspace& ws_;
     std::vector<int> tracked_;
-    std::vector<int> chan_;
+    std::array<int, kMaxOwners> chan_;
     int K_ = 0;
     int boat_base_ = -1;
-    int small_ch_ = -1;
-    int large_ch_ = -1;
+    std::array<int, kMaxDeciders> decider_channel_{};
+    int num_deciders_ = 0;
+    int small_ = -1, large_ = -1;  // decider index of each pilot, or -1
+    std::array<int, 2> pirate_{-1, -1};
     std::uint32_t stamp_ = 0;
     std::vector<ConfigWork*> configs_;
 };

@@ -1,6 +1,7 @@
 #include "manila/evaluator.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -38,6 +39,39 @@ int reach(int p) { return p <= 6 ? 0 : (p >= kThirteen ? 7 : p - 6); }
 // space r+6 (groups 1..6) faces 8-r..6 pass 13 and face 7-r lands on it.
 constexpr std::array<std::array<int, kNumClasses>, kReaches> kFinalFaces{{
     {0, 0, 6}, {0, 1, 5}, {1, 1, 4}, {2, 1, 3}, {3, 1, 2}, {4, 1, 1}, {5, 1, 0}, {6, 0, 0}}};
+
+// One boat's last die over rows of n numbers: out[r][j] = sum over classes c of
+// kFinalFaces[r][c] * x_c[j] for each reach group r. The faces of groups 1..6 step by
+// (+1, 0, -1), so every row after the second is the previous one plus x_0 - x_2.
+void spread(const std::int64_t* __restrict x0, const std::int64_t* __restrict x1,
+            const std::int64_t* __restrict x2, int n, std::int64_t* __restrict out) {
+    for (int j = 0; j < n; ++j) {
+        const std::int64_t step = x0[j] - x2[j];
+        std::int64_t row = x1[j] + 5 * x2[j];
+        out[j] = 6 * x2[j];
+        out[n + j] = row;
+        for (int r = 2; r < 7; ++r) out[r * n + j] = row += step;
+        out[7 * n + j] = 6 * x0[j];
+    }
+}
+
+// The transpose of spread: x_c[j] = sum over reach groups r of kFinalFaces[r][c] * in[r][j].
+// With S the sum of groups 1..6 and A = sum (r - 1) * in[r] over them (a sum of suffix sums),
+// the faces (r - 1, 1, 6 - r) give A, S and 5S - A.
+void gather(const std::int64_t* __restrict in, int n, std::int64_t* __restrict x0,
+            std::int64_t* __restrict x1, std::int64_t* __restrict x2) {
+    for (int j = 0; j < n; ++j) {
+        std::int64_t suffix = 0, a = 0;
+        for (int r = 6; r >= 2; --r) {
+            suffix += in[r * n + j];
+            a += suffix;
+        }
+        const std::int64_t sum = suffix + in[n + j];
+        x0[j] = a + 6 * in[7 * n + j];
+        x1[j] = sum;
+        x2[j] = 6 * in[j] + 5 * sum - a;
+    }
+}
 
 // Positions of one boat after `rolls` dice, each weighted by its number of face sequences.
 std::vector<std::pair<int, std::int64_t>> roll_distribution(int p, int rolls) {
@@ -136,49 +170,114 @@ struct Crews {
 // At most this many owners decide something (two pilots, two pirates).
 constexpr int kMaxDeciders = 4;
 
-// Work tables of one crew configuration. Memo entries are valid when their stamp equals
-// the current run's stamp, so a run starts without clearing anything.
+// A pilot's choice from each cell, as a reach cell. Entries are valid when their stamp
+// equals the memo's tag, so a memo is reused for other tables without clearing it.
+struct PilotMemo {
+    std::uint32_t tag = 0;
+    std::vector<std::uint32_t> stamp;
+    std::vector<std::int16_t> to;
+
+    void reuse() {
+        if (stamp.empty()) {
+            stamp.assign(kCells, 0);
+            to.assign(kCells, 0);
+        }
+        if (++tag == 0) {
+            std::fill(stamp.begin(), stamp.end(), 0);
+            tag = 1;
+        }
+    }
+};
+
+// A pilot's choices depend on nothing but the tables of the pilots still to move: the
+// large pilot's on the large pilot's table, the small pilot's on both. Spot values solve
+// many voyages that differ in one accomplice, most of which leave the pilots' payoffs, and
+// so their choices, as they were: choices are kept by table contents, so that every voyage
+// of one spot table shares them. Tables are kept for one generation (one spot table).
+struct DecisionCache {
+    struct Table {
+        std::uint64_t hash = 0;
+        std::array<std::int64_t, kReachCells> value;
+    };
+    struct Key { int small, large; PilotMemo* memo; };  // small: -1 for the large pilot alone
+
+    std::uint64_t generation = 0;
+    std::vector<std::unique_ptr<Table>> tables;
+    int num_tables = 0;
+    std::vector<std::unique_ptr<PilotMemo>> memos;
+    std::vector<Key> keys;
+
+    void start(std::uint64_t g) {
+        if (g == generation) return;
+        generation = g;
+        num_tables = 0;
+        keys.clear();
+    }
+
+    // The id of a table with these values, added if new.
+    int intern(const std::array<std::int64_t, kReachCells>& t) {
+        // A sample of the cells tells most tables apart; equal hashes are compared in full.
+        std::uint64_t hash = 0;
+        for (int i = 0; i < kReachCells; i += 7)
+            hash = (hash ^ static_cast<std::uint64_t>(t[i])) * 0x9E3779B97F4A7C15ull;
+        for (int id = 0; id < num_tables; ++id)
+            if (tables[id]->hash == hash && tables[id]->value == t) return id;
+        if (num_tables == static_cast<int>(tables.size())) tables.push_back(std::make_unique<Table>());
+        tables[num_tables]->hash = hash;
+        tables[num_tables]->value = t;
+        return num_tables++;
+    }
+    const std::int64_t* values(int id) const { return tables[id]->value.data(); }
+
+    PilotMemo& memo(int small, int large) {
+        for (const Key& k : keys)
+            if (k.small == small && k.large == large) return *k.memo;
+        if (keys.size() == memos.size()) memos.push_back(std::make_unique<PilotMemo>());
+        PilotMemo* m = memos[keys.size()].get();
+        m->reuse();
+        keys.push_back({small, large, m});
+        return *m;
+    }
+};
+
+// Work tables of one crew configuration.
 struct ConfigWork {
     Crews crews;
     bool settled = false, weighted = false;
-    std::array<bool, kMaxDeciders> has_table{};
     std::vector<std::int64_t> settle;  // [kClassCombos][K]: payouts once the final classes are known
-    // Per decider, their expected payoff (times 6^3) of each reach cell before roll 3: the
-    // decisions compare only these, so the other channels never need a table of their own.
-    std::vector<std::int64_t> table;   // [kMaxDeciders][kReachCells]
+    // Per decider, the id (in the DecisionCache) of their expected payoff (times 6^3) at each
+    // reach cell before roll 3, or -1 before it is needed: the decisions compare only these,
+    // so the other channels never need a table of their own.
+    std::array<int, kMaxDeciders> table{};
+    PilotMemo* large_memo = nullptr;
+    PilotMemo* small_memo = nullptr;
     // How often (in dice sequences) the voyage reaches each reach cell before roll 3 in this
     // configuration; the expectation of every channel is folded from these at the end.
     std::vector<std::int64_t> weight;  // [kReachCells]
-    std::vector<std::uint32_t> large_stamp, small_stamp;
-    std::vector<std::int16_t> large_to, small_to;  // reach cell the pilot's choice leads to
 
     void prepare(int K, const Crews& c) {
-        if (large_stamp.empty()) {
-            large_stamp.assign(kCells, 0);
-            small_stamp.assign(kCells, 0);
-            large_to.assign(kCells, 0);
-            small_to.assign(kCells, 0);
-            table.assign(static_cast<std::size_t>(kMaxDeciders) * kReachCells, 0);
-            weight.assign(kReachCells, 0);
-        }
+        if (weight.empty()) weight.assign(kReachCells, 0);
         const std::size_t need = static_cast<std::size_t>(kClassCombos) * static_cast<std::size_t>(K);
         if (settle.size() < need) settle.resize(need);
         crews = c;
         settled = weighted = false;
-        has_table.fill(false);
-    }
-    void reset_stamps() {
-        std::fill(large_stamp.begin(), large_stamp.end(), 0);
-        std::fill(small_stamp.begin(), small_stamp.end(), 0);
+        table.fill(-1);
+        large_memo = small_memo = nullptr;
     }
 };
 
-// Memory reused from one evaluation to the next: allocating and clearing the memo tables
+// Memory reused from one evaluation to the next: allocating and clearing the work tables
 // would cost more than a whole last-roll evaluation.
 struct Workspace {
     std::vector<std::unique_ptr<ConfigWork>> pool;
-    std::uint32_t stamp = 0;
+    DecisionCache cache;
 };
+
+// Each spot table (or other top-level evaluation) is a generation of the decision cache.
+std::uint64_t next_generation() {
+    static std::atomic<std::uint64_t> counter{0};
+    return ++counter;
+}
 
 // Workspaces are lent to the evaluating thread. A thread keeps the one it used last (its
 // memo tables stay in that core's cache) and hands it back to the shared pool when it ends,
@@ -244,8 +343,10 @@ constexpr int kOutcomeChannels = kArrivalChannel + kNumBoats;
 // the K channels are summed once, from how often each position is reached.
 class Solver {
 public:
-    Solver(const Voyage& v, std::vector<int> tracked, bool boat_channels)
-        : v_(v), moves_(pilot_moves()), ws_(lease_.get()), tracked_(std::move(tracked)) {
+    // generation: the decision cache's (solvers of one spot table share their choices).
+    Solver(const Voyage& v, std::vector<int> tracked, bool boat_channels,
+           std::uint64_t generation = next_generation())
+        : v_(v), moves_(pilot_moves()), ws_(lease_.get()), cache_(ws_.cache), tracked_(std::move(tracked)) {
         chan_.fill(-1);
         // Every decision maker must be tracked: their choices depend on their own income.
         for (Spot s : kDecisionSpots)
@@ -261,11 +362,7 @@ public:
             for (int i = 0; i < kNumBoats; ++i)
                 if (const int b = v.manila_bonus(tracked_[k], i))
                     bonus_[num_bonus_++] = {static_cast<int>(k), i, b};
-        if (++ws_.stamp == 0) {
-            for (auto& w : ws_.pool) w->reset_stamps();
-            ws_.stamp = 1;
-        }
-        stamp_ = ws_.stamp;
+        cache_.start(generation);
     }
 
     int channel(int owner) const { return owner == kNoOwner ? -1 : chan_[owner]; }
@@ -466,37 +563,27 @@ private:
 
     // Decider d's expected payoff (times 6^3) at every reach cell before roll 3 in a
     // configuration, the last three dice summed one boat at a time (they are independent).
-    const std::int64_t* table(int config, int d) {
+    const std::int64_t* table(int config, int d) { return cache_.values(table_id(config, d)); }
+
+    int table_id(int config, int d) {
         ConfigWork& w = *configs_[config];
-        std::int64_t* out = &w.table[static_cast<std::size_t>(d) * kReachCells];
-        if (w.has_table[d]) return out;
-        w.has_table[d] = true;
+        if (w.table[d] >= 0) return w.table[d];
         const std::int64_t* settle = settled(config);
         const int ch = decider_channel_[d];
         std::array<std::int64_t, kClassCombos> s;
         for (int combo = 0; combo < kClassCombos; ++combo) s[combo] = settle[combo * K_ + ch];
+        constexpr int kPlane = kReaches * kReaches;
         std::array<std::int64_t, kNumClasses * kNumClasses * kReaches> p;  // [a][b][r2]
         for (int ab = 0; ab < kNumClasses * kNumClasses; ++ab)
-            for (int r = 0; r < kReaches; ++r) {
-                const auto& f = kFinalFaces[r];
-                p[ab * kReaches + r] = f[0] * s[ab * 3] + f[1] * s[ab * 3 + 1] + f[2] * s[ab * 3 + 2];
-            }
-        std::array<std::int64_t, kNumClasses * kReaches * kReaches> p2;  // [a][r1][r2]
+            spread(&s[ab * 3], &s[ab * 3 + 1], &s[ab * 3 + 2], 1, &p[ab * kReaches]);
+        std::array<std::int64_t, kNumClasses * kPlane> p2;  // [a][r1][r2]
         for (int a = 0; a < kNumClasses; ++a)
-            for (int r1 = 0; r1 < kReaches; ++r1) {
-                const auto& f = kFinalFaces[r1];
-                for (int r2 = 0; r2 < kReaches; ++r2)
-                    p2[(a * kReaches + r1) * kReaches + r2] =
-                        f[0] * p[(a * 3) * kReaches + r2] + f[1] * p[(a * 3 + 1) * kReaches + r2] +
-                        f[2] * p[(a * 3 + 2) * kReaches + r2];
-            }
-        constexpr int kPlane = kReaches * kReaches;
-        for (int r0 = 0; r0 < kReaches; ++r0) {
-            const auto& f = kFinalFaces[r0];
-            for (int j = 0; j < kPlane; ++j)
-                out[r0 * kPlane + j] = f[0] * p2[j] + f[1] * p2[kPlane + j] + f[2] * p2[2 * kPlane + j];
-        }
-        return out;
+            spread(&p[a * 3 * kReaches], &p[(a * 3 + 1) * kReaches], &p[(a * 3 + 2) * kReaches],
+                   kReaches, &p2[a * kPlane]);
+        std::array<std::int64_t, kReachCells> out;
+        spread(&p2[0], &p2[kPlane], &p2[2 * kPlane], kPlane, out.data());
+        w.table[d] = cache_.intern(out);
+        return w.table[d];
     }
 
     // The reach-cell weights of a configuration, zeroed on first use in this run.
@@ -517,31 +604,18 @@ private:
         for (std::size_t config = 0; config < configs_.size(); ++config) {
             const ConfigWork& w = *configs_[config];
             if (!w.weighted) continue;
-            const std::int64_t* in = w.weight.data();
-            std::array<std::int64_t, kNumClasses * kPlane> w2{};  // [a][r1][r2]
-            for (int r0 = 0; r0 < kReaches; ++r0) {
-                const auto& f = kFinalFaces[r0];
-                for (int a = 0; a < kNumClasses; ++a)
-                    if (f[a] != 0)
-                        for (int j = 0; j < kPlane; ++j) w2[a * kPlane + j] += f[a] * in[r0 * kPlane + j];
-            }
-            std::array<std::int64_t, kNumClasses * kNumClasses * kReaches> w1{};  // [a][b][r2]
+            std::array<std::int64_t, kNumClasses * kPlane> w2;  // [a][r1][r2]
+            gather(w.weight.data(), kPlane, &w2[0], &w2[kPlane], &w2[2 * kPlane]);
+            std::array<std::int64_t, kNumClasses * kNumClasses * kReaches> w1;  // [a][b][r2]
             for (int a = 0; a < kNumClasses; ++a)
-                for (int r1 = 0; r1 < kReaches; ++r1) {
-                    const auto& f = kFinalFaces[r1];
-                    for (int b = 0; b < kNumClasses; ++b)
-                        if (f[b] != 0)
-                            for (int r2 = 0; r2 < kReaches; ++r2)
-                                w1[(a * 3 + b) * kReaches + r2] += f[b] * w2[(a * kReaches + r1) * kReaches + r2];
-                }
+                gather(&w2[a * kPlane], kReaches, &w1[a * 3 * kReaches], &w1[(a * 3 + 1) * kReaches],
+                       &w1[(a * 3 + 2) * kReaches]);
+            std::array<std::int64_t, kClassCombos> w0;  // [a][b][c]
+            for (int ab = 0; ab < kNumClasses * kNumClasses; ++ab)
+                gather(&w1[ab * kReaches], 1, &w0[ab * 3], &w0[ab * 3 + 1], &w0[ab * 3 + 2]);
             const std::int64_t* settle = settled(static_cast<int>(config));
-            for (int ab = 0; ab < kNumClasses * kNumClasses; ++ab) {
-                std::array<std::int64_t, kNumClasses> w0{};
-                for (int r2 = 0; r2 < kReaches; ++r2)
-                    for (int c = 0; c < kNumClasses; ++c) w0[c] += kFinalFaces[r2][c] * w1[ab * kReaches + r2];
-                for (int c = 0; c < kNumClasses; ++c)
-                    if (w0[c] != 0) add_scaled(result, w0[c], settle + (ab * 3 + c) * K_);
-            }
+            for (int combo = 0; combo < kClassCombos; ++combo)
+                if (w0[combo] != 0) add_scaled(result, w0[combo], settle + combo * K_);
         }
     }
 
@@ -561,8 +635,10 @@ private:
     int after_large(int config, int cell) {
         if (large_ < 0) return moves_.reach_of[cell];
         ConfigWork& w = *configs_[config];
-        if (w.large_stamp[cell] == stamp_) return w.large_to[cell];
-        const std::int64_t* t = table(config, large_);
+        if (!w.large_memo) w.large_memo = &cache_.memo(-1, table_id(config, large_));
+        PilotMemo& memo = *w.large_memo;
+        if (memo.stamp[cell] == memo.tag) return memo.to[cell];
+        const std::int64_t* t = cache_.values(w.table[large_]);
         int best = moves_.reach_of[cell];
         std::int64_t best_value = t[best];
         const std::int16_t* to = moves_.large.data();
@@ -570,8 +646,8 @@ private:
             const std::int64_t v = t[to[k]];
             if (v > best_value) best_value = v, best = to[k];
         }
-        w.large_stamp[cell] = stamp_;
-        w.large_to[cell] = static_cast<std::int16_t>(best);
+        memo.stamp[cell] = memo.tag;
+        memo.to[cell] = static_cast<std::int16_t>(best);
         return best;
     }
 
@@ -579,16 +655,19 @@ private:
     int after_pilots(int config, int cell) {
         if (small_ < 0) return after_large(config, cell);
         ConfigWork& w = *configs_[config];
-        if (w.small_stamp[cell] == stamp_) return w.small_to[cell];
-        const std::int64_t* t = table(config, small_);
+        if (!w.small_memo)
+            w.small_memo = &cache_.memo(table_id(config, small_), large_ < 0 ? -1 : table_id(config, large_));
+        PilotMemo& memo = *w.small_memo;
+        if (memo.stamp[cell] == memo.tag) return memo.to[cell];
+        const std::int64_t* t = cache_.values(w.table[small_]);
         int best = after_large(config, cell);
         std::int64_t best_value = t[best];
         for (int k = moves_.small_begin[cell], end = moves_.small_begin[cell + 1]; k < end; ++k) {
             const int c = after_large(config, moves_.small[k]);
             if (t[c] > best_value) best_value = t[c], best = c;
         }
-        w.small_stamp[cell] = stamp_;
-        w.small_to[cell] = static_cast<std::int16_t>(best);
+        memo.stamp[cell] = memo.tag;
+        memo.to[cell] = static_cast<std::int16_t>(best);
         return best;
     }
 
@@ -650,6 +729,7 @@ private:
     int num_bonus_ = 0;
     WorkspaceLease lease_;
     Workspace& ws_;
+    DecisionCache& cache_;
     std::vector<int> tracked_;
     std::array<int, kMaxOwners> chan_;
     int K_ = 0;
@@ -658,7 +738,6 @@ private:
     int num_deciders_ = 0;
     int small_ = -1, large_ = -1;  // decider index of each pilot, or -1
     std::array<int, 2> pirate_{-1, -1};
-    std::uint32_t stamp_ = 0;
     std::vector<ConfigWork*> configs_;
 };
 
@@ -746,7 +825,8 @@ SpotValues spot_values(const Voyage& v, const PointOfView& pov, int threads) {
     std::vector<int> everyone(static_cast<std::size_t>(v.num_owners));
     for (int o = 0; o < v.num_owners; ++o) everyone[static_cast<std::size_t>(o)] = o;
     const auto started = std::chrono::steady_clock::now();
-    out.all = Solver(v, everyone, true).run();
+    const std::uint64_t generation = next_generation();
+    out.all = Solver(v, everyone, true, generation).run();
     out.num_owners = v.num_owners;
     if (threads <= 0) {
         // Starting a thread costs tens of microseconds: worth it only when each spot's own
@@ -772,7 +852,8 @@ SpotValues spot_values(const Voyage& v, const PointOfView& pov, int threads) {
     }
     parallel_for(static_cast<int>(hard.size()), threads, [&](int h) {
         const auto k = static_cast<std::size_t>(hard[static_cast<std::size_t>(h)]);
-        const std::int64_t with = Solver(with_accomplice(base, out.spots[k].id, who), {who}, false).run()[0];
+        const std::int64_t with = Solver(with_accomplice(base, out.spots[k].id, who), {who}, false,
+                                         generation).run()[0];
         out.gain[k] = with - without;
     });
     return out;

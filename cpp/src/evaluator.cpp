@@ -195,8 +195,12 @@ struct PilotMemo {
 // so their choices, as they were: choices are kept by table contents, so that every voyage
 // of one spot table shares them. Tables are kept for one generation (one spot table).
 struct DecisionCache {
+    // A decider's table follows from their payoffs in the 27 combinations of final
+    // classes, so those are the key.
+    using Finals = std::array<std::int64_t, kClassCombos>;
     struct Table {
         std::uint64_t hash = 0;
+        Finals finals;
         std::array<std::int64_t, kReachCells> value;
     };
     struct Key { int small, large; PilotMemo* memo; };  // small: -1 for the large pilot alone
@@ -214,17 +218,26 @@ struct DecisionCache {
         keys.clear();
     }
 
-    // The id of a table with these values, added if new.
-    int intern(const std::array<std::int64_t, kReachCells>& t) {
-        // A sample of the cells tells most tables apart; equal hashes are compared in full.
+    // The id of the table of these final payoffs, built if new.
+    int intern(const Finals& finals) {
         std::uint64_t hash = 0;
-        for (int i = 0; i < kReachCells; i += 7)
-            hash = (hash ^ static_cast<std::uint64_t>(t[i])) * 0x9E3779B97F4A7C15ull;
+        for (std::int64_t x : finals) hash = (hash ^ static_cast<std::uint64_t>(x)) * 0x9E3779B97F4A7C15ull;
         for (int id = 0; id < num_tables; ++id)
-            if (tables[id]->hash == hash && tables[id]->value == t) return id;
+            if (tables[id]->hash == hash && tables[id]->finals == finals) return id;
         if (num_tables == static_cast<int>(tables.size())) tables.push_back(std::make_unique<Table>());
-        tables[num_tables]->hash = hash;
-        tables[num_tables]->value = t;
+        Table& t = *tables[num_tables];
+        t.hash = hash;
+        t.finals = finals;
+        // The last three dice summed one boat at a time (they are independent).
+        constexpr int kPlane = kReaches * kReaches;
+        std::array<std::int64_t, kNumClasses * kNumClasses * kReaches> p;  // [a][b][r2]
+        for (int ab = 0; ab < kNumClasses * kNumClasses; ++ab)
+            spread(&finals[ab * 3], &finals[ab * 3 + 1], &finals[ab * 3 + 2], 1, &p[ab * kReaches]);
+        std::array<std::int64_t, kNumClasses * kPlane> p2;  // [a][r1][r2]
+        for (int a = 0; a < kNumClasses; ++a)
+            spread(&p[a * 3 * kReaches], &p[(a * 3 + 1) * kReaches], &p[(a * 3 + 2) * kReaches],
+                   kReaches, &p2[a * kPlane]);
+        spread(&p2[0], &p2[kPlane], &p2[2 * kPlane], kPlane, t.value.data());
         return num_tables++;
     }
     const std::int64_t* values(int id) const { return tables[id]->value.data(); }
@@ -251,6 +264,8 @@ struct ConfigWork {
     std::array<int, kMaxDeciders> table{};
     PilotMemo* large_memo = nullptr;
     PilotMemo* small_memo = nullptr;
+    // The configuration after pirate k takes seat s of boat i: [k][i][s], -1 until known.
+    std::array<std::int16_t, 2 * kNumBoats * kMaxSeats> boarded{};
     // How often (in dice sequences) the voyage reaches each reach cell before roll 3 in this
     // configuration; the expectation of every channel is folded from these at the end.
     std::vector<std::int64_t> weight;  // [kReachCells]
@@ -262,6 +277,7 @@ struct ConfigWork {
         crews = c;
         settled = weighted = false;
         table.fill(-1);
+        boarded.fill(-1);
         large_memo = small_memo = nullptr;
     }
 };
@@ -562,7 +578,7 @@ private:
     }
 
     // Decider d's expected payoff (times 6^3) at every reach cell before roll 3 in a
-    // configuration, the last three dice summed one boat at a time (they are independent).
+    // configuration.
     const std::int64_t* table(int config, int d) { return cache_.values(table_id(config, d)); }
 
     int table_id(int config, int d) {
@@ -570,19 +586,9 @@ private:
         if (w.table[d] >= 0) return w.table[d];
         const std::int64_t* settle = settled(config);
         const int ch = decider_channel_[d];
-        std::array<std::int64_t, kClassCombos> s;
-        for (int combo = 0; combo < kClassCombos; ++combo) s[combo] = settle[combo * K_ + ch];
-        constexpr int kPlane = kReaches * kReaches;
-        std::array<std::int64_t, kNumClasses * kNumClasses * kReaches> p;  // [a][b][r2]
-        for (int ab = 0; ab < kNumClasses * kNumClasses; ++ab)
-            spread(&s[ab * 3], &s[ab * 3 + 1], &s[ab * 3 + 2], 1, &p[ab * kReaches]);
-        std::array<std::int64_t, kNumClasses * kPlane> p2;  // [a][r1][r2]
-        for (int a = 0; a < kNumClasses; ++a)
-            spread(&p[a * 3 * kReaches], &p[(a * 3 + 1) * kReaches], &p[(a * 3 + 2) * kReaches],
-                   kReaches, &p2[a * kPlane]);
-        std::array<std::int64_t, kReachCells> out;
-        spread(&p2[0], &p2[kPlane], &p2[2 * kPlane], kPlane, out.data());
-        w.table[d] = cache_.intern(out);
+        DecisionCache::Finals finals;
+        for (int combo = 0; combo < kClassCombos; ++combo) finals[combo] = settle[combo * K_ + ch];
+        w.table[d] = cache_.intern(finals);
         return w.table[d];
     }
 
@@ -683,7 +689,8 @@ private:
     // (guard_boat, guard_seat): the seat a pirate took in this boarding, safe from displacement.
     std::pair<int, int> board(int config, int decider, int cell, int guard_boat, int guard_seat) {
         if (decider == 2) return {config, after_pilots(config, cell)};
-        const Crews crews = configs_[config]->crews;  // a copy: add_config may grow configs_
+        ConfigWork& w = *configs_[config];  // stays in place while configs_ grows
+        const Crews& crews = w.crews;
         if (!((crews.on_ship >> decider) & 1)) return board(config, decider + 1, cell, guard_boat, guard_seat);
         const int owner = crews.pirate[decider];
         const int d = pirate_[decider];
@@ -691,8 +698,16 @@ private:
 
         std::pair<int, int> best = board(config, decider + 1, cell, guard_boat, guard_seat);
         std::int64_t best_value = table(best.first, d)[best.second];
-        auto consider = [&](const Crews& next, int boat, int seat) {
-            const auto r = board(add_config(next), decider + 1, cell, boat, seat);
+        auto consider = [&](int boat, int seat) {
+            std::int16_t& next = w.boarded[(decider * kNumBoats + boat) * kMaxSeats + seat];
+            if (next < 0) {
+                Crews c = crews;
+                if (seat == c.size[boat]) ++c.size[boat];
+                c.crew[boat][seat] = owner;
+                c.on_ship &= ~(1 << decider);
+                next = static_cast<std::int16_t>(add_config(c));
+            }
+            const auto r = board(next, decider + 1, cell, boat, seat);
             const std::int64_t v = table(r.first, d)[r.second];
             if (v > best_value) best_value = v, best = r;
         };
@@ -702,19 +717,10 @@ private:
         for (int i = 0; i < kNumBoats; ++i) {
             if (p[i] != kThirteen) continue;
             if (crews.size[i] < v_.boats[i].seats()) {
-                Crews next = crews;
-                const int seat = next.size[i]++;
-                next.crew[i][seat] = owner;
-                next.on_ship &= ~(1 << decider);
-                consider(next, i, seat);
+                consider(i, crews.size[i]);  // the next free seat
             } else if (v_.rules.pirate_variant && !free_seat_on_13) {
-                for (int seat = crews.size[i] - 1; seat >= 0; --seat) {
-                    if (i == guard_boat && seat == guard_seat) continue;
-                    Crews next = crews;
-                    next.crew[i][seat] = owner;
-                    next.on_ship &= ~(1 << decider);
-                    consider(next, i, seat);
-                }
+                for (int seat = crews.size[i] - 1; seat >= 0; --seat)
+                    if (i != guard_boat || seat != guard_seat) consider(i, seat);  // displacing its holder
             }
         }
         return best;

@@ -200,6 +200,10 @@ struct DecisionCache {
     using Finals = std::array<std::int64_t, kClassCombos>;
     struct Table {
         std::uint64_t hash = 0;
+        // The same payoff however the voyage ends: every pilot move ties, and ties go to
+        // the first option, no move. (Not so for a pirate, whose boarding changes the
+        // configuration and so the table.)
+        bool flat = false;
         Finals finals;
         std::array<std::int64_t, kReachCells> value;
     };
@@ -228,6 +232,7 @@ struct DecisionCache {
         Table& t = *tables[num_tables];
         t.hash = hash;
         t.finals = finals;
+        t.flat = std::all_of(finals.begin(), finals.end(), [&](std::int64_t x) { return x == finals[0]; });
         // The last three dice summed one boat at a time (they are independent).
         constexpr int kPlane = kReaches * kReaches;
         std::array<std::int64_t, kNumClasses * kNumClasses * kReaches> p;  // [a][b][r2]
@@ -241,6 +246,7 @@ struct DecisionCache {
         return num_tables++;
     }
     const std::int64_t* values(int id) const { return tables[id]->value.data(); }
+    bool flat(int id) const { return tables[id]->flat; }
 
     PilotMemo& memo(int small, int large) {
         for (const Key& k : keys)
@@ -264,6 +270,7 @@ struct ConfigWork {
     std::array<int, kMaxDeciders> table{};
     PilotMemo* large_memo = nullptr;
     PilotMemo* small_memo = nullptr;
+    bool large_flat = false, small_flat = false;  // the pilot's options all tie: no move
     // The configuration after pirate k takes seat s of boat i: [k][i][s], -1 until known.
     std::array<std::int16_t, 2 * kNumBoats * kMaxSeats> boarded{};
     // How often (in dice sequences) the voyage reaches each reach cell before roll 3 in this
@@ -410,7 +417,7 @@ public:
         for (auto [q0, w0] : dist[0])
             for (auto [q1, w1] : dist[1])
                 for (auto [q2, w2] : dist[2]) {
-                    auto [config, rc] = after_boarding(cell_of({q0, q1, q2}));
+                    auto [config, rc] = after_boarding({q0, q1, q2});
                     weights(config)[rc] += w0 * w1 * w2;
                 }
         fold_weights(result.data());
@@ -454,7 +461,7 @@ private:
             const int key = boarding[i].key, cell = boarding[i].cell;
             std::int64_t weight = 0;
             for (; i < n && boarding[i].key == key; ++i) weight += boarding[i].weight;
-            const auto [config, to] = board(0, 0, cell, -1, -1);
+            const auto [config, to] = board(0, 0, cell, triple_of(cell), -1, -1);
             weights(config)[to] += weight;
             weights(0)[moves_.reach_of[cell]] -= weight;
         }
@@ -641,7 +648,12 @@ private:
     int after_large(int config, int cell) {
         if (large_ < 0) return moves_.reach_of[cell];
         ConfigWork& w = *configs_[config];
-        if (!w.large_memo) w.large_memo = &cache_.memo(-1, table_id(config, large_));
+        if (!w.large_memo) {
+            const int id = table_id(config, large_);
+            w.large_flat = cache_.flat(id);
+            w.large_memo = &cache_.memo(-1, id);
+        }
+        if (w.large_flat) return moves_.reach_of[cell];
         PilotMemo& memo = *w.large_memo;
         if (memo.stamp[cell] == memo.tag) return memo.to[cell];
         const std::int64_t* t = cache_.values(w.table[large_]);
@@ -661,8 +673,12 @@ private:
     int after_pilots(int config, int cell) {
         if (small_ < 0) return after_large(config, cell);
         ConfigWork& w = *configs_[config];
-        if (!w.small_memo)
-            w.small_memo = &cache_.memo(table_id(config, small_), large_ < 0 ? -1 : table_id(config, large_));
+        if (!w.small_memo) {
+            const int id = table_id(config, small_);
+            w.small_flat = cache_.flat(id);
+            w.small_memo = &cache_.memo(id, large_ < 0 ? -1 : table_id(config, large_));
+        }
+        if (w.small_flat) return after_large(config, cell);
         PilotMemo& memo = *w.small_memo;
         if (memo.stamp[cell] == memo.tag) return memo.to[cell];
         const std::int64_t* t = cache_.values(w.table[small_]);
@@ -678,25 +694,25 @@ private:
     }
 
     // (config, reach cell before roll 3) reached from the positions right after roll 2.
-    std::pair<int, int> after_boarding(int cell) {
-        const Triple p = triple_of(cell);
+    std::pair<int, int> after_boarding(const Triple& p) {
+        const int cell = cell_of(p);
         const bool attacked = p[0] == kThirteen || p[1] == kThirteen || p[2] == kThirteen;
         if (!attacked || configs_[0]->crews.on_ship == 0) return {0, after_pilots(0, cell)};
-        return board(0, 0, cell, -1, -1);
+        return board(0, 0, cell, p, -1, -1);
     }
 
     // Pirate `decider` (0 = pirate_1, then pirate_2) boards or stays; the rest follows.
     // (guard_boat, guard_seat): the seat a pirate took in this boarding, safe from displacement.
-    std::pair<int, int> board(int config, int decider, int cell, int guard_boat, int guard_seat) {
+    std::pair<int, int> board(int config, int decider, int cell, const Triple& p, int guard_boat,
+                              int guard_seat) {
         if (decider == 2) return {config, after_pilots(config, cell)};
         ConfigWork& w = *configs_[config];  // stays in place while configs_ grows
         const Crews& crews = w.crews;
-        if (!((crews.on_ship >> decider) & 1)) return board(config, decider + 1, cell, guard_boat, guard_seat);
+        if (!((crews.on_ship >> decider) & 1)) return board(config, decider + 1, cell, p, guard_boat, guard_seat);
         const int owner = crews.pirate[decider];
         const int d = pirate_[decider];
-        const Triple p = triple_of(cell);
 
-        std::pair<int, int> best = board(config, decider + 1, cell, guard_boat, guard_seat);
+        std::pair<int, int> best = board(config, decider + 1, cell, p, guard_boat, guard_seat);
         std::int64_t best_value = table(best.first, d)[best.second];
         auto consider = [&](int boat, int seat) {
             std::int16_t& next = w.boarded[(decider * kNumBoats + boat) * kMaxSeats + seat];
@@ -707,7 +723,7 @@ private:
                 c.on_ship &= ~(1 << decider);
                 next = static_cast<std::int16_t>(add_config(c));
             }
-            const auto r = board(next, decider + 1, cell, boat, seat);
+            const auto r = board(next, decider + 1, cell, p, boat, seat);
             const std::int64_t v = table(r.first, d)[r.second];
             if (v > best_value) best_value = v, best = r;
         };

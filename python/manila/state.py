@@ -114,17 +114,13 @@ class VoyageState:
     def owners(self) -> tuple[str, ...]:
         """Every owner named in the state: crews in good order, spots, the player, then
         those named only in ``shares`` or ``budget``."""
-        seen: dict[str, None] = {}
-        for boat in self.boats.values():
-            seen.update(dict.fromkeys(boat.crew))
-        for spot in SPOTS:
-            if spot in self.spots:
-                seen[self.spots[spot]] = None
+        seen = dict.fromkeys([o for boat in self.boats.values() for o in boat.crew])
+        seen.update(dict.fromkeys([self.spots[s] for s in SPOTS if s in self.spots]))
         if self.player is not None:
             seen[self.player] = None
-        seen.update(dict.fromkeys(self.shares))
-        seen.update(dict.fromkeys(self.budget))
-        seen.update(dict.fromkeys(self.extra_owners))
+        for more in (self.shares, self.budget, self.extra_owners):
+            if more:
+                seen.update(dict.fromkeys(more))
         return tuple(seen)
 
     @property
@@ -338,8 +334,9 @@ class _Parser:
         seats = len(SEATS[good])
         if len(crew) > seats:
             self.fail(f"{path}.crew", f"a {good} boat has {seats} seats, but {len(crew)} are taken")
-        owners = tuple(o if _is_owner(o) else self.owner(o, f"{path}.crew[{i}]")
-                       for i, o in enumerate(crew))
+        if all(map(_is_owner, crew)):
+            return Boat(position, tuple(crew))
+        owners = tuple(self.owner(o, f"{path}.crew[{i}]") for i, o in enumerate(crew))
         return Boat(position, owners)  # type: ignore[arg-type]
 
     def spots(self, data: Any) -> dict[str, str]:

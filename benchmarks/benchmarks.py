@@ -8,6 +8,7 @@ from manila import _core
 
 from .advice_states import POSITIONS
 from .bench_states import STATES
+from .seed_states import SEED_STATES
 from .wealth_states import INCOME as INCOME_STATES, WEALTH as WEALTH_STATES
 
 
@@ -97,3 +98,23 @@ class Advise:
 
     def time_advise_one_thread(self, name):
         manila.advise(self.position, threads=1)
+
+
+class SeedCases:
+    """The published seed calculator's own test cases, end to end on one thread (at least
+    10x its recorded times, which benchmarks/seed_bench.py prints beside ours)."""
+
+    params = [list(SEED_STATES)]
+    param_names = ["case"]
+
+    def setup(self, name):
+        self.state = SEED_STATES[name]
+        prepared = manila.VoyageState.from_dict(self.state)
+        self.voyage, self.owner = prepared.to_core(), prepared.point_of_view
+        self.limit = prepared.max_accomplices
+
+    def time_evaluate(self, name):
+        manila.evaluate(self.state, threads=1)
+
+    def time_spot_table(self, name):
+        _core.analyse(self.voyage, self.owner, self.limit, 1)

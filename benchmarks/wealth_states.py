@@ -3,53 +3,18 @@ several players and prices (wealth), so that the two objectives are timed on one
 
 Besides the states of bench_states.py, the heaviest cases of each roll among the voyage
 states equivalent to the published seed calculator's own test cases (framist/manila, seed
-004), kept here under their case ids.
+004; benchmarks/seed_states.json), under their case ids.
 """
 
 from __future__ import annotations
 
 from .bench_states import STATES
+from .seed_states import SEED_STATES
 
-SEED_CASES = {
-    "c03_start_jade_seats_portA_captain": {
-        "next_roll": 1,
-        "boats": {"ginseng": {"position": 5, "crew": ["blue"]}, "silk": {"position": 4, "crew": []},
-                  "jade": {"position": 0, "crew": ["green", "yellow"]}},
-        "spots": {"port_a": "blue", "pirate_1": "green"},
-    },
-    "c12_round1_pilots_crew_pirate": {
-        "next_roll": 1,
-        "boats": {"ginseng": {"position": 5, "crew": []}, "silk": {"position": 0, "crew": []},
-                  "nutmeg": {"position": 4, "crew": []}},
-        "spots": {"shipyard_a": "blue", "shipyard_b": "green", "pilot_large": "yellow",
-                  "pilot_small": "blue", "pirate_1": "green"},
-    },
-    "c04_round2_mid": {
-        "next_roll": 2,
-        "boats": {"ginseng": {"position": 7, "crew": []}, "silk": {"position": 5, "crew": ["blue"]},
-                  "nutmeg": {"position": 9, "crew": ["green", "yellow"]}},
-        "spots": {"shipyard_c": "blue", "insurance": "green"},
-    },
-    "c08_round2_arrived_boat_as13": {
-        "next_roll": 2,
-        "boats": {"ginseng": {"position": "arrived", "crew": []}, "silk": {"position": 6, "crew": []},
-                  "jade": {"position": 9, "crew": ["blue", "green", "yellow"]}},
-        "spots": {"insurance": "blue"},
-        "strict": False,
-    },
-    "c06_round3_near13_both_pirates": {
-        "next_roll": 3,
-        "boats": {"ginseng": {"position": 12, "crew": []}, "silk": {"position": 10, "crew": []},
-                  "nutmeg": {"position": "arrived", "crew": []}},
-        "spots": {"pirate_1": "blue", "pirate_2": "green"},
-    },
-    "c07_round3_no_pirate": {
-        "next_roll": 3,
-        "boats": {"ginseng": {"position": 8, "crew": []}, "silk": {"position": 11, "crew": []},
-                  "nutmeg": {"position": 7, "crew": []}},
-        "spots": {"port_a": "blue", "port_b": "green"},
-    },
-}
+_HEAVIEST_SEED_CASES = ("c03_start_jade_seats_portA_captain", "c12_round1_pilots_crew_pirate",
+                        "c04_round2_mid", "c08_round2_arrived_boat_as13",
+                        "c06_round3_near13_both_pirates", "c07_round3_no_pirate")
+SEED_CASES = {name: SEED_STATES[name] for name in _HEAVIEST_SEED_CASES}
 
 # Every state of the benchmark, by next_roll (1, 2, 3) and name.
 INCOME = dict(sorted({**STATES, **SEED_CASES}.items(), key=lambda kv: kv[1]["next_roll"]))

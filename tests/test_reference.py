@@ -1,6 +1,8 @@
 """The engine agrees exactly with the brute-force reference on random valid states."""
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -21,8 +23,8 @@ def sample(next_roll, count):
 CASES = [(roll, i, s) for roll, n in SAMPLES for i, s in enumerate(sample(roll, n))]
 
 
-def engine_tables(state):
-    result = manila.evaluate(state, exact=True, strict=False)  # random positions may be hypothetical
+def engine_tables(state, strict=False):  # random positions may be hypothetical
+    result = manila.evaluate(state, exact=True, strict=strict)
     return {"spots": result.spots, "boats": result.boats, "incomes": result.incomes,
             "payoffs": result.payoffs}
 
@@ -30,6 +32,17 @@ def engine_tables(state):
 @pytest.mark.parametrize("state", [c[2] for c in CASES], ids=[f"roll{c[0]}-{c[1]}" for c in CASES])
 def test_engine_equals_reference(state):
     assert engine_tables(state) == evaluate_reference(state)
+
+
+# The published seed calculator's own test cases, which the speed benchmark times.
+SEED_CASES = json.loads((Path(__file__).resolve().parent.parent / "benchmarks" / "seed_states.json")
+                        .read_text(encoding="utf-8"))["cases"]
+
+
+@pytest.mark.parametrize("state", [c["state"] for c in SEED_CASES], ids=[c["id"] for c in SEED_CASES])
+def test_seed_calculator_cases_equal_reference(state):
+    # strict as the benchmark calls it: the state's own "strict" key decides.
+    assert engine_tables(state, strict=None) == evaluate_reference(state)
 
 
 def test_sample_covers_the_rules():

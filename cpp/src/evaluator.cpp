@@ -1,6 +1,7 @@
 #include "manila/evaluator.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -34,11 +35,42 @@ constexpr int kReaches = 8;
 constexpr int kReachCells = kReaches * kReaches * kReaches;
 int reach(int p) { return p <= 6 ? 0 : (p >= kThirteen ? 7 : p - 6); }
 
-// How many faces of the last die send a boat of a reach group to each final class.
-std::array<int, kNumClasses> final_faces(int r) {
-    if (r == 7) return {6, 0, 0};
-    if (r == 0) return {0, 0, 6};
-    return {r - 1, 1, 6 - r};  // from space r+6: faces 8-r..6 pass 13, face 7-r lands on it
+// How many faces of the last die send a boat of each reach group to each final class: from
+// space r+6 (groups 1..6) faces 8-r..6 pass 13 and face 7-r lands on it.
+constexpr std::array<std::array<int, kNumClasses>, kReaches> kFinalFaces{{
+    {0, 0, 6}, {0, 1, 5}, {1, 1, 4}, {2, 1, 3}, {3, 1, 2}, {4, 1, 1}, {5, 1, 0}, {6, 0, 0}}};
+
+// One boat's last die over rows of n numbers: out[r][j] = sum over classes c of
+// kFinalFaces[r][c] * x_c[j] for each reach group r. The faces of groups 1..6 step by
+// (+1, 0, -1), so every row after the second is the previous one plus x_0 - x_2.
+void spread(const std::int64_t* __restrict x0, const std::int64_t* __restrict x1,
+            const std::int64_t* __restrict x2, int n, std::int64_t* __restrict out) {
+    for (int j = 0; j < n; ++j) {
+        const std::int64_t step = x0[j] - x2[j];
+        std::int64_t row = x1[j] + 5 * x2[j];
+        out[j] = 6 * x2[j];
+        out[n + j] = row;
+        for (int r = 2; r < 7; ++r) out[r * n + j] = row += step;
+        out[7 * n + j] = 6 * x0[j];
+    }
+}
+
+// The transpose of spread: x_c[j] = sum over reach groups r of kFinalFaces[r][c] * in[r][j].
+// With S the sum of groups 1..6 and A = sum (r - 1) * in[r] over them (a sum of suffix sums),
+// the faces (r - 1, 1, 6 - r) give A, S and 5S - A.
+void gather(const std::int64_t* __restrict in, int n, std::int64_t* __restrict x0,
+            std::int64_t* __restrict x1, std::int64_t* __restrict x2) {
+    for (int j = 0; j < n; ++j) {
+        std::int64_t suffix = 0, a = 0;
+        for (int r = 6; r >= 2; --r) {
+            suffix += in[r * n + j];
+            a += suffix;
+        }
+        const std::int64_t sum = suffix + in[n + j];
+        x0[j] = a + 6 * in[7 * n + j];
+        x1[j] = sum;
+        x2[j] = 6 * in[j] + 5 * sum - a;
+    }
 }
 
 // Positions of one boat after `rolls` dice, each weighted by its number of face sequences.
@@ -76,7 +108,9 @@ bool shift(int& pos, int d) {
 // first), so the choice is the same.
 struct PilotMoves {
     std::array<std::int16_t, kCells> reach_of{};  // reach cell of each cell
-    std::vector<std::int16_t> large, small;       // target cells
+    // Large-pilot targets as reach cells (only their values matter), small-pilot targets
+    // as cells (the large pilot moves on from there).
+    std::vector<std::int16_t> large, small;
     std::array<std::int32_t, kCells + 1> large_begin{}, small_begin{};
 
     PilotMoves() {
@@ -95,7 +129,8 @@ struct PilotMoves {
                 Triple q = p;
                 for (int i = 0; i < kNumBoats; ++i)
                     if (m[i] != 0 && !moves(i, m[i], q)) return;
-                large.push_back(static_cast<std::int16_t>(cell_of(q)));
+                large.push_back(static_cast<std::int16_t>(
+                    (reach(q[0]) * kReaches + reach(q[1])) * kReaches + reach(q[2])));
             });
             // From spaces 0..4 even the large pilot cannot bring a boat past 6 afterwards,
             // so a small-pilot move within 0..4 ties with not moving.
@@ -132,56 +167,140 @@ struct Crews {
     int pirates_on_ship() const { return (on_ship & 1) + ((on_ship >> 1) & 1); }
 };
 
-// Memo tables of one crew configuration. Entries are valid when their stamp equals the
-// current run's stamp, so a run starts without clearing anything.
-struct ConfigWork {
-    Crews crews;
-    std::vector<std::int64_t> settle;  // [kClassCombos][K]
-    std::array<std::uint32_t, kClassCombos> settle_stamp{};
-    // The last roll's expectation is summed one boat at a time (the dice are independent):
-    // partial[a][b][r2] sums over boat 2, partial2[a][r1][r2] over boats 1 and 2, and
-    // value[r0][r1][r2] over all three; classes a, b and reach groups r as below.
-    std::vector<std::int64_t> partial, partial2;
-    std::array<std::uint32_t, kNumClasses * kNumClasses * kReaches> partial_stamp{};
-    std::array<std::uint32_t, kNumClasses * kReaches * kReaches> partial2_stamp{};
-    std::vector<std::int64_t> value;   // [kReachCells][K]: expected payouts before roll 3
-    std::vector<std::uint32_t> value_stamp, large_stamp, small_stamp;
-    std::vector<std::int16_t> large_to, small_to;  // cell the pilot's choice leads to
+// At most this many owners decide something (two pilots, two pirates).
+constexpr int kMaxDeciders = 4;
 
-    void prepare(int K) {
-        if (value_stamp.empty()) {
-            value_stamp.assign(kReachCells, 0);
-            large_stamp.assign(kCells, 0);
-            small_stamp.assign(kCells, 0);
-            large_to.assign(kCells, 0);
-            small_to.assign(kCells, 0);
+// A pilot's choice from each cell, as a reach cell. Entries are valid when their stamp
+// equals the memo's tag, so a memo is reused for other tables without clearing it.
+struct PilotMemo {
+    std::uint32_t tag = 0;
+    std::vector<std::uint32_t> stamp;
+    std::vector<std::int16_t> to;
+
+    void reuse() {
+        if (stamp.empty()) {
+            stamp.assign(kCells, 0);
+            to.assign(kCells, 0);
         }
-        const std::size_t need = static_cast<std::size_t>(kReachCells) * static_cast<std::size_t>(K);
-        if (value.size() < need) value.resize(need);
-        auto fit = [K](std::vector<std::int64_t>& a, int rows) {
-            const std::size_t size = static_cast<std::size_t>(rows) * static_cast<std::size_t>(K);
-            if (a.size() < size) a.resize(size);
-        };
-        fit(settle, kClassCombos);
-        fit(partial, static_cast<int>(partial_stamp.size()));
-        fit(partial2, static_cast<int>(partial2_stamp.size()));
-    }
-    void reset_stamps() {
-        settle_stamp.fill(0);
-        partial_stamp.fill(0);
-        partial2_stamp.fill(0);
-        std::fill(value_stamp.begin(), value_stamp.end(), 0);
-        std::fill(large_stamp.begin(), large_stamp.end(), 0);
-        std::fill(small_stamp.begin(), small_stamp.end(), 0);
+        if (++tag == 0) {
+            std::fill(stamp.begin(), stamp.end(), 0);
+            tag = 1;
+        }
     }
 };
 
-// Memory reused from one evaluation to the next: allocating and clearing the memo tables
+// A pilot's choices depend on nothing but the tables of the pilots still to move: the
+// large pilot's on the large pilot's table, the small pilot's on both. Spot values solve
+// many voyages that differ in one accomplice, most of which leave the pilots' payoffs, and
+// so their choices, as they were: choices are kept by table contents, so that every voyage
+// of one spot table shares them. Tables are kept for one generation (one spot table).
+struct DecisionCache {
+    // A decider's table follows from their payoffs in the 27 combinations of final
+    // classes, so those are the key.
+    using Finals = std::array<std::int64_t, kClassCombos>;
+    struct Table {
+        std::uint64_t hash = 0;
+        // The same payoff however the voyage ends: every pilot move ties, and ties go to
+        // the first option, no move. (Not so for a pirate, whose boarding changes the
+        // configuration and so the table.)
+        bool flat = false;
+        Finals finals;
+        std::array<std::int64_t, kReachCells> value;
+    };
+    struct Key { int small, large; PilotMemo* memo; };  // small: -1 for the large pilot alone
+
+    std::uint64_t generation = 0;
+    std::vector<std::unique_ptr<Table>> tables;
+    int num_tables = 0;
+    std::vector<std::unique_ptr<PilotMemo>> memos;
+    std::vector<Key> keys;
+
+    void start(std::uint64_t g) {
+        if (g == generation) return;
+        generation = g;
+        num_tables = 0;
+        keys.clear();
+    }
+
+    // The id of the table of these final payoffs, built if new.
+    int intern(const Finals& finals) {
+        std::uint64_t hash = 0;
+        for (std::int64_t x : finals) hash = (hash ^ static_cast<std::uint64_t>(x)) * 0x9E3779B97F4A7C15ull;
+        for (int id = 0; id < num_tables; ++id)
+            if (tables[id]->hash == hash && tables[id]->finals == finals) return id;
+        if (num_tables == static_cast<int>(tables.size())) tables.push_back(std::make_unique<Table>());
+        Table& t = *tables[num_tables];
+        t.hash = hash;
+        t.finals = finals;
+        t.flat = std::all_of(finals.begin(), finals.end(), [&](std::int64_t x) { return x == finals[0]; });
+        // The last three dice summed one boat at a time (they are independent).
+        constexpr int kPlane = kReaches * kReaches;
+        std::array<std::int64_t, kNumClasses * kNumClasses * kReaches> p;  // [a][b][r2]
+        for (int ab = 0; ab < kNumClasses * kNumClasses; ++ab)
+            spread(&finals[ab * 3], &finals[ab * 3 + 1], &finals[ab * 3 + 2], 1, &p[ab * kReaches]);
+        std::array<std::int64_t, kNumClasses * kPlane> p2;  // [a][r1][r2]
+        for (int a = 0; a < kNumClasses; ++a)
+            spread(&p[a * 3 * kReaches], &p[(a * 3 + 1) * kReaches], &p[(a * 3 + 2) * kReaches],
+                   kReaches, &p2[a * kPlane]);
+        spread(&p2[0], &p2[kPlane], &p2[2 * kPlane], kPlane, t.value.data());
+        return num_tables++;
+    }
+    const std::int64_t* values(int id) const { return tables[id]->value.data(); }
+    bool flat(int id) const { return tables[id]->flat; }
+
+    PilotMemo& memo(int small, int large) {
+        for (const Key& k : keys)
+            if (k.small == small && k.large == large) return *k.memo;
+        if (keys.size() == memos.size()) memos.push_back(std::make_unique<PilotMemo>());
+        PilotMemo* m = memos[keys.size()].get();
+        m->reuse();
+        keys.push_back({small, large, m});
+        return *m;
+    }
+};
+
+// Work tables of one crew configuration.
+struct ConfigWork {
+    Crews crews;
+    bool settled = false, weighted = false;
+    std::vector<std::int64_t> settle;  // [kClassCombos][K]: payouts once the final classes are known
+    // Per decider, the id (in the DecisionCache) of their expected payoff (times 6^3) at each
+    // reach cell before roll 3, or -1 before it is needed: the decisions compare only these,
+    // so the other channels never need a table of their own.
+    std::array<int, kMaxDeciders> table{};
+    PilotMemo* large_memo = nullptr;
+    PilotMemo* small_memo = nullptr;
+    bool large_flat = false, small_flat = false;  // the pilot's options all tie: no move
+    // The configuration after pirate k takes seat s of boat i: [k][i][s], -1 until known.
+    std::array<std::int16_t, 2 * kNumBoats * kMaxSeats> boarded{};
+    // How often (in dice sequences) the voyage reaches each reach cell before roll 3 in this
+    // configuration; the expectation of every channel is folded from these at the end.
+    std::vector<std::int64_t> weight;  // [kReachCells]
+
+    void prepare(int K, const Crews& c) {
+        if (weight.empty()) weight.assign(kReachCells, 0);
+        const std::size_t need = static_cast<std::size_t>(kClassCombos) * static_cast<std::size_t>(K);
+        if (settle.size() < need) settle.resize(need);
+        crews = c;
+        settled = weighted = false;
+        table.fill(-1);
+        boarded.fill(-1);
+        large_memo = small_memo = nullptr;
+    }
+};
+
+// Memory reused from one evaluation to the next: allocating and clearing the work tables
 // would cost more than a whole last-roll evaluation.
 struct Workspace {
     std::vector<std::unique_ptr<ConfigWork>> pool;
-    std::uint32_t stamp = 0;
+    DecisionCache cache;
 };
+
+// Each spot table (or other top-level evaluation) is a generation of the decision cache.
+std::uint64_t next_generation() {
+    static std::atomic<std::uint64_t> counter{0};
+    return ++counter;
+}
 
 // Workspaces are lent to the evaluating thread. A thread keeps the one it used last (its
 // memo tables stay in that core's cache) and hands it back to the shared pool when it ends,
@@ -242,12 +361,16 @@ constexpr int kArrivalChannel = kManilaCountChannel + kNumBoats + 1;
 constexpr int kOutcomeChannels = kArrivalChannel + kNumBoats;
 
 // Expectimax over the rest of a voyage. Values are vectors of K channels: the payoffs of
-// the tracked owners, then (optionally) the outcome channels.
+// the tracked owners, then (optionally) the outcome channels. Decisions compare only the
+// decider's channel, so the tree is searched on per-decider tables of single numbers and
+// the K channels are summed once, from how often each position is reached.
 class Solver {
 public:
-    Solver(const Voyage& v, std::vector<int> tracked, bool boat_channels)
-        : v_(v), moves_(pilot_moves()), ws_(lease_.get()), tracked_(std::move(tracked)) {
-        chan_.assign(static_cast<std::size_t>(v.num_owners), -1);
+    // generation: the decision cache's (solvers of one spot table share their choices).
+    Solver(const Voyage& v, std::vector<int> tracked, bool boat_channels,
+           std::uint64_t generation = next_generation())
+        : v_(v), moves_(pilot_moves()), ws_(lease_.get()), cache_(ws_.cache), tracked_(std::move(tracked)) {
+        chan_.fill(-1);
         // Every decision maker must be tracked: their choices depend on their own income.
         for (Spot s : kDecisionSpots)
             if (v.spots[s] != kNoOwner) track(v.spots[s]);
@@ -255,17 +378,14 @@ public:
         K_ = static_cast<int>(tracked_.size());
         boat_base_ = boat_channels ? K_ : -1;
         if (boat_channels) K_ += kOutcomeChannels;
-        small_ch_ = channel(v.spots[kPilotSmall]);
-        large_ch_ = channel(v.spots[kPilotLarge]);
+        small_ = decider(v.spots[kPilotSmall]);
+        large_ = decider(v.spots[kPilotLarge]);
+        pirate_ = {decider(v.spots[kPirate1]), decider(v.spots[kPirate2])};
         for (std::size_t k = 0; k < tracked_.size(); ++k)
             for (int i = 0; i < kNumBoats; ++i)
                 if (const int b = v.manila_bonus(tracked_[k], i))
-                    bonus_.push_back({static_cast<int>(k), i, b});
-        if (++ws_.stamp == 0) {
-            for (auto& w : ws_.pool) w->reset_stamps();
-            ws_.stamp = 1;
-        }
-        stamp_ = ws_.stamp;
+                    bonus_[num_bonus_++] = {static_cast<int>(k), i, b};
+        cache_.start(generation);
     }
 
     int channel(int owner) const { return owner == kNoOwner ? -1 : chan_[owner]; }
@@ -283,26 +403,24 @@ public:
         const Triple start{v_.boats[0].position, v_.boats[1].position, v_.boats[2].position};
         std::vector<std::int64_t> result(static_cast<std::size_t>(K_), 0);
         if (v_.next_roll == 3) {
-            const std::int64_t* val = value(0, after_pilots(0, cell_of(start)));
-            std::copy(val, val + K_, result.begin());
+            add_value(result.data(), 0, after_pilots(0, cell_of(start)));
             return result;
         }
         // Nothing is decided between the rolls before roll 2 ends, so each boat's dice can be
         // summed on their own and only the positions after roll 2 need the game tree.
         std::array<std::vector<std::pair<int, std::int64_t>>, kNumBoats> dist;
         for (int i = 0; i < kNumBoats; ++i) dist[i] = roll_distribution(start[i], 3 - v_.next_roll);
-        if (small_ch_ < 0 && large_ch_ < 0) {
+        if (small_ < 0 && large_ < 0) {
             independent_boats(dist, result.data());
             return result;
         }
         for (auto [q0, w0] : dist[0])
             for (auto [q1, w1] : dist[1])
                 for (auto [q2, w2] : dist[2]) {
-                    const std::int64_t w = w0 * w1 * w2;
-                    auto [config, cell] = after_boarding(cell_of({q0, q1, q2}));
-                    const std::int64_t* val = value(config, cell);
-                    for (int k = 0; k < K_; ++k) result[k] += w * val[k];
+                    auto [config, rc] = after_boarding({q0, q1, q2});
+                    weights(config)[rc] += w0 * w1 * w2;
                 }
+        fold_weights(result.data());
         return result;
     }
 
@@ -315,37 +433,39 @@ private:
         std::array<std::array<std::int64_t, kNumClasses>, kNumBoats> odds{};
         for (int i = 0; i < kNumBoats; ++i)
             for (auto [p, w] : dist[i]) {
-                const auto f = final_faces(reach(p));
+                const auto& f = kFinalFaces[reach(p)];
                 for (int c = 0; c < kNumClasses; ++c) odds[i][c] += w * f[c];
             }
+        const std::int64_t* settle = settled(0);
         for (int combo = 0; combo < kClassCombos; ++combo) {
             const std::int64_t m = odds[0][combo / 9] * odds[1][(combo / 3) % 3] * odds[2][combo % 3];
-            if (m != 0) add_scaled(result, m, settle(0, combo));
+            if (m != 0) add_scaled(result, m, settle + combo * K_);
         }
         if (configs_[0]->crews.on_ship == 0) return;
         // Boarding depends on which boats are on 13 and, through the values, on the reach
         // groups: positions alike in both are decided once.
         struct Boarding { int key, cell; std::int64_t weight; };  // key: reach cell * 8 + mask
-        std::vector<Boarding> boarding;
+        std::array<Boarding, kCells> boarding;
+        int n = 0;
         for (auto [q0, w0] : dist[0])
             for (auto [q1, w1] : dist[1])
                 for (auto [q2, w2] : dist[2]) {
                     const int mask = (q0 == kThirteen) | (q1 == kThirteen) << 1 | (q2 == kThirteen) << 2;
                     if (mask == 0) continue;
                     const int cell = cell_of({q0, q1, q2});
-                    boarding.push_back({moves_.reach_of[cell] * 8 + mask, cell, w0 * w1 * w2});
+                    boarding[n++] = {moves_.reach_of[cell] * 8 + mask, cell, w0 * w1 * w2};
                 }
-        std::sort(boarding.begin(), boarding.end(),
+        std::sort(boarding.begin(), boarding.begin() + n,
                   [](const Boarding& a, const Boarding& b) { return a.key < b.key; });
-        for (std::size_t i = 0; i < boarding.size();) {
+        for (int i = 0; i < n;) {
             const int key = boarding[i].key, cell = boarding[i].cell;
             std::int64_t weight = 0;
-            for (; i < boarding.size() && boarding[i].key == key; ++i) weight += boarding[i].weight;
-            const auto [config, to] = board(0, 0, cell, -1, -1);
-            const std::int64_t* with = value(config, to);
-            const std::int64_t* without = value(0, cell);
-            for (int k = 0; k < K_; ++k) result[k] += weight * (with[k] - without[k]);
+            for (; i < n && boarding[i].key == key; ++i) weight += boarding[i].weight;
+            const auto [config, to] = board(0, 0, cell, triple_of(cell), -1, -1);
+            weights(config)[to] += weight;
+            weights(0)[moves_.reach_of[cell]] -= weight;
         }
+        fold_weights(result);
     }
 
     void track(int owner) {
@@ -353,13 +473,22 @@ private:
             tracked_.push_back(owner);
     }
 
+    // The table index of a decision maker's channel (the same owner may hold several spots).
+    int decider(int owner) {
+        if (owner == kNoOwner) return -1;
+        const int ch = channel(owner);
+        for (int d = 0; d < num_deciders_; ++d)
+            if (decider_channel_[d] == ch) return d;
+        decider_channel_[num_deciders_] = ch;
+        return num_deciders_++;
+    }
+
     int add_config(const Crews& c) {
         for (std::size_t i = 0; i < configs_.size(); ++i)
             if (configs_[i]->crews == c) return static_cast<int>(i);
         if (configs_.size() == ws_.pool.size()) ws_.pool.push_back(std::make_unique<ConfigWork>());
         ConfigWork* w = ws_.pool[configs_.size()].get();
-        w->prepare(K_);
-        w->crews = c;
+        w->prepare(K_, c);
         configs_.push_back(w);
         return static_cast<int>(configs_.size()) - 1;
     }
@@ -394,8 +523,8 @@ private:
             }
             if (boat_base_ >= 0) out[boat_base_ + i * kNumOutcomes + outcome] += 1;
         }
-        for (const Bonus& b : bonus_)
-            if (in_manila[b.boat]) out[b.channel] += b.amount;
+        for (int b = 0; b < num_bonus_; ++b)
+            if (in_manila[bonus_[b].boat]) out[bonus_[b].channel] += bonus_[b].amount;
         if (boat_base_ >= 0) {
             out[boat_base_ + kManilaCountChannel + manila] += 1;
             for (int i = 0; i < kNumBoats; ++i) out[boat_base_ + kArrivalChannel + i] += in_manila[i];
@@ -408,12 +537,17 @@ private:
         pay(out, v_.spots[kInsurance], -kInsuranceClaim[shipyard]);
     }
 
-    // Payouts once every boat's final class is known, with the captain's plunder choice.
-    const std::int64_t* settle(int config, int combo) {
+    // Payouts of one configuration for every combination of final classes, with the
+    // captain's plunder choice: [kClassCombos][K].
+    const std::int64_t* settled(int config) {
         ConfigWork& w = *configs_[config];
-        std::int64_t* out = &w.settle[static_cast<std::size_t>(combo) * K_];
-        if (w.settle_stamp[combo] == stamp_) return out;
-        w.settle_stamp[combo] = stamp_;
+        if (w.settled) return w.settle.data();
+        w.settled = true;
+        for (int combo = 0; combo < kClassCombos; ++combo) settle(w, combo, &w.settle[static_cast<std::size_t>(combo) * K_]);
+        return w.settle.data();
+    }
+
+    void settle(const ConfigWork& w, int combo, std::int64_t* out) const {
         const Crews& c = w.crews;
         const Triple cls{combo / 9, (combo / 3) % 3, combo % 3};
         Triple in_manila{}, plundered{};
@@ -426,7 +560,7 @@ private:
         if (n13 == 0 || c.on_ship == 0) {
             for (int k = 0; k < n13; ++k) in_manila[on13[k]] = v_.rules.thirteen_to_port;
             payout(c, in_manila, plundered, out);
-            return out;
+            return;
         }
         for (int k = 0; k < n13; ++k) plundered[on13[k]] = 1;
         const int captain = channel(c.captain());
@@ -443,7 +577,6 @@ private:
             payout(c, in_manila, plundered, mask == 0 ? out : trial);
             if (mask > 0 && trial[captain] > out[captain]) std::copy(trial, trial + K_, out);
         }
-        return out;
     }
 
     // out += m * vec, over the K channels.
@@ -451,107 +584,147 @@ private:
         for (int k = 0; k < K_; ++k) out[k] += m * vec[k];
     }
 
-    // Expected payouts over boat 2's last die, boats 0 and 1 ending in classes a and b.
-    const std::int64_t* partial(int config, int a, int b, int r2) {
+    // Decider d's expected payoff (times 6^3) at every reach cell before roll 3 in a
+    // configuration.
+    const std::int64_t* table(int config, int d) { return cache_.values(table_id(config, d)); }
+
+    int table_id(int config, int d) {
         ConfigWork& w = *configs_[config];
-        const int idx = (a * kNumClasses + b) * kReaches + r2;
-        std::int64_t* out = &w.partial[static_cast<std::size_t>(idx) * K_];
-        if (w.partial_stamp[idx] == stamp_) return out;
-        w.partial_stamp[idx] = stamp_;
-        const auto f2 = final_faces(r2);
-        std::fill(out, out + K_, 0);
-        for (int c = 0; c < kNumClasses; ++c)
-            if (f2[c] != 0) add_scaled(out, f2[c], settle(config, (a * kNumClasses + b) * kNumClasses + c));
-        return out;
+        if (w.table[d] >= 0) return w.table[d];
+        const std::int64_t* settle = settled(config);
+        const int ch = decider_channel_[d];
+        DecisionCache::Finals finals;
+        for (int combo = 0; combo < kClassCombos; ++combo) finals[combo] = settle[combo * K_ + ch];
+        w.table[d] = cache_.intern(finals);
+        return w.table[d];
     }
 
-    // Expected payouts over the last dice of boats 1 and 2, boat 0 ending in class a.
-    const std::int64_t* partial2(int config, int a, int r1, int r2) {
+    // The reach-cell weights of a configuration, zeroed on first use in this run.
+    std::int64_t* weights(int config) {
         ConfigWork& w = *configs_[config];
-        const int idx = (a * kReaches + r1) * kReaches + r2;
-        std::int64_t* out = &w.partial2[static_cast<std::size_t>(idx) * K_];
-        if (w.partial2_stamp[idx] == stamp_) return out;
-        w.partial2_stamp[idx] = stamp_;
-        const auto f1 = final_faces(r1);
-        std::fill(out, out + K_, 0);
-        for (int b = 0; b < kNumClasses; ++b)
-            if (f1[b] != 0) add_scaled(out, f1[b], partial(config, a, b, r2));
-        return out;
+        if (!w.weighted) {
+            w.weighted = true;
+            std::fill(w.weight.begin(), w.weight.end(), 0);
+        }
+        return w.weight.data();
     }
 
-    // Expected payouts (times 6^3) of a crew configuration with the boats at `cell` just
-    // before roll 3, after the pilots.
-    const std::int64_t* value(int config, int cell) {
-        ConfigWork& w = *configs_[config];
-        const int rc = moves_.reach_of[cell];
-        std::int64_t* out = &w.value[static_cast<std::size_t>(rc) * K_];
-        if (w.value_stamp[rc] == stamp_) return out;
-        w.value_stamp[rc] = stamp_;
-        const int r0 = rc / (kReaches * kReaches), r1 = (rc / kReaches) % kReaches, r2 = rc % kReaches;
-        const auto f0 = final_faces(r0);
-        std::fill(out, out + K_, 0);
-        for (int a = 0; a < kNumClasses; ++a)
-            if (f0[a] != 0) add_scaled(out, f0[a], partial2(config, a, r1, r2));
-        return out;
+    // result += every channel's payoff summed over the weights of every configuration: the
+    // weights are pushed through the last three dice, one boat at a time, onto the 27
+    // combinations of final classes.
+    void fold_weights(std::int64_t* result) {
+        constexpr int kPlane = kReaches * kReaches;
+        for (std::size_t config = 0; config < configs_.size(); ++config) {
+            const ConfigWork& w = *configs_[config];
+            if (!w.weighted) continue;
+            std::array<std::int64_t, kNumClasses * kPlane> w2;  // [a][r1][r2]
+            gather(w.weight.data(), kPlane, &w2[0], &w2[kPlane], &w2[2 * kPlane]);
+            std::array<std::int64_t, kNumClasses * kNumClasses * kReaches> w1;  // [a][b][r2]
+            for (int a = 0; a < kNumClasses; ++a)
+                gather(&w2[a * kPlane], kReaches, &w1[a * 3 * kReaches], &w1[(a * 3 + 1) * kReaches],
+                       &w1[(a * 3 + 2) * kReaches]);
+            std::array<std::int64_t, kClassCombos> w0;  // [a][b][c]
+            for (int ab = 0; ab < kNumClasses * kNumClasses; ++ab)
+                gather(&w1[ab * kReaches], 1, &w0[ab * 3], &w0[ab * 3 + 1], &w0[ab * 3 + 2]);
+            const std::int64_t* settle = settled(static_cast<int>(config));
+            for (int combo = 0; combo < kClassCombos; ++combo)
+                if (w0[combo] != 0) add_scaled(result, w0[combo], settle + combo * K_);
+        }
     }
 
-    // Cell the large pilot moves the boats to (options in canonical order, first best wins).
+    // result += every channel's payoff (times 6^3) at one reach cell before roll 3.
+    void add_value(std::int64_t* result, int config, int rc) {
+        const std::int64_t* settle = settled(config);
+        const auto& f0 = kFinalFaces[rc / (kReaches * kReaches)];
+        const auto& f1 = kFinalFaces[(rc / kReaches) % kReaches];
+        const auto& f2 = kFinalFaces[rc % kReaches];
+        for (int combo = 0; combo < kClassCombos; ++combo) {
+            const std::int64_t m = f0[combo / 9] * f1[(combo / 3) % 3] * f2[combo % 3];
+            if (m != 0) add_scaled(result, m, settle + combo * K_);
+        }
+    }
+
+    // Reach cell the large pilot moves the boats to (options in canonical order, first best wins).
     int after_large(int config, int cell) {
-        if (large_ch_ < 0) return cell;
+        if (large_ < 0) return moves_.reach_of[cell];
         ConfigWork& w = *configs_[config];
-        if (w.large_stamp[cell] == stamp_) return w.large_to[cell];
-        int best = cell;
-        std::int64_t best_value = value(config, cell)[large_ch_];
-        for (int k = moves_.large_begin[cell]; k < moves_.large_begin[cell + 1]; ++k) {
-            const int c = moves_.large[k];
-            const std::int64_t v = value(config, c)[large_ch_];
-            if (v > best_value) best_value = v, best = c;
+        if (!w.large_memo) {
+            const int id = table_id(config, large_);
+            w.large_flat = cache_.flat(id);
+            w.large_memo = &cache_.memo(-1, id);
         }
-        w.large_stamp[cell] = stamp_;
-        w.large_to[cell] = static_cast<std::int16_t>(best);
+        if (w.large_flat) return moves_.reach_of[cell];
+        PilotMemo& memo = *w.large_memo;
+        if (memo.stamp[cell] == memo.tag) return memo.to[cell];
+        const std::int64_t* t = cache_.values(w.table[large_]);
+        int best = moves_.reach_of[cell];
+        std::int64_t best_value = t[best];
+        const std::int16_t* to = moves_.large.data();
+        for (int k = moves_.large_begin[cell], end = moves_.large_begin[cell + 1]; k < end; ++k) {
+            const std::int64_t v = t[to[k]];
+            if (v > best_value) best_value = v, best = to[k];
+        }
+        memo.stamp[cell] = memo.tag;
+        memo.to[cell] = static_cast<std::int16_t>(best);
         return best;
     }
 
-    // Cell both pilots leave the boats at: the small pilot moves first, foreseeing the large.
+    // Reach cell both pilots leave the boats at: the small pilot moves first, foreseeing the large.
     int after_pilots(int config, int cell) {
-        if (small_ch_ < 0) return after_large(config, cell);
+        if (small_ < 0) return after_large(config, cell);
         ConfigWork& w = *configs_[config];
-        if (w.small_stamp[cell] == stamp_) return w.small_to[cell];
-        int best = after_large(config, cell);
-        std::int64_t best_value = value(config, best)[small_ch_];
-        for (int k = moves_.small_begin[cell]; k < moves_.small_begin[cell + 1]; ++k) {
-            const int c = after_large(config, moves_.small[k]);
-            const std::int64_t v = value(config, c)[small_ch_];
-            if (v > best_value) best_value = v, best = c;
+        if (!w.small_memo) {
+            const int id = table_id(config, small_);
+            w.small_flat = cache_.flat(id);
+            w.small_memo = &cache_.memo(id, large_ < 0 ? -1 : table_id(config, large_));
         }
-        w.small_stamp[cell] = stamp_;
-        w.small_to[cell] = static_cast<std::int16_t>(best);
+        if (w.small_flat) return after_large(config, cell);
+        PilotMemo& memo = *w.small_memo;
+        if (memo.stamp[cell] == memo.tag) return memo.to[cell];
+        const std::int64_t* t = cache_.values(w.table[small_]);
+        int best = after_large(config, cell);
+        std::int64_t best_value = t[best];
+        for (int k = moves_.small_begin[cell], end = moves_.small_begin[cell + 1]; k < end; ++k) {
+            const int c = after_large(config, moves_.small[k]);
+            if (t[c] > best_value) best_value = t[c], best = c;
+        }
+        memo.stamp[cell] = memo.tag;
+        memo.to[cell] = static_cast<std::int16_t>(best);
         return best;
     }
 
-    // (config, cell before roll 3) reached from the positions right after roll 2.
-    std::pair<int, int> after_boarding(int cell) {
-        const Triple p = triple_of(cell);
+    // (config, reach cell before roll 3) reached from the positions right after roll 2.
+    std::pair<int, int> after_boarding(const Triple& p) {
+        const int cell = cell_of(p);
         const bool attacked = p[0] == kThirteen || p[1] == kThirteen || p[2] == kThirteen;
         if (!attacked || configs_[0]->crews.on_ship == 0) return {0, after_pilots(0, cell)};
-        return board(0, 0, cell, -1, -1);
+        return board(0, 0, cell, p, -1, -1);
     }
 
     // Pirate `decider` (0 = pirate_1, then pirate_2) boards or stays; the rest follows.
     // (guard_boat, guard_seat): the seat a pirate took in this boarding, safe from displacement.
-    std::pair<int, int> board(int config, int decider, int cell, int guard_boat, int guard_seat) {
+    std::pair<int, int> board(int config, int decider, int cell, const Triple& p, int guard_boat,
+                              int guard_seat) {
         if (decider == 2) return {config, after_pilots(config, cell)};
-        const Crews crews = configs_[config]->crews;  // a copy: add_config may grow configs_
-        if (!((crews.on_ship >> decider) & 1)) return board(config, decider + 1, cell, guard_boat, guard_seat);
+        ConfigWork& w = *configs_[config];  // stays in place while configs_ grows
+        const Crews& crews = w.crews;
+        if (!((crews.on_ship >> decider) & 1)) return board(config, decider + 1, cell, p, guard_boat, guard_seat);
         const int owner = crews.pirate[decider];
-        const int ch = channel(owner);
-        const Triple p = triple_of(cell);
+        const int d = pirate_[decider];
 
-        std::pair<int, int> best = board(config, decider + 1, cell, guard_boat, guard_seat);
-        std::int64_t best_value = value(best.first, best.second)[ch];
-        auto consider = [&](const Crews& next, int boat, int seat) {
-            const auto r = board(add_config(next), decider + 1, cell, boat, seat);
-            const std::int64_t v = value(r.first, r.second)[ch];
+        std::pair<int, int> best = board(config, decider + 1, cell, p, guard_boat, guard_seat);
+        std::int64_t best_value = table(best.first, d)[best.second];
+        auto consider = [&](int boat, int seat) {
+            std::int16_t& next = w.boarded[(decider * kNumBoats + boat) * kMaxSeats + seat];
+            if (next < 0) {
+                Crews c = crews;
+                if (seat == c.size[boat]) ++c.size[boat];
+                c.crew[boat][seat] = owner;
+                c.on_ship &= ~(1 << decider);
+                next = static_cast<std::int16_t>(add_config(c));
+            }
+            const auto r = board(next, decider + 1, cell, p, boat, seat);
+            const std::int64_t v = table(r.first, d)[r.second];
             if (v > best_value) best_value = v, best = r;
         };
         bool free_seat_on_13 = false;
@@ -560,19 +733,10 @@ private:
         for (int i = 0; i < kNumBoats; ++i) {
             if (p[i] != kThirteen) continue;
             if (crews.size[i] < v_.boats[i].seats()) {
-                Crews next = crews;
-                const int seat = next.size[i]++;
-                next.crew[i][seat] = owner;
-                next.on_ship &= ~(1 << decider);
-                consider(next, i, seat);
+                consider(i, crews.size[i]);  // the next free seat
             } else if (v_.rules.pirate_variant && !free_seat_on_13) {
-                for (int seat = crews.size[i] - 1; seat >= 0; --seat) {
-                    if (i == guard_boat && seat == guard_seat) continue;
-                    Crews next = crews;
-                    next.crew[i][seat] = owner;
-                    next.on_ship &= ~(1 << decider);
-                    consider(next, i, seat);
-                }
+                for (int seat = crews.size[i] - 1; seat >= 0; --seat)
+                    if (i != guard_boat || seat != guard_seat) consider(i, seat);  // displacing its holder
             }
         }
         return best;
@@ -583,16 +747,19 @@ private:
 
     const Voyage& v_;
     const PilotMoves& moves_;
-    std::vector<Bonus> bonus_;
+    std::array<Bonus, kMaxOwners * kNumBoats> bonus_;
+    int num_bonus_ = 0;
     WorkspaceLease lease_;
     Workspace& ws_;
+    DecisionCache& cache_;
     std::vector<int> tracked_;
-    std::vector<int> chan_;
+    std::array<int, kMaxOwners> chan_;
     int K_ = 0;
     int boat_base_ = -1;
-    int small_ch_ = -1;
-    int large_ch_ = -1;
-    std::uint32_t stamp_ = 0;
+    std::array<int, kMaxDeciders> decider_channel_{};
+    int num_deciders_ = 0;
+    int small_ = -1, large_ = -1;  // decider index of each pilot, or -1
+    std::array<int, 2> pirate_{-1, -1};
     std::vector<ConfigWork*> configs_;
 };
 
@@ -680,7 +847,8 @@ SpotValues spot_values(const Voyage& v, const PointOfView& pov, int threads) {
     std::vector<int> everyone(static_cast<std::size_t>(v.num_owners));
     for (int o = 0; o < v.num_owners; ++o) everyone[static_cast<std::size_t>(o)] = o;
     const auto started = std::chrono::steady_clock::now();
-    out.all = Solver(v, everyone, true).run();
+    const std::uint64_t generation = next_generation();
+    out.all = Solver(v, everyone, true, generation).run();
     out.num_owners = v.num_owners;
     if (threads <= 0) {
         // Starting a thread costs tens of microseconds: worth it only when each spot's own
@@ -706,7 +874,8 @@ SpotValues spot_values(const Voyage& v, const PointOfView& pov, int threads) {
     }
     parallel_for(static_cast<int>(hard.size()), threads, [&](int h) {
         const auto k = static_cast<std::size_t>(hard[static_cast<std::size_t>(h)]);
-        const std::int64_t with = Solver(with_accomplice(base, out.spots[k].id, who), {who}, false).run()[0];
+        const std::int64_t with = Solver(with_accomplice(base, out.spots[k].id, who), {who}, false,
+                                         generation).run()[0];
         out.gain[k] = with - without;
     });
     return out;

@@ -7,7 +7,7 @@ from math import gcd
 from typing import Iterable, Mapping, Optional, Union
 
 from . import _core
-from .state import GOODS, SPOTS, VoyageState, as_state
+from .state import GOODS, SPOTS, VoyageState, as_state, is_mapping
 
 TABLE_SPOTS: tuple[str, ...] = GOODS + SPOTS
 OUTCOMES = ("port", "shipyard", "plundered")
@@ -100,7 +100,7 @@ def _wants_exact(state: StateLike, exact: Optional[bool]) -> bool:
     """``exact`` when given, else the JSON's own ``"exact": true`` (docs/numbers.md)."""
     if exact is not None:
         return exact
-    return isinstance(state, Mapping) and state.get("exact") is True
+    return is_mapping(state) and state.get("exact") is True
 
 
 def evaluate(state: StateLike, exact: Optional[bool] = None, *, player: Optional[str] = None,

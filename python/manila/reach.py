@@ -8,6 +8,7 @@ triples decide exactly.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 from typing import Mapping, Union
 
@@ -33,6 +34,19 @@ def starts_reaching(position: Position, rolls: int) -> set[int]:
 
 def reachability_problems(next_roll: int, positions: Mapping[str, Position]) -> list[Problem]:
     """Why these positions cannot stand before roll `next_roll`; empty if they can."""
+    try:
+        return list(_problems(next_roll, tuple(positions.items())))
+    except TypeError:  # unhashable positions: nothing to remember them by
+        return _find_problems(next_roll, positions)
+
+
+@lru_cache(maxsize=4096)
+def _problems(next_roll: int, positions: tuple) -> tuple[Problem, ...]:
+    # Every evaluation asks; a few thousand boards cover what a game or a sweep comes back to.
+    return tuple(_find_problems(next_roll, dict(positions)))
+
+
+def _find_problems(next_roll: int, positions: Mapping[str, Position]) -> list[Problem]:
     rolls = next_roll - 1
     options = {}
     problems = []

@@ -8,6 +8,7 @@ maximise (voyage income, or income plus share gains).
 from __future__ import annotations
 
 import difflib
+from collections import abc
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Mapping, Optional, Union
@@ -30,6 +31,9 @@ SHARES_PER_GOOD: int = _core.SHARES_PER_GOOD
 WEALTH_KEYS = ("objective", "shares", "prices", "budget")
 # Keys a client may send beside the state: request options, not part of the voyage.
 REQUEST_KEYS = ("exact", "strict", "version")
+STATE_KEYS = ("rules", "next_roll", "player", "players", "boats", "spots") + WEALTH_KEYS
+_KNOWN_KEYS = frozenset(STATE_KEYS + REQUEST_KEYS)
+_GOOD_INDEX = {g: i for i, g in enumerate(GOODS)}
 
 Position = Union[int, str]
 
@@ -110,17 +114,13 @@ class VoyageState:
     def owners(self) -> tuple[str, ...]:
         """Every owner named in the state: crews in good order, spots, the player, then
         those named only in ``shares`` or ``budget``."""
-        seen: dict[str, None] = {}
-        for boat in self.boats.values():
-            seen.update(dict.fromkeys(boat.crew))
-        for spot in SPOTS:
-            if spot in self.spots:
-                seen[self.spots[spot]] = None
+        seen = dict.fromkeys([o for boat in self.boats.values() for o in boat.crew])
+        seen.update(dict.fromkeys([self.spots[s] for s in SPOTS if s in self.spots]))
         if self.player is not None:
             seen[self.player] = None
-        seen.update(dict.fromkeys(self.shares))
-        seen.update(dict.fromkeys(self.budget))
-        seen.update(dict.fromkeys(self.extra_owners))
+        for more in (self.shares, self.budget, self.extra_owners):
+            if more:
+                seen.update(dict.fromkeys(more))
         return tuple(seen)
 
     @property
@@ -142,7 +142,7 @@ class VoyageState:
         ids = {name: i for i, name in enumerate(self.owners)}
         return _core.Voyage(
             next_roll=self.next_roll,
-            goods=[GOODS.index(g) for g in self.boats],
+            goods=[_GOOD_INDEX[g] for g in self.boats],
             positions=[_core.ARRIVED if b.position == ARRIVED else b.position
                        for b in self.boats.values()],
             crews=[[ids[o] for o in b.crew] for b in self.boats.values()],
@@ -151,9 +151,11 @@ class VoyageState:
             thirteen_to_port=self.rules.thirteen_after_last_roll == "port",
             pirate_variant=self.rules.pirate_variant,
             wealth=self.objective == "wealth",
-            prices=[self.prices.get(g, 0) for g in GOODS],
-            shares=[[self.shares.get(o, {}).get(g, 0) for g in GOODS] for o in self.owners],
-            budgets=[self.budget.get(o, -1) for o in self.owners],
+            # Empty lists leave the engine's defaults: price 0, no shares, no budget limit.
+            prices=[self.prices.get(g, 0) for g in GOODS] if self.prices else [],
+            shares=[[self.shares.get(o, {}).get(g, 0) for g in GOODS] for o in self.owners]
+            if self.shares else [],
+            budgets=[self.budget.get(o, -1) for o in self.owners] if self.budget else [],
         )
 
 
@@ -194,6 +196,16 @@ def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def _is_owner(x: Any) -> bool:
+    return isinstance(x, str) and bool(x.strip())
+
+
+def is_mapping(x: Any) -> bool:
+    """A JSON object or any other mapping (a dict is checked first: typing's and the abc's
+    isinstance checks cost more than the rest of parsing a small state)."""
+    return isinstance(x, dict) or isinstance(x, abc.Mapping)
+
+
 class _Parser:
     """Reads a JSON-like value into a VoyageState, collecting every problem on the way."""
 
@@ -204,20 +216,22 @@ class _Parser:
         self.problems.append(Problem(path, message))
 
     def owner(self, value: Any, path: str) -> Optional[str]:
-        if isinstance(value, str) and value.strip():
+        if _is_owner(value):
             return value
         self.fail(path, f"an owner must be a non-empty string (a player's name), got {value!r}")
         return None
 
     def parse(self, data: Any, strict: Optional[bool]) -> VoyageState:
-        if not isinstance(data, Mapping):
+        if not is_mapping(data):
             raise StateError([Problem("", f"a voyage state must be a JSON object, got {type(data).__name__}")])
-        keys = ("rules", "next_roll", "player", "players", "boats", "spots") + WEALTH_KEYS
+        keys = STATE_KEYS
         for key in data:
+            if key in _KNOWN_KEYS:
+                continue
             if key == "moment":
                 self.fail(key, "a voyage state with a moment is a position: ask manila.advise "
                                "(python -m manila advise) for it")
-            elif key not in keys + REQUEST_KEYS:
+            else:
                 self.fail(str(key), f"unknown key{_did_you_mean(key, keys)}; a voyage state has "
                                     f"{', '.join(keys)}")
         rules = self.rules(data.get("rules"))
@@ -257,7 +271,7 @@ class _Parser:
     def rules(self, data: Any) -> Rules:
         if data is None:
             return Rules()
-        if not isinstance(data, Mapping):
+        if not is_mapping(data):
             self.fail("rules", "must be an object of rule options")
             return Rules()
         for key in data:
@@ -284,11 +298,12 @@ class _Parser:
         return 1
 
     def boats(self, data: Any) -> dict[str, Boat]:
-        if not isinstance(data, Mapping):
+        if not is_mapping(data):
             self.fail("boats", "must be an object mapping each of the three sailing goods to its boat")
             return {}
         for good in data:
-            self.good(good, f"boats.{good}")
+            if good not in _GOOD_INDEX:
+                self.good(good, f"boats.{good}")
         sailing = [g for g in GOODS if g in data]
         if len(data) != 3:
             self.fail("boats", f"exactly three goods sail each voyage, got {len(data)}")
@@ -301,11 +316,11 @@ class _Parser:
 
     def boat(self, good: str, data: Any) -> Optional[Boat]:
         path = f"boats.{good}"
-        if not isinstance(data, Mapping):
+        if not is_mapping(data):
             self.fail(path, "must be an object with position and crew")
             return None
         for key in data:
-            if key not in ("position", "crew"):
+            if key != "position" and key != "crew":
                 self.fail(f"{path}.{key}", "unknown key; a boat has position and crew")
         position = data.get("position")
         if "position" not in data:
@@ -319,13 +334,15 @@ class _Parser:
         seats = len(SEATS[good])
         if len(crew) > seats:
             self.fail(f"{path}.crew", f"a {good} boat has {seats} seats, but {len(crew)} are taken")
+        if all(map(_is_owner, crew)):
+            return Boat(position, tuple(crew))
         owners = tuple(self.owner(o, f"{path}.crew[{i}]") for i, o in enumerate(crew))
         return Boat(position, owners)  # type: ignore[arg-type]
 
     def spots(self, data: Any) -> dict[str, str]:
         if data is None:
             return {}
-        if not isinstance(data, Mapping):
+        if not is_mapping(data):
             self.fail("spots", "must be an object mapping spot ids to owners")
             return {}
         out = {}
@@ -334,10 +351,10 @@ class _Parser:
                 hint = (f"; cargo seats are given in boats.{spot}.crew" if spot in GOODS
                         else f"{_did_you_mean(spot, SPOTS)}; the spots are {', '.join(SPOTS)}")
                 self.fail(f"spots.{spot}", "unknown spot" + hint)
+            elif _is_owner(owner):
+                out[spot] = owner
             elif owner is not None:
-                name = self.owner(owner, f"spots.{spot}")
-                if name is not None:
-                    out[spot] = name
+                self.owner(owner, f"spots.{spot}")
         if "pirate_2" in out and "pirate_1" not in out:
             self.fail("spots.pirate_2", "pirate_2 may only be taken once pirate_1 is occupied")
         return {s: out[s] for s in SPOTS if s in out}
@@ -364,7 +381,7 @@ class _Parser:
     def shares(self, data: Any) -> dict[str, dict[str, int]]:
         if data is None:
             return {}
-        if not isinstance(data, Mapping):
+        if not is_mapping(data):
             self.fail("shares", 'must be an object mapping players to their shares, e.g. {"red": {"jade": 2}}')
             return {}
         out: dict[str, dict[str, int]] = {}
@@ -373,7 +390,7 @@ class _Parser:
             path = f"shares.{owner}"
             if self.owner(owner, path) is None:
                 continue
-            if not isinstance(held, Mapping):
+            if not is_mapping(held):
                 self.fail(path, 'must be an object mapping goods to share counts, e.g. {"jade": 2}')
                 continue
             counts = {}
@@ -394,7 +411,7 @@ class _Parser:
     def prices(self, data: Any) -> dict[str, int]:
         if data is None:
             return {}
-        if not isinstance(data, Mapping):
+        if not is_mapping(data):
             self.fail("prices", 'must be an object mapping goods to prices, e.g. {"jade": 10}')
             return {}
         out = {}
@@ -416,7 +433,7 @@ class _Parser:
     def budget(self, data: Any) -> dict[str, int]:
         if data is None:
             return {}
-        if not isinstance(data, Mapping):
+        if not is_mapping(data):
             self.fail("budget", 'must be an object mapping players to what they can pay, e.g. {"red": 7}')
             return {}
         out = {}
@@ -431,9 +448,17 @@ class _Parser:
     def accomplice_limits(self, state: VoyageState) -> None:
         """Reports, at the first accomplice over the limit, an owner who holds too many."""
         limit = state.max_accomplices
+        counts: dict[str, int] = {}
+        for boat in state.boats.values():
+            for o in boat.crew:
+                counts[o] = counts.get(o, 0) + 1
+        for o in state.spots.values():
+            counts[o] = counts.get(o, 0) + 1
+        if max(counts.values(), default=0) <= limit:
+            return  # the common case, without a path for every accomplice
         held = [(o, f"boats.{g}.crew[{i}]") for g, b in state.boats.items() for i, o in enumerate(b.crew)]
         held += [(o, f"spots.{s}") for s, o in state.spots.items()]
-        counts: dict[str, int] = {}
+        counts.clear()
         for owner, path in held:
             counts[owner] = counts.get(owner, 0) + 1
             if counts[owner] == limit + 1:

@@ -34,6 +34,7 @@ REQUEST_KEYS = ("exact", "strict", "version")
 STATE_KEYS = ("rules", "next_roll", "player", "players", "boats", "spots") + WEALTH_KEYS
 _KNOWN_KEYS = frozenset(STATE_KEYS + REQUEST_KEYS)
 _GOOD_INDEX = {g: i for i, g in enumerate(GOODS)}
+_NO_SHARES = [0] * len(GOODS)
 
 Position = Union[int, str]
 
@@ -153,8 +154,8 @@ class VoyageState:
             wealth=self.objective == "wealth",
             # Empty lists leave the engine's defaults: price 0, no shares, no budget limit.
             prices=[self.prices.get(g, 0) for g in GOODS] if self.prices else [],
-            shares=[[self.shares.get(o, {}).get(g, 0) for g in GOODS] for o in self.owners]
-            if self.shares else [],
+            shares=[[held.get(g, 0) for g in GOODS] if (held := self.shares.get(o)) else _NO_SHARES
+                    for o in self.owners] if self.shares else [],
             budgets=[self.budget.get(o, -1) for o in self.owners] if self.budget else [],
         )
 
@@ -387,21 +388,26 @@ class _Parser:
         out: dict[str, dict[str, int]] = {}
         totals = dict.fromkeys(GOODS, 0)
         for owner, held in data.items():
-            path = f"shares.{owner}"
-            if self.owner(owner, path) is None:
+            # Paths are built only for a problem: a wealth state is parsed on every request.
+            if not _is_owner(owner):
+                self.owner(owner, f"shares.{owner}")
                 continue
             if not is_mapping(held):
-                self.fail(path, 'must be an object mapping goods to share counts, e.g. {"jade": 2}')
+                self.fail(f"shares.{owner}", 'must be an object mapping goods to share counts, '
+                                             'e.g. {"jade": 2}')
                 continue
             counts = {}
             for good, n in held.items():
-                if self.good(good, f"{path}.{good}"):
-                    n = self.count(n, f"{path}.{good}", "a share count")
+                if good in totals and type(n) is int and n >= 0:
                     if n:
                         counts[good] = n
                         totals[good] += n
-            if counts:
-                out[owner] = {g: counts[g] for g in GOODS if g in counts}
+                elif self.good(good, f"shares.{owner}.{good}"):
+                    self.count(n, f"shares.{owner}.{good}", "a share count")
+            if len(counts) > 1:
+                out[owner] = {g: counts[g] for g in GOODS if g in counts}  # canonical order
+            elif counts:
+                out[owner] = counts
         for good, total in totals.items():
             if total > SHARES_PER_GOOD:
                 self.fail("shares", f"{total} shares of {good} are held, but there are only "
@@ -416,13 +422,14 @@ class _Parser:
             return {}
         out = {}
         for good, price in data.items():
+            if good in _GOOD_INDEX and type(price) is int and price in PRICES:
+                if price:
+                    out[good] = price
+                continue
             path = f"prices.{good}"
             if not self.good(good, path):
                 continue
-            if _is_int(price) and price in PRICES:
-                if price:
-                    out[good] = price
-            elif price == PRICE_TRACK[-1]:
+            if price == PRICE_TRACK[-1] and _is_int(price):
                 self.fail(path, f"a good at {price} has ended the game; prices are "
                                 f"{', '.join(map(str, PRICES))} during a voyage")
             else:
@@ -438,11 +445,12 @@ class _Parser:
             return {}
         out = {}
         for owner, amount in data.items():
+            if _is_owner(owner) and type(amount) is int and amount >= 0:
+                out[owner] = amount
+                continue
             path = f"budget.{owner}"
             if self.owner(owner, path) is not None:
-                amount = self.count(amount, path, "a budget (cash plus 12 per unmortgaged share)")
-                if amount is not None:
-                    out[owner] = amount
+                self.count(amount, path, "a budget (cash plus 12 per unmortgaged share)")
         return out
 
     def accomplice_limits(self, state: VoyageState) -> None:

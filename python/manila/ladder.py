@@ -45,6 +45,7 @@ from typing import Any, Callable, Iterable, Optional, Sequence, Union
 from . import _core
 from .bots import bot_factory, bot_names, bot_seed, is_core_bot
 from .game import Game, RulesLike
+from .simulate import _bot_names
 from .view import PlayerView
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975
@@ -241,20 +242,11 @@ class _Ratings:
 
 # ----------------------------------------------------------------------------- the ladder
 def _lineup(bots: Union[str, Sequence[str]], players: int) -> list[str]:
-    if isinstance(bots, str):
-        bots = [b.strip() for b in bots.split(",")]
-    lineup = list(bots)
-    if len(lineup) == 1:
-        lineup = lineup * players
-    if len(lineup) != players:
-        raise ValueError(f"bots: one per seat is needed, {players} in all, got {len(lineup)}")
+    # The ladder reports per bot name, so every seat's bot is a name (or module:Class).
+    lineup = _bot_names(bots, players)
     for b in lineup:
         if not isinstance(b, str):
             raise ValueError(f"bots: a bot is a name or module:Class, got {b!r}")
-        try:
-            bot_factory(b)
-        except ValueError as exc:
-            raise ValueError(f"bots: {exc}") from None
     return lineup
 
 

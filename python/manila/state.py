@@ -36,6 +36,16 @@ _KNOWN_KEYS = frozenset(STATE_KEYS + REQUEST_KEYS)
 _GOOD_INDEX = {g: i for i, g in enumerate(GOODS)}
 _NO_SHARES = [0] * len(GOODS)
 
+
+def _share_row(held: Optional[Mapping[str, int]]) -> list[int]:
+    """One owner's share counts in good order, as the engine takes them."""
+    if not held:
+        return _NO_SHARES
+    row = [0] * len(GOODS)
+    for good, n in held.items():
+        row[_GOOD_INDEX[good]] = n
+    return row
+
 Position = Union[int, str]
 
 
@@ -154,8 +164,7 @@ class VoyageState:
             wealth=self.objective == "wealth",
             # Empty lists leave the engine's defaults: price 0, no shares, no budget limit.
             prices=[self.prices.get(g, 0) for g in GOODS] if self.prices else [],
-            shares=[[held.get(g, 0) for g in GOODS] if (held := self.shares.get(o)) else _NO_SHARES
-                    for o in self.owners] if self.shares else [],
+            shares=[_share_row(self.shares.get(o)) for o in self.owners] if self.shares else [],
             budgets=[self.budget.get(o, -1) for o in self.owners] if self.budget else [],
         )
 
@@ -389,10 +398,10 @@ class _Parser:
         totals = dict.fromkeys(GOODS, 0)
         for owner, held in data.items():
             # Paths are built only for a problem: a wealth state is parsed on every request.
-            if not _is_owner(owner):
+            if not (type(owner) is str and owner.strip()):
                 self.owner(owner, f"shares.{owner}")
                 continue
-            if not is_mapping(held):
+            if type(held) is not dict and not is_mapping(held):
                 self.fail(f"shares.{owner}", 'must be an object mapping goods to share counts, '
                                              'e.g. {"jade": 2}')
                 continue

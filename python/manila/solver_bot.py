@@ -29,11 +29,11 @@ from itertools import combinations
 from typing import Any, Optional, Sequence
 
 from . import _core
-from .advice import DECLINE, advise
+from .advice import advise
 from .evaluation import evaluate, evaluate_many
 from .game import action_id
 from .position import Position
-from .state import GOODS, PRICE_TRACK
+from .state import GOODS, PRICE_TRACK, SHARES_PER_GOOD
 from .view import PlayerView
 
 # How many turns of the round the placement search covers, by the roll that comes next.
@@ -109,7 +109,8 @@ class SolverBot:
         visible ones plus their hidden count shared out like the unseen pool."""
         me = obs["observer"]
         players = obs["players"]
-        unseen = {g: 5 - obs["supply"][g] - sum(p["shares"][g] for p in players) for g in GOODS}
+        unseen = {g: SHARES_PER_GOOD - obs["supply"][g] - sum(p["shares"][g] for p in players)
+                  for g in GOODS}
         pool = sum(unseen.values())
         out = []
         for i, p in enumerate(players):

@@ -40,12 +40,12 @@ import sys
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Optional, Sequence, Union
+from typing import Callable, Iterable, Optional, Sequence, Union
 
 from . import _core
 from .bots import bot_factory, bot_names, bot_seed, is_core_bot
 from .game import Game, RulesLike
-from .simulate import _bot_names
+from .simulate import _bot_names, add_rule_arguments, rules_from_args
 from .view import PlayerView
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975
@@ -326,10 +326,7 @@ def add_ladder_arguments(parser: argparse.ArgumentParser) -> None:
                         help="spread the games over a pool (default: this process, C++ threads)")
     parser.add_argument("--threads", type=int, default=0, metavar="N",
                         help="C++ threads without --executor (default 0: all cores)")
-    parser.add_argument("--thirteen-after-last-roll", choices=("port", "shipyard"), default="port",
-                        help="where a boat on 13 after roll 3 goes when no pirate is aboard")
-    parser.add_argument("--pirate-variant", action="store_true",
-                        help="boarding pirates may displace crew (rule option pirate_variant)")
+    add_rule_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
 
@@ -337,8 +334,7 @@ def run_ladder(args: argparse.Namespace) -> int:
     """``python -m manila ladder``: a table, or JSON with --json; a progress bar on a terminal."""
     from .simulate import _Progress
 
-    rules = {"thirteen_after_last_roll": args.thirteen_after_last_roll,
-             "pirate_variant": bool(args.pirate_variant)}
+    rules = rules_from_args(args)
     bar = _Progress(args.games, enabled=sys.stderr.isatty())
     try:
         result = ladder(players=args.players, bots=args.bots, games=args.games, seed=args.seed,

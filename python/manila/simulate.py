@@ -27,6 +27,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, Optional, Sequence, Un
 from . import _core
 from .bots import bot_factory, bot_names, bot_seed, is_core_bot
 from .game import Game, IllegalActionError, RulesLike, State
+from .state import THIRTEEN_OPTIONS
 from .inputs import json_error_text, json_type, read_text
 from .view import PlayerView
 
@@ -214,6 +215,20 @@ def _simulate_python(base: Game, games: int, specs: Sequence[BotSpec], labels: l
 
 
 # ---------------------------------------------------------------------------------- CLI
+def add_rule_arguments(parser: argparse.ArgumentParser) -> None:
+    """The game's rule options as flags, for every command that plays games."""
+    parser.add_argument("--thirteen-after-last-roll", choices=THIRTEEN_OPTIONS, default="port",
+                        help="where a boat on 13 after roll 3 goes when no pirate is aboard")
+    parser.add_argument("--pirate-variant", action="store_true",
+                        help="boarding pirates may displace crew (rule option pirate_variant)")
+
+
+def rules_from_args(args: argparse.Namespace) -> dict:
+    """The rule options the flags of add_rule_arguments give."""
+    return {"thirteen_after_last_roll": args.thirteen_after_last_roll,
+            "pirate_variant": bool(args.pirate_variant)}
+
+
 def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``python -m manila simulate``."""
     parser.add_argument("--players", type=int, default=4, metavar="N", help="3, 4 or 5 (default 4)")
@@ -224,10 +239,7 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
     parser.add_argument("--threads", type=int, default=0, metavar="N",
                         help="threads to play games on (default 0: all cores)")
-    parser.add_argument("--thirteen-after-last-roll", choices=("port", "shipyard"), default="port",
-                        help="where a boat on 13 after roll 3 goes when no pirate is aboard")
-    parser.add_argument("--pirate-variant", action="store_true",
-                        help="boarding pirates may displace crew (rule option pirate_variant)")
+    add_rule_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     parser.add_argument("--record", metavar="FILE",
                         help="write every game as a JSON line to FILE (- for standard output)")
@@ -297,8 +309,7 @@ def _line_writer(out: IO[str]) -> Callable[[dict], None]:
 
 def run_simulate(args: argparse.Namespace) -> int:
     """``python -m manila simulate``: statistics (table or --json), optional JSON lines."""
-    rules = {"thirteen_after_last_roll": args.thirteen_after_last_roll,
-             "pirate_variant": bool(args.pirate_variant)}
+    rules = rules_from_args(args)
     out: Optional[IO[str]] = None
     close = False
     if args.record == "-":

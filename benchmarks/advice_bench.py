@@ -17,15 +17,7 @@ sys.path[:0] = [HERE, os.path.join(HERE, "..", "tests")]
 
 import manila  # noqa: E402
 from advice_states import POSITIONS, TARGETS, THREE_TO_MOVE  # noqa: E402
-
-
-def best_of(fn, rounds: int) -> float:
-    best = float("inf")
-    for _ in range(rounds):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
+from sweep_compare import best_time as best_of  # noqa: E402
 
 
 def main() -> None:

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 import manila
 from manila import server as web
 from reference import evaluate_reference
-from states import GOODS, add_wealth, random_state
+from states import add_wealth, random_state
+from test_reference import engine_tables
 
 SAMPLES = [(3, 200), (2, 110), (1, 30)]
 
@@ -31,12 +32,6 @@ def sample(next_roll, count):
 
 
 CASES = [(roll, i, s) for roll, n in SAMPLES for i, s in enumerate(sample(roll, n))]
-
-
-def engine_tables(state):
-    result = manila.evaluate(state, exact=True, strict=False)
-    return {"spots": result.spots, "boats": result.boats, "incomes": result.incomes,
-            "payoffs": result.payoffs}
 
 
 @pytest.mark.parametrize("state", [c[2] for c in CASES], ids=[f"roll{c[0]}-{c[1]}" for c in CASES])

@@ -97,8 +97,7 @@ class Position:
         m = self.moment
         if m.to_move is not None:
             return m.to_move
-        spot = {"pilot_small": "pilot_small", "pilot_large": "pilot_large"}.get(m.kind, "pirate_1")
-        return self.state.spots[spot]
+        return self.state.spots[m.kind if m.kind in PILOT_KINDS else "pirate_1"]
 
     @property
     def movers(self) -> tuple[str, ...]:

@@ -18,7 +18,7 @@ import time
 from manila import _core
 from manila.bots import bots_for
 from manila.game import Game, play
-from manila.simulate import game_seed, simulate
+from manila._simulate import game_seed, simulate
 
 
 def rate(fn, games: int) -> float:

@@ -15,7 +15,7 @@ from manila import _core
 from manila.bots import GreedyBot, RandomBot, bots_for, make_bot
 from manila.game import (ACTION_NAMES, CHANCE, NUM_ACTIONS, TERMINAL, Game, IllegalActionError,
                          State, action_id, action_name, play)
-from manila.simulate import game_seed, simulate
+from manila._simulate import game_seed, simulate
 
 PRICES = {0, 5, 10, 20, 30}
 CONFIGS = [(3, None), (4, None), (5, None),
@@ -125,7 +125,7 @@ def check_invariants(state):
     if d["boats"]:
         assert set(d["boats"]) == set(manila.GOODS) - {d["stays_home"]}
         for good, boat in d["boats"].items():
-            seats = len(manila.state.SEATS[good])
+            seats = len(manila._state.SEATS[good])
             assert len(boat["crew"]) <= seats
             assert boat["position"] == "arrived" or 0 <= boat["position"] <= 13
         assert "pirate_2" not in d["spots"] or "pirate_1" in d["spots"]

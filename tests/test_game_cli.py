@@ -8,7 +8,7 @@ import pytest
 
 from manila.game import Game, play
 from manila.bots import bots_for
-from manila.simulate import (add_replay_arguments, add_simulate_arguments, read_records,
+from manila._simulate import (add_replay_arguments, add_simulate_arguments, read_records,
                              replay_lines, run_replay, run_simulate)
 
 

@@ -8,7 +8,7 @@ import pytest
 import ladder_bots
 from manila.bots import bot_names, register_bot
 from manila.cli import main
-from manila.ladder import _Ratings, ladder, seating, wilson_interval
+from manila._ladder import _Ratings, ladder, seating, wilson_interval
 
 KEYS = {"games", "wins", "win_rate", "ci95", "mean_wealth", "rating"}
 

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import manila
-from manila.reach import reachability_problems
+from manila._reach import reachability_problems
 from states import random_state, states
 
 NAMES = st.one_of(st.sampled_from(["red", "blue", "O'Brien", "x-1", "a.b"]),
@@ -146,7 +146,7 @@ def test_random_states_round_trip_through_notation_in_bulk():
 
 
 def test_command_line_options_read_the_notations_syntax():
-    from manila.notation import read_option
+    from manila._notation import read_option
     assert read_option("shares", ["red:jade2,silk1", '"Red Team":nutmeg1'], "--shares") == \
         {"red": {"jade": 2, "silk": 1}, "Red Team": {"nutmeg": 1}}
     assert read_option("prices", ["jade10,silk5"], "--prices") == {"jade": 10, "silk": 5}

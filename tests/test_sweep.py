@@ -15,11 +15,11 @@ import pandas as pd
 import pytest
 
 import manila
-from manila.enumerate import enumerate_starts, reachable
+from manila._enumerate import enumerate_starts, reachable
 from manila.plot import add_plot_arguments, heatmap_grid, run_plot
-from manila.starts import rank_starts
-from manila.sweep import Sweep, _Bar, read_frame, sweep
-from manila.sweep_cli import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
+from manila._starts import rank_starts
+from manila._sweep import Sweep, _Bar, read_frame, sweep
+from manila.cli.sweep import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
 
 ARRAYS = ("goods", "positions", "denominator", "net", "legal", "cost", "boats", "incomes",
           "payoffs", "start_goods", "start_spaces", "path_start", "path_row", "path_count")

@@ -16,27 +16,27 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
         "`pip install .` from the source tree rather than importing it from python/"
     ) from exc
 
-from .errors import Problem, StateError
-from .evaluation import Evaluation, evaluate, evaluate_many
-from .advice import Advice, advise
-from .position import Moment, Position, parse_position
-from .example import EXAMPLE
-from .state import GOODS, SPOTS, Boat, Rules, VoyageState, parse, validate
+from ._errors import Problem, StateError
+from ._evaluation import Evaluation, evaluate, evaluate_many
+from ._advice import Advice, advise
+from ._position import Moment, Position, parse_position
+from ._example import EXAMPLE
+from ._state import GOODS, SPOTS, Boat, Rules, VoyageState, parse, validate
 # After these imports manila.sweep, manila.simulate and manila.ladder are the functions,
 # not the submodules (import from manila.sweep to reach the rest of it).
-from .enumerate import enumerate_starts, reachable
-from .starts import rank_starts
-from .sweep import Sweep, sweep
+from ._enumerate import enumerate_starts, reachable
+from ._starts import rank_starts
+from ._sweep import Sweep, read_frame, sweep
 from .bots import GreedyBot, RandomBot
 from .game import Game, IllegalActionError
-from .simulate import SimulationResult, simulate
-from .ladder import LadderResult, ladder
+from ._simulate import SimulationResult, simulate
+from ._ladder import LadderResult, ladder
 
 __version__ = "0.1.0"
 __all__ = [
     "Advice", "EXAMPLE", "GOODS", "Moment", "Position", "SPOTS", "Boat", "Evaluation", "Game", "GreedyBot", "IllegalActionError",
     "LadderResult", "ladder",
     "Problem", "RandomBot", "Rules", "SimulationResult", "StateError", "simulate",
-    "Sweep", "VoyageState", "enumerate_starts", "evaluate", "evaluate_many", "parse",
+    "Sweep", "VoyageState", "read_frame", "enumerate_starts", "evaluate", "evaluate_many", "parse",
     "advise", "parse_position", "rank_starts", "reachable", "sweep", "validate",
 ]

@@ -43,7 +43,7 @@ import inspect
 from typing import Any, Callable, Protocol, Sequence
 
 from . import _core
-from .suggest import did_you_mean
+from ._suggest import did_you_mean
 
 
 class Bot(Protocol):
@@ -181,7 +181,7 @@ register_bot("greedy-wealth", GreedyWealthBot)
 
 
 def _solver(seed: int) -> Any:
-    from .solver_bot import SolverBot  # it needs the whole package, which imports this module
+    from ._solver_bot import SolverBot  # it needs the whole package, which imports this module
     return SolverBot(seed)
 
 

@@ -35,9 +35,9 @@ from fractions import Fraction
 from typing import Any, Mapping, Optional, Sequence, Union
 
 from . import _core
-from .evaluation import Evaluation, evaluate
-from .reach import reachability_problems
-from .state import GOODS, SPOTS, THIRTEEN_OPTIONS, Rules
+from ._evaluation import Evaluation, evaluate
+from ._reach import reachability_problems
+from ._state import GOODS, SPOTS, THIRTEEN_OPTIONS, Rules
 
 CHANCE: int = _core.CHANCE_PLAYER
 TERMINAL: int = _core.TERMINAL_PLAYER

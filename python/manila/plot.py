@@ -18,12 +18,12 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from . import _core
-from .enumerate import Position, goods_triple, position_code
-from .errors import Problem, StateError
-from .evaluation import TABLE_SPOTS
-from .starts import describe_criterion
-from .sweep import sweep
-from .sweep_cli import add_pattern_arguments, add_starts_arguments, pattern_from_args, starts_from_args
+from ._enumerate import Position, goods_triple, position_code
+from ._errors import Problem, StateError
+from ._evaluation import TABLE_SPOTS
+from ._starts import describe_criterion
+from ._sweep import sweep
+from .cli.sweep import add_pattern_arguments, add_starts_arguments, pattern_from_args, starts_from_args
 
 AXIS = list(range(_core.ARRIVED + 1))  # positions 0..13, then 14 = arrived
 AXIS_LABELS = [str(p) for p in range(14)] + ["M"]

@@ -39,23 +39,23 @@ from importlib import resources
 from typing import Any, Callable, Mapping, Optional
 from urllib.parse import parse_qs
 
-from . import __version__, openapi
-from .errors import Problem, StateError
-from .advice import advise
-from .evaluation import evaluate
-from .example import EXAMPLE
-from .inputs import json_error_text, json_type
-from .names import page_data
-from .state import VoyageState, parse
-from .suggest import with_suggestions
+from . import __version__, _openapi
+from ._errors import Problem, StateError
+from ._advice import advise
+from ._evaluation import evaluate
+from ._example import EXAMPLE
+from ._inputs import json_error_text, json_type
+from ._names import page_data
+from ._state import VoyageState, parse
+from ._suggest import with_suggestions
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
-MAX_BODY = openapi.MAX_BODY
+MAX_BODY = _openapi.MAX_BODY
 TIME_LIMIT = 10.0             # seconds for one request, from its headers to its answer
 HEAVY_LIMIT = 1               # advice searches (up to seconds each) that run at once
 IDLE_TIMEOUT = 30.0           # seconds an idle keep-alive connection is kept open
-JSON_TYPE = openapi.JSON_TYPE
+JSON_TYPE = _openapi.JSON_TYPE
 _FLAGS = {"1": True, "true": True, "0": False, "false": False}
 _NOTATION_KEYS = ("notation", "exact", "strict")
 _CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
@@ -476,7 +476,7 @@ class ManilaServer(ThreadingHTTPServer):
         except OSError as exc:
             raise RuntimeError(f"the page manila/web/index.html is missing from this "
                                f"installation ({exc}); reinstall manila") from None
-        self.openapi_bytes = json.dumps(openapi.description(), indent=1).encode("utf-8")
+        self.openapi_bytes = json.dumps(_openapi.description(), indent=1).encode("utf-8")
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=workers or os.cpu_count() or 2, thread_name_prefix="manila-eval")

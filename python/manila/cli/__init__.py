@@ -13,20 +13,20 @@ import os
 import sys
 from typing import Any, NoReturn, Optional, Sequence
 
-from . import server
-from .errors import StateError
-from .advice import advise
-from .evaluation import evaluate
-from .example import EXAMPLE
-from .inputs import InputError, check_output, read_state
-from .plot import add_plot_arguments, run_plot
-from .position import as_position
+from .. import server
+from .._errors import StateError
+from .._advice import advise
+from .._evaluation import evaluate
+from .._example import EXAMPLE
+from .._inputs import InputError, check_output, read_state
+from ..plot import add_plot_arguments, run_plot
+from .._position import as_position
 from .report import render, render_advice
-from .ladder import add_ladder_arguments, run_ladder
-from .simulate import add_replay_arguments, add_simulate_arguments, run_replay, run_simulate
-from .state import VoyageState, as_state
-from .suggest import did_you_mean, with_suggestions
-from .sweep_cli import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
+from .._ladder import add_ladder_arguments, run_ladder
+from .._simulate import add_replay_arguments, add_simulate_arguments, run_replay, run_simulate
+from .._state import VoyageState, as_state
+from .._suggest import did_you_mean, with_suggestions
+from .sweep import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
 
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from . import __version__
-from .evaluation import TABLE_SPOTS
-from .example import EXAMPLE
-from .position import KINDS
-from .state import GOODS, OBJECTIVES, PRICES, SEATS, SHARES_PER_GOOD, SPOTS, VoyageState
+from ._evaluation import TABLE_SPOTS
+from ._example import EXAMPLE
+from ._position import KINDS
+from ._state import GOODS, OBJECTIVES, PRICES, SEATS, SHARES_PER_GOOD, SPOTS, VoyageState
 
 JSON_TYPE = "application/json"
 MAX_BODY = 64 * 1024  # bytes; the server's default cap

@@ -6,7 +6,7 @@ copy of its own.
 
 from __future__ import annotations
 
-from .state import CARGO_VALUES, GOODS, PRICES, SEATS, SHARES_PER_GOOD, SPOTS
+from ._state import CARGO_VALUES, GOODS, PRICES, SEATS, SHARES_PER_GOOD, SPOTS
 
 SPOT_LABELS: dict[str, str] = {
     **{good: f"{good.capitalize()} seat" for good in GOODS},

@@ -32,7 +32,7 @@ import json
 import re
 from typing import Any, Optional, Sequence
 
-from .errors import Problem, StateError
+from ._errors import Problem, StateError
 
 _NAME = re.compile(r"[A-Za-z0-9_.'+\-]+")
 _ROLL = re.compile(r"r([0-9]+)")

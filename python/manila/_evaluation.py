@@ -7,7 +7,7 @@ from math import gcd
 from typing import Iterable, Mapping, Optional, Union
 
 from . import _core
-from .state import GOODS, SPOTS, VoyageState, as_state, is_mapping
+from ._state import GOODS, SPOTS, VoyageState, as_state, is_mapping
 
 TABLE_SPOTS: tuple[str, ...] = GOODS + SPOTS
 OUTCOMES = ("port", "shipyard", "plundered")

@@ -5,10 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Mapping, Optional
 
-from .errors import Problem, StateError
-from .evaluation import TABLE_SPOTS
-from .state import CARGO_VALUES, _is_int
-from .sweep import Crews, sweep
+from ._errors import Problem, StateError
+from ._evaluation import TABLE_SPOTS
+from ._state import CARGO_VALUES, _is_int
+from ._sweep import Crews, sweep
 
 
 CRITERIA = {

@@ -14,9 +14,9 @@ from functools import cached_property
 from typing import Any, Mapping, Optional, Union
 
 from . import _core
-from .errors import Problem, StateError
-from .notation import format_state, notation_to_dict
-from .reach import ARRIVED, reachability_problems
+from ._errors import Problem, StateError
+from ._notation import format_state, notation_to_dict
+from ._reach import ARRIVED, reachability_problems
 
 GOODS: tuple[str, ...] = tuple(_core.GOODS)
 SPOTS: tuple[str, ...] = tuple(_core.SPOTS)

@@ -13,8 +13,8 @@ from fractions import Fraction
 from typing import Mapping, Optional, Union
 
 from . import _core
-from .evaluation import TABLE_SPOTS, _exact_text
-from .position import Position, as_position
+from ._evaluation import TABLE_SPOTS, _exact_text
+from ._position import Position, as_position
 
 Number = Union[float, Fraction]
 DECLINE = "decline"

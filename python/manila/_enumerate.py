@@ -21,9 +21,9 @@ from fractions import Fraction
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from . import _core
-from .errors import Problem, StateError
-from .reach import ARRIVED, START_SPACES, START_SUM
-from .state import GOODS, _is_int
+from ._errors import Problem, StateError
+from ._reach import ARRIVED, START_SPACES, START_SUM
+from ._state import GOODS, _is_int
 
 
 Position = Union[int, str]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Union
 
-from .advice import DECLINE, Advice
-from .evaluation import Evaluation
-from .names import NOBODY_AFTER_YOU, cost_text, good_label, spot_label
+from .._advice import DECLINE, Advice
+from .._evaluation import Evaluation
+from .._names import NOBODY_AFTER_YOU, cost_text, good_label, spot_label
 
 Number = Union[float, Fraction]
 

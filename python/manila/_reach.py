@@ -12,7 +12,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Mapping, Union
 
-from .errors import Problem
+from ._errors import Problem
 
 START_SPACES = range(0, 6)
 START_SUM = 9

@@ -14,9 +14,9 @@ import difflib
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Optional, Union
 
-from .errors import Problem, StateError
-from .notation import format_moment, notation_to_dict
-from .state import GOODS, VoyageState, _is_int
+from ._errors import Problem, StateError
+from ._notation import format_moment, notation_to_dict
+from ._state import GOODS, VoyageState, _is_int
 
 KINDS = ("placement", "pilot_small", "pilot_large", "boarding")
 PILOT_KINDS = ("pilot_small", "pilot_large")

@@ -29,11 +29,11 @@ from itertools import combinations
 from typing import Any, Optional, Sequence
 
 from . import _core
-from .advice import advise
-from .evaluation import evaluate, evaluate_many
+from ._advice import advise
+from ._evaluation import evaluate, evaluate_many
 from .game import action_id
-from .position import Position
-from .state import GOODS, PRICE_TRACK, SHARES_PER_GOOD
+from ._position import Position
+from ._state import GOODS, PRICE_TRACK, SHARES_PER_GOOD
 from .view import PlayerView
 
 # How many turns of the round the placement search covers, by the roll that comes next.

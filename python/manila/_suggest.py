@@ -6,8 +6,8 @@ import dataclasses
 import difflib
 from typing import Iterable
 
-from .errors import Problem
-from .state import GOODS, SPOTS, REQUEST_KEYS, Boat, Rules, VoyageState
+from ._errors import Problem
+from ._state import GOODS, SPOTS, REQUEST_KEYS, Boat, Rules, VoyageState
 
 # Notation keys that are not spots: "playr=red" reaches the state parser as a spot.
 _NOTATION_OPTIONS = ("player", "players", "thirteen")

@@ -11,11 +11,11 @@ import time
 from fractions import Fraction
 from typing import Any
 
-from .enumerate import Position
-from .notation import read_option
-from .starts import CRITERIA, default_criterion, describe_criterion, rank_starts
-from .state import OBJECTIVES
-from .sweep import SWEEP_EXTRA, Crews, sweep
+from .._enumerate import Position
+from .._notation import read_option
+from .._starts import CRITERIA, default_criterion, describe_criterion, rank_starts
+from .._state import OBJECTIVES
+from .._sweep import SWEEP_EXTRA, Crews, sweep
 
 # The form `starts --shares/--prices` took before the wealth objective: GOOD=N,... for the
 # player's own shares. Recognised only to say what the syntax is now.

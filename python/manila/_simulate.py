@@ -1,6 +1,6 @@
 """Many games between bots, their statistics, game records, and replays.
 
-    >>> from manila.simulate import simulate
+    >>> from manila._simulate import simulate
     >>> result = simulate(players=4, games=20, bots="greedy,random,random,random", seed=1)
     >>> result.games, len(result.wins)
     (20, 4)
@@ -27,8 +27,8 @@ from typing import IO, Any, Callable, Iterable, Iterator, Optional, Sequence, Un
 from . import _core
 from .bots import bot_factory, bot_names, bot_seed, is_core_bot
 from .game import Game, IllegalActionError, RulesLike, State
-from .state import THIRTEEN_OPTIONS
-from .inputs import json_error_text, json_type, read_text
+from ._state import THIRTEEN_OPTIONS
+from ._inputs import json_error_text, json_type, read_text
 from .view import PlayerView
 
 RECORD_VERSION = 1

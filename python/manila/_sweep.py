@@ -10,7 +10,7 @@
 A family is chosen by the roll that comes next, the goods, whether positions must be
 reachable from a legal start (and from which starts), and positions held fixed; every state
 of the family shares one pattern of crews, occupied spots, point of view and rules. The
-states are enumerated in C++ (manila.enumerate.family), split into chunks of rows, and each
+states are enumerated in C++ (manila._enumerate.family), split into chunks of rows, and each
 chunk is evaluated by the C++ engine with the GIL released. Pass any
 ``concurrent.futures.Executor`` to spread the chunks: a ``ThreadPoolExecutor`` uses every core
 of this machine, a ``ProcessPoolExecutor`` too, and a Dask cluster several machines::
@@ -46,11 +46,11 @@ from typing import Any, Callable, Mapping, Optional, Sequence, Union
 import numpy as np
 
 from . import _core
-from .enumerate import Position, _good_triples, family, position_name
-from .state import GOODS, _is_int
-from .errors import Problem, StateError
-from .evaluation import OUTCOMES, TABLE_SPOTS
-from .state import VoyageState
+from ._enumerate import Position, _good_triples, family, position_name
+from ._state import GOODS, _is_int
+from ._errors import Problem, StateError
+from ._evaluation import OUTCOMES, TABLE_SPOTS
+from ._state import VoyageState
 
 PIRATE_OWNERS = ("pirate1", "pirate2")
 

@@ -1,6 +1,6 @@
 """A rated ladder: bots play many seeded games with the seats rotated evenly.
 
-    >>> from manila.ladder import ladder
+    >>> from manila._ladder import ladder
     >>> result = ladder(players=4, bots="greedy,random,random,random", games=8, seed=1)
     >>> result.bots["random"].games, result.bots["greedy"].games    # seat-games
     (24, 8)
@@ -45,7 +45,7 @@ from typing import Callable, Iterable, Optional, Sequence, Union
 from . import _core
 from .bots import bot_factory, bot_names, bot_seed, is_core_bot
 from .game import Game, RulesLike
-from .simulate import _bot_names, add_rule_arguments, rules_from_args
+from ._simulate import _bot_names, add_rule_arguments, rules_from_args
 from .view import PlayerView
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975
@@ -332,7 +332,7 @@ def add_ladder_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_ladder(args: argparse.Namespace) -> int:
     """``python -m manila ladder``: a table, or JSON with --json; a progress bar on a terminal."""
-    from .simulate import _Progress
+    from ._simulate import _Progress
 
     rules = rules_from_args(args)
     bar = _Progress(args.games, enabled=sys.stderr.isatty())

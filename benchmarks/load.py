@@ -32,11 +32,7 @@ sys.path.insert(0, HERE)
 import manila  # noqa: E402
 from bench_states import STATES  # noqa: E402
 
-SERVE = ("import sys, argparse\n"
-         "from manila import server\n"
-         "p = argparse.ArgumentParser()\n"
-         "server.add_arguments(p)\n"
-         "sys.exit(server.run(p.parse_args(sys.argv[1:])))\n")
+SERVE = "import sys\nfrom manila.cli import main\nsys.exit(main(['serve'] + sys.argv[1:]))\n"
 
 
 def _start_server(workers: int | None) -> tuple[subprocess.Popen, str]:

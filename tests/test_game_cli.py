@@ -8,8 +8,8 @@ import pytest
 
 from manila.game import Game, play
 from manila.bots import bots_for
-from manila._simulate import (add_replay_arguments, add_simulate_arguments, read_records,
-                             replay_lines, run_replay, run_simulate)
+from manila.cli.games import add_simulate_arguments, run_simulate
+from manila.cli.replay import add_replay_arguments, read_records, replay_lines, run_replay
 
 
 def run(command, argv):

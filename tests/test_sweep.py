@@ -16,7 +16,8 @@ import pytest
 
 import manila
 from manila._enumerate import enumerate_starts, reachable
-from manila.plot import add_plot_arguments, heatmap_grid, run_plot
+from manila.cli.plot import add_plot_arguments, run_plot
+from manila.plot import heatmap_grid
 from manila._starts import rank_starts
 from manila._sweep import Sweep, _Bar, read_frame, sweep
 from manila.cli.sweep import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep

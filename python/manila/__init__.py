@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 try:
-    from . import _core
+    from . import _core  # noqa: F401  (a clear message when the extension is missing)
 except ImportError as exc:  # pragma: no cover - only without a built extension
     raise ImportError(
         "manila's compiled core (manila._core) is missing: install the package with "

@@ -4,7 +4,7 @@ decision is due, valued exactly, knowing that everyone after answers with their 
     >>> import manila
     >>> advice = manila.advise("r3 ginseng@9:a silk@11:b jade@10:c turn=a order=a,b,c")
     >>> advice.best
-    'pilot_large'
+    'pirate_1'
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A rated ladder: bots play many seeded games with the seats rotated evenly.
 
-    >>> from manila._ladder import ladder
+    >>> from manila import ladder
     >>> result = ladder(players=4, bots="greedy,random,random,random", games=8, seed=1)
     >>> result.bots["random"].games, result.bots["greedy"].games    # seat-games
     (24, 8)
@@ -33,19 +33,16 @@ How the games are played:
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
-import sys
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional, Sequence, Union
 
 from . import _core
-from .bots import bot_factory, bot_names, bot_seed, is_core_bot
+from .bots import bot_factory, bot_seed, is_core_bot
 from .game import Game, RulesLike
-from ._simulate import _bot_names, add_rule_arguments, rules_from_args
+from ._simulate import _bot_names
 from .view import PlayerView
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975
@@ -310,40 +307,3 @@ def ladder(players: int = 4, bots: Union[str, Sequence[str]] = "greedy,random,ra
         stats[name].rating = ratings.result(name)
     return LadderResult(players=players, games=games, seed=seed, lineup=lineup,
                         rules=base.rules.to_dict(), bots=stats, seconds=elapsed)
-
-
-# ----------------------------------------------------------------------------- CLI
-def add_ladder_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options of ``python -m manila ladder``."""
-    parser.add_argument("--players", type=int, default=4, metavar="N", help="3, 4 or 5 (default 4)")
-    parser.add_argument("--bots", default="greedy,random,random,random", metavar="LIST",
-                        help=f"one bot per seat, comma-separated: {', '.join(bot_names())}, or a Python "
-                             "bot as module:Class (default greedy,random,random,random)")
-    parser.add_argument("--games", type=int, default=200, metavar="N",
-                        help="games, a multiple of --players (default 200)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the ladder (default 0)")
-    parser.add_argument("--executor", choices=("threads", "processes"), default=None,
-                        help="spread the games over a pool (default: this process, C++ threads)")
-    parser.add_argument("--threads", type=int, default=0, metavar="N",
-                        help="C++ threads without --executor (default 0: all cores)")
-    add_rule_arguments(parser)
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-
-
-def run_ladder(args: argparse.Namespace) -> int:
-    """``python -m manila ladder``: a table, or JSON with --json; a progress bar on a terminal."""
-    from ._simulate import _Progress
-
-    rules = rules_from_args(args)
-    bar = _Progress(args.games, enabled=sys.stderr.isatty())
-    try:
-        result = ladder(players=args.players, bots=args.bots, games=args.games, seed=args.seed,
-                        rules=rules, executor=args.executor, threads=args.threads, progress=bar)
-    finally:
-        bar.close()
-    if args.json:
-        json.dump(result.to_dict(), sys.stdout)
-        sys.stdout.write("\n")
-    else:
-        print(result.table())
-    return 0

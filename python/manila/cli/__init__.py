@@ -13,17 +13,17 @@ import os
 import sys
 from typing import Any, NoReturn, Optional, Sequence
 
-from .. import server
+from . import serve
 from .._errors import StateError
 from .._advice import advise
 from .._evaluation import evaluate
 from .._example import EXAMPLE
 from .._inputs import InputError, check_output, read_state
-from ..plot import add_plot_arguments, run_plot
+from .plot import add_plot_arguments, run_plot
 from .._position import as_position
 from .report import render, render_advice
-from .._ladder import add_ladder_arguments, run_ladder
-from .._simulate import add_replay_arguments, add_simulate_arguments, run_replay, run_simulate
+from .games import add_ladder_arguments, add_simulate_arguments, run_ladder, run_simulate
+from .replay import add_replay_arguments, run_replay
 from .._state import VoyageState, as_state
 from .._suggest import did_you_mean, with_suggestions
 from .sweep import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
@@ -151,8 +151,8 @@ def _parser() -> argparse.ArgumentParser:
     sv = sub.add_parser("serve", help="serve the JSON API and the players' page over HTTP",
                         description="Serve /v1/evaluate, /v1/validate, /v1/example, /healthz, "
                                     "/openapi.json and the calculator page at / until Ctrl-C.")
-    server.add_arguments(sv)
-    sv.set_defaults(run=server.run)
+    serve.add_arguments(sv)
+    sv.set_defaults(run=serve.run)
 
     sw = sub.add_parser("sweep", help="evaluate every state of a family into .npz, CSV or Parquet",
                         description="The exact spot table of every state of a family of voyage "

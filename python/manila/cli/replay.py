@@ -1,0 +1,168 @@
+"""``python -m manila replay``: a recorded game told step by step."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Iterable, Iterator
+
+from .. import _core
+from .._inputs import json_error_text, json_type, read_text
+from ..game import Game, IllegalActionError, State
+
+
+def read_records(source: str) -> list[dict]:
+    """Game records from a JSON-lines file (or one JSON object: a record or a serialized state)."""
+    text = read_text(source)  # InputError if unreadable, too large or not UTF-8
+    name = "standard input" if source == "-" else source
+    stripped = text.strip()
+    if not stripped:
+        raise ValueError(f"{name}: empty")
+    try:
+        whole = json.loads(stripped)
+    except (json.JSONDecodeError, RecursionError):
+        whole = None
+    if isinstance(whole, dict):
+        _check_record(whole, name)
+        return [whole]
+    records = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{name}, line {n}: not a game record: not valid JSON: "
+                                 f"{json_error_text(exc)}") from None
+            except RecursionError:
+                raise ValueError(f"{name}, line {n}: not a game record: nested too deeply") from None
+            _check_record(record, f"{name}, line {n}")
+            records.append(record)
+    return records
+
+
+def _check_record(record: Any, where: str) -> None:
+    """A game record (or serialized state) has a history of action ids; anything else is
+    refused here rather than replayed as an empty game."""
+    lead = f"{where}: not a game record (simulate --record writes them)"
+    if not isinstance(record, dict):
+        raise ValueError(f"{lead}: a record is a JSON object, not {json_type(record)}")
+    history = record.get("history")
+    if not isinstance(history, list):
+        raise ValueError(f"{lead}: history: missing, or not a list of actions")
+    if not all(isinstance(a, int) and not isinstance(a, bool) for a in history):
+        raise ValueError(f"{lead}: history: the actions must be whole numbers")
+    players = record.get("players", 4)
+    if isinstance(players, bool) or players not in (3, 4, 5):
+        raise ValueError(f"{lead}: players: must be 3, 4 or 5, got {players!r}")
+    if not isinstance(record.get("seed", 0), int) or isinstance(record.get("seed"), bool):
+        raise ValueError(f"{lead}: seed: must be a whole number")
+    if not isinstance(record.get("rules", {}), (dict, type(None))):
+        raise ValueError(f"{lead}: rules: must be an object of rule options")
+
+
+def _who(state: State) -> str:
+    return "chance" if state.is_chance_node() else f"p{state.current_player()}"
+
+
+def replay_lines(record: dict, board: bool = False) -> Iterator[str]:
+    """A game told step by step: every action with who made it, each voyage's outcome,
+    the final wealth; with ``board`` the whole table after every action."""
+    game = Game(players=record.get("players", 4), seed=record.get("seed", 0), rules=record.get("rules"))
+    state = game.new_initial_state()
+    bots = record.get("bots")
+    head = f"game seed {game.seed}, {game.players} players"
+    if "index" in record:
+        head = f"game {record['index']}, " + head
+    if bots:
+        head += ", bots " + ", ".join(f"p{p} {b}" for p, b in enumerate(bots))
+    yield head
+    rules = game.rules
+    yield (f"rules: thirteen_after_last_roll={rules.thirteen_after_last_roll}, "
+           f"pirate_variant={str(rules.pirate_variant).lower()}")
+    history = record.get("history", [])
+    for i, a in enumerate(history):
+        voyage, phase, who = state.voyage, state.phase, _who(state)
+        text = state.action_to_string(a) if 0 <= a < _core.NUM_ACTIONS else str(a)
+        try:
+            state.apply_action(a)
+        except IllegalActionError as exc:
+            raise ValueError(f"move {i}: {exc.reason}") from None
+        if phase == "deal":
+            yield f"  deal to p{(i) // 2}: {text.split(' ', 1)[1]}"
+        else:
+            yield f"  {who}: {text}"
+        if phase == "auction" and state.phase != "auction":
+            snap = state.to_dict()
+            yield f"  -> p{snap['harbour_master']} is harbour master"
+        if state.voyage != voyage and voyage == 0:
+            yield f"== voyage {state.voyage} =="
+        elif state.voyage != voyage or state.is_terminal():
+            yield from _settlement_lines(state)
+            if not state.is_terminal():
+                yield f"== voyage {state.voyage} =="
+        if board:
+            yield "    " + str(state).rstrip().replace("\n", "\n    ")
+    if state.is_terminal():
+        w = state.returns()
+        yield f"== game over after {state.voyages_completed()} voyages =="
+        for p, x in enumerate(w):
+            yield f"  p{p}: wealth {x}" + ("  (winner)" if p in state.winners() else "")
+        if "wealth" in record and list(record["wealth"]) != w:
+            raise ValueError(f"the replay ends with wealth {w}, the record says {record['wealth']}")
+    else:
+        yield f"== stopped after {len(history)} moves, {state.phase} =="
+
+
+def _settlement_lines(state: State) -> Iterable[str]:
+    snap = state.to_dict()
+    last = snap["last_settlement"]
+    parts = [f"Manila: {', '.join(last['port']) or 'none'}",
+             f"shipyard: {', '.join(last['shipyard']) or 'none'}"]
+    if last["plundered"]:
+        parts.append(f"plundered: {', '.join(last['plundered'])}")
+    yield "  voyage over. " + "; ".join(parts)
+    incomes = ", ".join(f"p{p} {x:+d}" for p, x in enumerate(last["income"]))
+    yield f"  incomes: {incomes}"
+    if last["insurer"] is not None and last["insurance_due"]:
+        note = ""
+        if last["insurance_paid"] < last["insurance_due"]:
+            note = f", paid {last['insurance_paid']}, the bank covered the rest"
+        mort = last["forced_mortgages"][last["insurer"]]
+        if mort:
+            note += f", {mort} forced mortgage{'s' * (mort > 1)}"
+        yield f"  insurance: p{last['insurer']} owed {last['insurance_due']}{note}"
+    prices = ", ".join(f"{g} {v}" for g, v in snap["prices"].items())
+    yield f"  prices: {prices}"
+
+
+def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``python -m manila replay``."""
+    parser.add_argument("file", metavar="FILE",
+                        help="game records as JSON lines (simulate --record), one record, or a "
+                             "serialized state; - for standard input")
+    parser.add_argument("--game", type=int, default=0, metavar="K",
+                        help="which game of a JSON-lines file (0-based line among the records, default 0)")
+    parser.add_argument("--board", action="store_true", help="print the whole table after every action")
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """``python -m manila replay``: one game step by step."""
+    try:
+        records = read_records(args.file)
+    except OSError as exc:
+        print(f"manila: error: {args.file}: cannot read: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"manila: error: {exc}", file=sys.stderr)
+        return 2
+    if not 0 <= args.game < len(records):
+        print(f"manila: error: --game {args.game}: the file has {len(records)} game(s)", file=sys.stderr)
+        return 2
+    try:
+        for line in replay_lines(records[args.game], board=args.board):
+            print(line)
+    except ValueError as exc:
+        print(f"manila: error: {exc}", file=sys.stderr)
+        return 2
+    return 0

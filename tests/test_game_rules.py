@@ -147,7 +147,7 @@ def test_later_auctions_are_opened_by_the_harbour_master_who_keeps_the_office_wi
     assert snap(state)["harbour_master"] == 1
     load(state)
     rest_of_voyage(state)
-    assert state.voyage == 2 and state.current_player() == 1
+    assert state.voyage_number == 2 and state.current_player() == 1
     before = cash(state)
     no_bids(state)
     assert snap(state)["harbour_master"] == 1 and cash(state) == before
@@ -185,7 +185,7 @@ def test_share_purchase_costs_max_of_5_and_the_price():
         play(state, "leave jade home", "start 5-4-0")
         rest_of_voyage(state, ["roll 6-6-6", "roll 6-6-6", "roll 1-1-6"])
         no_bids(state)
-        if state.voyage == 3:
+        if state.voyage_number == 3:
             break
         play(state, "buy nothing")
     assert snap(state)["prices"] == {"ginseng": 10, "nutmeg": 10, "silk": 10, "jade": 0}
@@ -530,7 +530,7 @@ def test_pilots_with_no_boat_to_move_are_skipped():
     load(state, start="start 3-3-3")
     play(state, "place pilot_large", "decline", "decline", "decline", "roll 6-6-6", "decline", "roll 6-6-6")
     # Every boat arrived: no pilot move, no roll 3; the voyage is settled.
-    assert state.phase == "auction" and state.voyage == 2
+    assert state.phase == "auction" and state.voyage_number == 2
 
 
 # ------------------------------------------------------------------ rules 8-9: shipyard, profits
@@ -613,7 +613,7 @@ def test_insurance_shortfall_forced_mortgages_and_the_bank_covering_the_rest():
 def test_price_rise_game_end_wealth_and_shared_win():
     state = new()
     for voyage in range(1, 5):
-        assert state.voyage == voyage
+        assert state.voyage_number == voyage
         no_bids(state)
         load(state)
         if voyage == 4:

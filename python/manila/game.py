@@ -329,7 +329,7 @@ class State:
         return self._s.to_string()
 
     def __repr__(self) -> str:
-        return (f"<manila State voyage {self.voyage} {self.phase}, move {self.move_number()}, "
+        return (f"<manila State voyage {self.voyage_number} {self.phase}, move {self.move_number()}, "
                 f"player {self.current_player()}>")
 
     # ------------------------------------------------------------------ serialization
@@ -382,7 +382,7 @@ class State:
         return self._s.phase
 
     @property
-    def voyage(self) -> int:
+    def voyage_number(self) -> int:
         """The number of the voyage in progress (1 for the first; 0 during the deal)."""
         return self._s.voyage_number
 

@@ -87,8 +87,8 @@ class PlayerView:
         return self._state.phase
 
     @property
-    def voyage(self) -> int:
-        return self._state.voyage
+    def voyage_number(self) -> int:
+        return self._state.voyage_number
 
     @property
     def game(self) -> Any:
@@ -128,4 +128,4 @@ class PlayerView:
         return self._state.observation_tensor(self.player, out=out)
 
     def __repr__(self) -> str:
-        return f"<manila PlayerView of p{self.player}: voyage {self.voyage} {self.phase}>"
+        return f"<manila PlayerView of p{self.player}: voyage {self.voyage_number} {self.phase}>"

@@ -82,7 +82,7 @@ def replay_lines(record: dict, board: bool = False) -> Iterator[str]:
            f"pirate_variant={str(rules.pirate_variant).lower()}")
     history = record.get("history", [])
     for i, a in enumerate(history):
-        voyage, phase, who = state.voyage, state.phase, _who(state)
+        voyage, phase, who = state.voyage_number, state.phase, _who(state)
         text = state.action_to_string(a) if 0 <= a < _core.NUM_ACTIONS else str(a)
         try:
             state.apply_action(a)
@@ -95,12 +95,12 @@ def replay_lines(record: dict, board: bool = False) -> Iterator[str]:
         if phase == "auction" and state.phase != "auction":
             snap = state.to_dict()
             yield f"  -> p{snap['harbour_master']} is harbour master"
-        if state.voyage != voyage and voyage == 0:
-            yield f"== voyage {state.voyage} =="
-        elif state.voyage != voyage or state.is_terminal():
+        if state.voyage_number != voyage and voyage == 0:
+            yield f"== voyage {state.voyage_number} =="
+        elif state.voyage_number != voyage or state.is_terminal():
             yield from _settlement_lines(state)
             if not state.is_terminal():
-                yield f"== voyage {state.voyage} =="
+                yield f"== voyage {state.voyage_number} =="
         if board:
             yield "    " + str(state).rstrip().replace("\n", "\n    ")
     if state.is_terminal():

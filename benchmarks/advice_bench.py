@@ -31,15 +31,19 @@ def main() -> None:
         rounds = 7 if position.state.next_roll == 3 else 3
         seconds = best_of(lambda: manila.advise(position, threads=1), rounds)
         core = manila._core.advise_placement(
-            position.state.to_core(), [position.state.owners.index(p) for p in position.movers], 1)
+            position.state.to_core(), [position.state.owners.index(p) for p in position.movers], 1
+        )
         target = TARGETS[position.state.next_roll]
         flag = "ok" if seconds < target else "SLOW"
-        print(f"{name:<22} {position.state.next_roll:>4} {len(position.movers):>6} "
-              f"{core.positions:>11} {seconds * 1000:>8.1f}ms {target * 1000:>6.0f}ms {flag}")
+        print(
+            f"{name:<22} {position.state.next_roll:>4} {len(position.movers):>6} "
+            f"{core.positions:>11} {seconds * 1000:>8.1f}ms {target * 1000:>6.0f}ms {flag}"
+        )
 
     if args.no_reference:
         return
     from advice_reference import advice_reference
+
     position = manila.parse_position(THREE_TO_MOVE)
     data = position.to_dict()
     engine = best_of(lambda: manila.advise(position, threads=1), 7)
@@ -47,10 +51,17 @@ def main() -> None:
     expected = advice_reference(data)
     reference = time.perf_counter() - start
     got = manila.advise(position, exact=True)
-    same = {"to_move": got.to_move, "options": got.options, "best": got.best,
-            "line": [list(t) for t in got.line], "payoffs": got.payoffs} == expected
-    print(f"\nthree to move at roll 3 ({len(position.movers)} movers): engine {engine * 1000:.2f} ms, "
-          f"reference {reference:.2f} s, {reference / engine:,.0f}x faster; equal: {same}")
+    same = {
+        "to_move": got.to_move,
+        "options": got.options,
+        "best": got.best,
+        "line": [list(t) for t in got.line],
+        "payoffs": got.payoffs,
+    } == expected
+    print(
+        f"\nthree to move at roll 3 ({len(position.movers)} movers): engine {engine * 1000:.2f} ms, "
+        f"reference {reference:.2f} s, {reference / engine:,.0f}x faster; equal: {same}"
+    )
 
 
 if __name__ == "__main__":

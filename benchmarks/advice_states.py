@@ -5,11 +5,15 @@ ORDER = " turn=a order=a,b,c,d"
 
 POSITIONS = {
     "roll3_crews": "r3 ginseng@9:a nutmeg@11:b silk@10:c,d" + ORDER,
-    "roll3_crews_wealth": ("r3 ginseng@9:a nutmeg@11:b silk@10:c,d wealth shares=a:silk2 "
-                           "shares=b:nutmeg1,ginseng1 prices=silk10" + ORDER),
+    "roll3_crews_wealth": (
+        "r3 ginseng@9:a nutmeg@11:b silk@10:c,d wealth shares=a:silk2 "
+        "shares=b:nutmeg1,ginseng1 prices=silk10" + ORDER
+    ),
     "roll2_crews": "r2 ginseng@6:a nutmeg@8:b silk@7:c,d" + ORDER,
-    "roll2_crews_wealth": ("r2 ginseng@6:a nutmeg@8:b silk@7:c,d wealth shares=a:silk2 "
-                           "shares=b:nutmeg1,ginseng1 prices=silk10" + ORDER),
+    "roll2_crews_wealth": (
+        "r2 ginseng@6:a nutmeg@8:b silk@7:c,d wealth shares=a:silk2 "
+        "shares=b:nutmeg1,ginseng1 prices=silk10" + ORDER
+    ),
     "roll1_crews": "r1 ginseng@3:a nutmeg@4:b silk@2:c,d" + ORDER,
     "roll1_empty": "r1 ginseng@3 nutmeg@4 silk@2" + ORDER,
 }

@@ -9,7 +9,8 @@ from manila import _core
 from .advice_states import POSITIONS
 from .bench_states import STATES
 from .seed_states import SEED_STATES
-from .wealth_states import INCOME as INCOME_STATES, WEALTH as WEALTH_STATES
+from .wealth_states import INCOME as INCOME_STATES
+from .wealth_states import WEALTH as WEALTH_STATES
 
 
 def _prepared(name):

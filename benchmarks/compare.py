@@ -59,18 +59,24 @@ def agree(state: dict) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter timing rounds")
-    parser.add_argument("--random", type=int, default=10, metavar="N",
-                        help="also time N random next_roll 2 states (default 10)")
-    parser.add_argument("--literal", action="store_true",
-                        help="also time the literal brute force (slow)")
+    parser.add_argument(
+        "--random",
+        type=int,
+        default=10,
+        metavar="N",
+        help="also time N random next_roll 2 states (default 10)",
+    )
+    parser.add_argument("--literal", action="store_true", help="also time the literal brute force (slow)")
     args = parser.parse_args()
     budget = 0.1 if args.quick else 0.5
 
     cases = list(STATES.items())
     rng = random.Random(2)
     cases += [(f"random_roll2_{i}", random_state(rng, 2)) for i in range(args.random)]
-    print(f"{'state':22s} {'reference':>11s} {'engine 1 thread':>16s} {'engine auto':>12s} "
-          f"{'speed-up':>9s}" + (f" {'literal':>10s} {'speed-up':>10s}" if args.literal else ""))
+    print(
+        f"{'state':22s} {'reference':>11s} {'engine 1 thread':>16s} {'engine auto':>12s} "
+        f"{'speed-up':>9s}" + (f" {'literal':>10s} {'speed-up':>10s}" if args.literal else "")
+    )
     ratios, literal_ratios = {}, {}
     for name, state in cases:
         if not agree(state):
@@ -81,8 +87,7 @@ def main() -> int:
         auto = best_time(engine_call(state, 0), budget)
         ratio = ref / min(one, auto)
         ratios.setdefault(state["next_roll"], []).append(ratio)
-        line = (f"{name:22s} {ref * 1e3:9.2f}ms {one * 1e6:14.1f}us {auto * 1e6:10.1f}us "
-                f"{ratio:8.0f}x")
+        line = f"{name:22s} {ref * 1e3:9.2f}ms {one * 1e6:14.1f}us {auto * 1e6:10.1f}us {ratio:8.0f}x"
         if args.literal and state["next_roll"] > 1:
             start = time.perf_counter()
             evaluate_reference(state, literal=True)
@@ -94,8 +99,10 @@ def main() -> int:
     for label, table in (("reference", ratios), ("literal brute force", literal_ratios)):
         for roll in sorted(table):
             r = sorted(table[roll])
-            print(f"vs {label}, next_roll {roll}: speed-up min {r[0]:.0f}x, "
-                  f"median {r[len(r) // 2]:.0f}x over {len(r)} states")
+            print(
+                f"vs {label}, next_roll {roll}: speed-up min {r[0]:.0f}x, "
+                f"median {r[len(r) // 2]:.0f}x over {len(r)} states"
+            )
     return 0
 
 

@@ -32,14 +32,12 @@ class RandomGames:
     timeout = 120
 
     def time_1000_games(self, players, threads):
-        _core.play_games(players=players, seed=1, first=0, n=1000, bots=["random"] * players,
-                         threads=threads)
+        _core.play_games(players=players, seed=1, first=0, n=1000, bots=["random"] * players, threads=threads)
 
     def track_games_per_second(self, players, threads):
         n = 4000
         start = time.perf_counter()
-        _core.play_games(players=players, seed=1, first=0, n=n, bots=["random"] * players,
-                         threads=threads)
+        _core.play_games(players=players, seed=1, first=0, n=n, bots=["random"] * players, threads=threads)
         return n / (time.perf_counter() - start)
 
     track_games_per_second.unit = "games/s"
@@ -59,12 +57,14 @@ class GreedyGames:
     timeout = 300
 
     def time_50_games(self):
-        _core.play_games(players=4, seed=1, first=0, n=50, bots=["greedy", "random", "random", "random"],
-                         threads=1)
+        _core.play_games(
+            players=4, seed=1, first=0, n=50, bots=["greedy", "random", "random", "random"], threads=1
+        )
 
     def track_win_rate_vs_random(self):
-        _, wealth, _, _, _ = _core.play_games(players=4, seed=1, first=0, n=400,
-                                              bots=["greedy", "random", "random", "random"], threads=0)
+        _, wealth, _, _, _ = _core.play_games(
+            players=4, seed=1, first=0, n=400, bots=["greedy", "random", "random", "random"], threads=0
+        )
         return float((wealth.argmax(axis=1) == 0).mean())
 
     track_win_rate_vs_random.unit = "win rate"
@@ -80,7 +80,7 @@ class Decisions:
         try:
             self.state = _state_in_phase(phase)
         except RuntimeError:
-            raise NotImplementedError  # asv skips a parameter that cannot be set up
+            raise NotImplementedError from None  # asv skips a parameter that cannot be set up
         self.greedy = GreedyBot()
         self.random = RandomBot(1)
 

@@ -16,9 +16,9 @@ import os
 import time
 
 from manila import _core
+from manila._simulate import game_seed, simulate
 from manila.bots import bots_for
 from manila.game import Game, play
-from manila._simulate import game_seed, simulate
 
 
 def rate(fn, games: int) -> float:
@@ -34,7 +34,9 @@ def rate(fn, games: int) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20000, help="random games per timing (default 20000)")
-    parser.add_argument("--greedy-games", type=int, default=2000, help="greedy-vs-random games (default 2000)")
+    parser.add_argument(
+        "--greedy-games", type=int, default=2000, help="greedy-vs-random games (default 2000)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     n = args.games
@@ -42,13 +44,20 @@ def main() -> int:
     print(f"four-player games, four random bots, {os.cpu_count()} cores")
     one = rate(lambda: _core.play_games(players=4, seed=args.seed, first=0, n=n, bots=random4, threads=1), n)
     print(f"  C++ loop, 1 thread:      {one:>10,.0f} games/s")
-    every = rate(lambda: _core.play_games(players=4, seed=args.seed, first=0, n=n, bots=random4, threads=0), n)
+    every = rate(
+        lambda: _core.play_games(players=4, seed=args.seed, first=0, n=n, bots=random4, threads=0), n
+    )
     print(f"  C++ loop, all cores:     {every:>10,.0f} games/s")
     api = rate(lambda: simulate(players=4, games=n, bots="random", seed=args.seed, threads=1), n)
     print(f"  manila.simulate, 1 thread:{api:>9,.0f} games/s")
     m = max(1, n // 50)
-    py = rate(lambda: [play(Game(4, game_seed(args.seed, i)), bots_for(random4, game_seed(args.seed, i)))
-                       for i in range(m)], m)
+    py = rate(
+        lambda: [
+            play(Game(4, game_seed(args.seed, i)), bots_for(random4, game_seed(args.seed, i)))
+            for i in range(m)
+        ],
+        m,
+    )
     print(f"  Python loop (apply_action per move): {py:,.0f} games/s")
 
     g = args.greedy_games
@@ -61,8 +70,10 @@ def main() -> int:
         took = time.perf_counter() - start
         rates = " ".join(f"{100 * r:5.1f}%" for r in result.win_rates)
         wealth = " ".join(f"{w:6.1f}" for w in result.mean_wealth)
-        print(f"  greedy in seat {seat}: win rates {rates} | mean wealth {wealth} | "
-              f"{result.mean_voyages:.2f} voyages | {g / took:,.0f} games/s")
+        print(
+            f"  greedy in seat {seat}: win rates {rates} | mean wealth {wealth} | "
+            f"{result.mean_voyages:.2f} voyages | {g / took:,.0f} games/s"
+        )
     return 0
 
 

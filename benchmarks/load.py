@@ -87,8 +87,9 @@ def run_load(host: str, port: int, requests: int, clients: int, deadline: float)
                 k = i % len(bodies)
                 start = time.perf_counter()
                 try:
-                    conn.request("POST", "/v1/evaluate", body=bodies[k],
-                                 headers={"Content-Type": "application/json"})
+                    conn.request(
+                        "POST", "/v1/evaluate", body=bodies[k], headers={"Content-Type": "application/json"}
+                    )
                     res = conn.getresponse()
                     data = res.read()
                     mine.append(time.perf_counter() - start)
@@ -118,22 +119,32 @@ def run_load(host: str, port: int, requests: int, clients: int, deadline: float)
     if unsent > 0:
         failures.append(f"{unsent} requests not sent before the {deadline:g} s deadline")
     lat = sorted(latencies)
-    return {"requests": requests, "answered": done, "clients": clients, "failures": failures,
-            "elapsed": elapsed, "rps": done / elapsed if elapsed else 0.0,
-            "p50": _percentile(lat, 0.50), "p90": _percentile(lat, 0.90),
-            "p99": _percentile(lat, 0.99), "max": lat[-1] if lat else float("nan"),
-            "mean": statistics.fmean(lat) if lat else float("nan")}
+    return {
+        "requests": requests,
+        "answered": done,
+        "clients": clients,
+        "failures": failures,
+        "elapsed": elapsed,
+        "rps": done / elapsed if elapsed else 0.0,
+        "p50": _percentile(lat, 0.50),
+        "p90": _percentile(lat, 0.90),
+        "p99": _percentile(lat, 0.99),
+        "max": lat[-1] if lat else float("nan"),
+        "mean": statistics.fmean(lat) if lat else float("nan"),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=10_000)
     parser.add_argument("--clients", type=int, default=32)
-    parser.add_argument("--workers", type=int, default=None,
-                        help="the server's evaluation threads (default: one per core)")
+    parser.add_argument(
+        "--workers", type=int, default=None, help="the server's evaluation threads (default: one per core)"
+    )
     parser.add_argument("--url", help="a server already running on loopback (default: start one)")
-    parser.add_argument("--deadline", type=float, default=600.0,
-                        help="stop sending after this many seconds (default 600)")
+    parser.add_argument(
+        "--deadline", type=float, default=600.0, help="stop sending after this many seconds (default 600)"
+    )
     args = parser.parse_args(argv)
     if args.requests < 1 or args.clients < 1:
         parser.error("--requests and --clients must be positive")
@@ -147,8 +158,12 @@ def main(argv: list[str] | None = None) -> int:
         # Warm up: one of each state, so the first timings are not the server's imports.
         conn = http.client.HTTPConnection(host, port, timeout=30)
         for s in STATES.values():
-            conn.request("POST", "/v1/evaluate", body=json.dumps(s).encode(),
-                         headers={"Content-Type": "application/json"})
+            conn.request(
+                "POST",
+                "/v1/evaluate",
+                body=json.dumps(s).encode(),
+                headers={"Content-Type": "application/json"},
+            )
             res = conn.getresponse()
             res.read()
             if res.status != 200:
@@ -162,10 +177,14 @@ def main(argv: list[str] | None = None) -> int:
 
     ms = 1000.0
     print(f"server: {url} ({os.cpu_count()} cores here; states: {', '.join(STATES)})")
-    print(f"{r['answered']} of {r['requests']} requests answered by {r['clients']} clients "
-          f"in {r['elapsed']:.2f} s: {r['rps']:.0f} requests/s")
-    print(f"latency: p50 {r['p50'] * ms:.2f} ms, p90 {r['p90'] * ms:.2f} ms, "
-          f"p99 {r['p99'] * ms:.2f} ms, max {r['max'] * ms:.2f} ms, mean {r['mean'] * ms:.2f} ms")
+    print(
+        f"{r['answered']} of {r['requests']} requests answered by {r['clients']} clients "
+        f"in {r['elapsed']:.2f} s: {r['rps']:.0f} requests/s"
+    )
+    print(
+        f"latency: p50 {r['p50'] * ms:.2f} ms, p90 {r['p90'] * ms:.2f} ms, "
+        f"p99 {r['p99'] * ms:.2f} ms, max {r['max'] * ms:.2f} ms, mean {r['mean'] * ms:.2f} ms"
+    )
     print(f"failures: {len(r['failures'])}")
     for f in r["failures"][:10]:
         print(f"  {f}")

@@ -50,7 +50,7 @@ def _evaluate(state: dict, strict: bool | None = None) -> Callable[[], object]:
 def heaviest_suite_states() -> dict[str, dict]:
     """The slowest state of each roll among tests/test_reference.py's random sample."""
     sys.path.insert(0, os.path.join(_ROOT, "tests"))
-    from test_reference import CASES  # noqa: E402  (needs pytest and hypothesis)
+    from test_reference import CASES
 
     slowest: dict[int, tuple[float, int, dict]] = {}
     for roll, i, state in CASES:
@@ -63,10 +63,14 @@ def heaviest_suite_states() -> dict[str, dict]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=7, help="best of N batches (default 7)")
-    parser.add_argument("--budget-ms", type=float, default=20.0,
-                        help="length of one timed batch in milliseconds (default 20)")
-    parser.add_argument("--no-suite", action="store_true",
-                        help="skip the scan of the test suite's sample for its heaviest states")
+    parser.add_argument(
+        "--budget-ms", type=float, default=20.0, help="length of one timed batch in milliseconds (default 20)"
+    )
+    parser.add_argument(
+        "--no-suite",
+        action="store_true",
+        help="skip the scan of the test suite's sample for its heaviest states",
+    )
     args = parser.parse_args(argv)
     budget = args.budget_ms / 1000
 
@@ -77,8 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         ratio = SEED_US[name] / ours
         worst = min(worst, ratio)
         flag = "" if ratio >= GOAL else f"  < {GOAL:g}x"
-        print(f"{name:40} {state['next_roll']:>4} {ours:>10.1f} {SEED_US[name]:>8.0f} "
-              f"{ratio:>6.1f}x{flag}")
+        print(f"{name:40} {state['next_roll']:>4} {ours:>10.1f} {SEED_US[name]:>8.0f} {ratio:>6.1f}x{flag}")
     print(f"lowest ratio: {worst:.1f}x (goal: at least {GOAL:g}x)")
 
     others = dict(sorted(STATES.items(), key=lambda kv: kv[1]["next_roll"]))

@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 import os
 
-with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "seed_states.json"),
-          encoding="utf-8") as _f:
+with open(
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "seed_states.json"), encoding="utf-8"
+) as _f:
     _CASES = json.load(_f)["cases"]
 
 # Case id -> voyage state (the JSON contract), in the calculator's order.

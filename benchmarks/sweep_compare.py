@@ -45,8 +45,10 @@ def cpu_time(fn) -> float:
 
 
 def same(a, b) -> bool:
-    return all(np.array_equal(getattr(a, k), getattr(b, k))
-               for k in ("goods", "positions", "net", "legal", "cost", "boats", "incomes"))
+    return all(
+        np.array_equal(getattr(a, k), getattr(b, k))
+        for k in ("goods", "positions", "net", "legal", "cost", "boats", "incomes")
+    )
 
 
 def main() -> int:
@@ -60,18 +62,24 @@ def main() -> int:
     for next_roll in (3, 2):
         ref = sweep(next_roll, threads=1, **PATTERN)
         pairs = len(ref.path_row)
-        print(f"\nnext_roll {next_roll}, every start: {len(ref)} distinct states "
-              f"({pairs} start/position pairs)")
+        print(
+            f"\nnext_roll {next_roll}, every start: {len(ref)} distinct states ({pairs} start/position pairs)"
+        )
         times = {}
         for threads in (1, 2):
             times[threads] = best_time(lambda: sweep(next_roll, threads=threads, **PATTERN), rounds)
             cpu = cpu_time(lambda: sweep(next_roll, threads=threads, **PATTERN))
-            print(f"  C++ threads {threads}: {times[threads] * 1e3:8.1f} ms  "
-                  f"{len(ref) / times[threads]:9.0f} states/s  (CPU {cpu * 1e3:.0f} ms)")
+            print(
+                f"  C++ threads {threads}: {times[threads] * 1e3:8.1f} ms  "
+                f"{len(ref) / times[threads]:9.0f} states/s  (CPU {cpu * 1e3:.0f} ms)"
+            )
         print(f"  2 threads vs 1: {times[1] / times[2]:.2f}x")
-        pools = {"thread pool x2": lambda: cf.ThreadPoolExecutor(2),
-                 "process pool x2": lambda: cf.ProcessPoolExecutor(
-                     2, mp_context=multiprocessing.get_context("spawn"))}
+        pools = {
+            "thread pool x2": lambda: cf.ThreadPoolExecutor(2),
+            "process pool x2": lambda: cf.ProcessPoolExecutor(
+                2, mp_context=multiprocessing.get_context("spawn")
+            ),
+        }
         for label, make in pools.items():
             with make() as pool:
                 result = sweep(next_roll, executor=pool, **PATTERN)  # also starts the workers
@@ -91,10 +99,15 @@ def main() -> int:
         states = [ref.state(r) for r in range(len(ref))]
         t = best_time(lambda: manila.evaluate_many(states, threads=2), 1)
         evals = manila.evaluate_many(states, exact=True, threads=2)
-        agree = all(ev.spots == {s: {"cost": int(ref.cost[r, k]),
-                                     "expected_net": ref.value(r, s)}
-                                 for k, s in enumerate(ref.spots) if ref.legal[r, k]}
-                    for r, ev in enumerate(evals))
+        agree = all(
+            ev.spots
+            == {
+                s: {"cost": int(ref.cost[r, k]), "expected_net": ref.value(r, s)}
+                for k, s in enumerate(ref.spots)
+                if ref.legal[r, k]
+            }
+            for r, ev in enumerate(evals)
+        )
         if not agree:
             print("  evaluate_many: DIFFERENT VALUES", file=sys.stderr)
             failures += 1

@@ -21,9 +21,9 @@ from typing import Callable
 # The states live in the benchmarks package (asv imports it too): run from anywhere.
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import manila  # noqa: E402
-from manila import _core  # noqa: E402
-from benchmarks.wealth_states import INCOME, WEALTH  # noqa: E402
+import manila
+from benchmarks.wealth_states import INCOME, WEALTH
+from manila import _core
 
 LIMIT = 1.3
 
@@ -43,8 +43,9 @@ def _batch(fn: Callable[[], object], loops: int) -> float:
     return (time.perf_counter() - started) / loops
 
 
-def best_pair(income: Callable[[], object], wealth: Callable[[], object], repeat: int,
-              budget: float) -> tuple[float, float]:
+def best_pair(
+    income: Callable[[], object], wealth: Callable[[], object], repeat: int, budget: float
+) -> tuple[float, float]:
     """Best-of-`repeat` seconds per call of each, batches alternating."""
     loops = (_loops(income, budget), _loops(wealth, budget))
     best = [float("inf"), float("inf")]
@@ -67,28 +68,48 @@ def _evaluate(state: dict) -> Callable[[], object]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=7, help="best of N batches (default 7)")
-    parser.add_argument("--budget-ms", type=float, default=20.0,
-                        help="length of one timed batch in milliseconds (default 20)")
+    parser.add_argument(
+        "--budget-ms", type=float, default=20.0, help="length of one timed batch in milliseconds (default 20)"
+    )
     args = parser.parse_args(argv)
     budget = args.budget_ms / 1000
 
-    head = ("state", "roll", "analyse income", "analyse wealth", "ratio",
-            "evaluate income", "evaluate wealth", "ratio")
+    head = (
+        "state",
+        "roll",
+        "analyse income",
+        "analyse wealth",
+        "ratio",
+        "evaluate income",
+        "evaluate wealth",
+        "ratio",
+    )
     rows, worst = [], 0.0
     for name, state in INCOME.items():
         core = best_pair(_engine(state), _engine(WEALTH[name]), args.repeat, budget)
         full = best_pair(_evaluate(state), _evaluate(WEALTH[name]), args.repeat, budget)
         ratios = (core[1] / core[0], full[1] / full[0])
         worst = max(worst, *ratios)
-        rows.append((name, str(state["next_roll"]),
-                     f"{core[0] * 1e6:.1f} us", f"{core[1] * 1e6:.1f} us", _ratio(ratios[0]),
-                     f"{full[0] * 1e6:.1f} us", f"{full[1] * 1e6:.1f} us", _ratio(ratios[1])))
+        rows.append(
+            (
+                name,
+                str(state["next_roll"]),
+                f"{core[0] * 1e6:.1f} us",
+                f"{core[1] * 1e6:.1f} us",
+                _ratio(ratios[0]),
+                f"{full[0] * 1e6:.1f} us",
+                f"{full[1] * 1e6:.1f} us",
+                _ratio(ratios[1]),
+            )
+        )
     widths = [max(len(r[k]) for r in (head, *rows)) for k in range(len(head))]
     for r in (head, *rows):
         print("  ".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(r, widths))))
     verdict = "within" if worst <= LIMIT else "OVER"
-    print(f"\nworst ratio {worst:.2f} ({verdict} the {LIMIT} target); one thread, best of "
-          f"{args.repeat} batches of about {args.budget_ms:g} ms")
+    print(
+        f"\nworst ratio {worst:.2f} ({verdict} the {LIMIT} target); one thread, best of "
+        f"{args.repeat} batches of about {args.budget_ms:g} ms"
+    )
     return 0
 
 

@@ -11,9 +11,14 @@ from __future__ import annotations
 from .bench_states import STATES
 from .seed_states import SEED_STATES
 
-_HEAVIEST_SEED_CASES = ("c03_start_jade_seats_portA_captain", "c12_round1_pilots_crew_pirate",
-                        "c04_round2_mid", "c08_round2_arrived_boat_as13",
-                        "c06_round3_near13_both_pirates", "c07_round3_no_pirate")
+_HEAVIEST_SEED_CASES = (
+    "c03_start_jade_seats_portA_captain",
+    "c12_round1_pilots_crew_pirate",
+    "c04_round2_mid",
+    "c08_round2_arrived_boat_as13",
+    "c06_round3_near13_both_pirates",
+    "c07_round3_no_pirate",
+)
 SEED_CASES = {name: SEED_STATES[name] for name in _HEAVIEST_SEED_CASES}
 
 # Every state of the benchmark, by next_roll (1, 2, 3) and name.
@@ -36,10 +41,16 @@ def with_wealth(state: dict) -> dict:
     most 5 of a good in all) and every sailing good has a price with a rise ahead."""
     goods = list(state["boats"])
     a, b, c = _holders(state)
-    return {**state, "objective": "wealth",
-            "shares": {a: {goods[0]: 2, goods[1]: 1}, b: {goods[1]: 2, goods[2]: 1},
-                       c: {goods[2]: 2, goods[0]: 1}},
-            "prices": {goods[0]: 5, goods[1]: 10, goods[2]: 0}}
+    return {
+        **state,
+        "objective": "wealth",
+        "shares": {
+            a: {goods[0]: 2, goods[1]: 1},
+            b: {goods[1]: 2, goods[2]: 1},
+            c: {goods[2]: 2, goods[0]: 1},
+        },
+        "prices": {goods[0]: 5, goods[1]: 10, goods[2]: 0},
+    }
 
 
 WEALTH = {name: with_wealth(state) for name, state in INCOME.items()}

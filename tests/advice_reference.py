@@ -10,10 +10,8 @@ by the reference.
 """
 
 import copy
-from fractions import Fraction
 
-from reference import (GOODS, SEAT_COSTS, _expected_vector, accomplices_held, legal_spots,
-                       named_owners)
+from reference import GOODS, SEAT_COSTS, _expected_vector, accomplices_held, legal_spots, named_owners
 
 LIMIT = {3: 4}  # accomplices per player by player count (default 3)
 
@@ -39,7 +37,7 @@ def placement_reference(position):
     def hand(p):
         return hands.get(p, max(0, limit - accomplices_held(state, p)))
 
-    later = order[order.index(to_move):]
+    later = order[order.index(to_move) :]
     movers = [p for p in later if p == to_move or (p not in declined and hand(p) > 0)]
     layout = _layout(state, order)
     leaves = {}
@@ -68,15 +66,22 @@ def placement_reference(position):
     m = movers[0]
     results = {name: (cost, solve(new, 1)) for name, cost, new in options(state, m)}
     declined_value = results["decline"][1][0][m]
-    table = {name: {"cost": cost, "expected_net": pay[m] - cost - declined_value}
-             for name, (cost, (pay, _line)) in results.items()}
+    table = {
+        name: {"cost": cost, "expected_net": pay[m] - cost - declined_value}
+        for name, (cost, (pay, _line)) in results.items()
+    }
     best = None
     for name, entry in table.items():
         if best is None or entry["expected_net"] > table[best]["expected_net"]:
             best = name
     pay, line = results[best][1]
-    return {"to_move": m, "options": table, "best": best, "line": [[m, best]] + line,
-            "payoffs": {o: pay[o] for o in layout}}
+    return {
+        "to_move": m,
+        "options": table,
+        "best": best,
+        "line": [[m, best]] + line,
+        "payoffs": {o: pay[o] for o in layout},
+    }
 
 
 # --- pilots --------------------------------------------------------------------------
@@ -96,11 +101,11 @@ def _pilot_moves(goods, large):
     """(name, moves) in the canonical order of the rules."""
     out = [("none", [])]
     for g in goods:
-        for d in ((1, -1, 2, -2) if large else (1, -1)):
+        for d in (1, -1, 2, -2) if large else (1, -1):
             out.append((f"{g}{d:+d}", [(g, d)]))
     if large:
         for i, a in enumerate(goods):
-            for b in goods[i + 1:]:
+            for b in goods[i + 1 :]:
                 for da, db in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
                     out.append((f"{a}{da:+d} {b}{db:+d}", [(a, da), (b, db)]))
     return out
@@ -113,11 +118,13 @@ def _decide(decider, options, layout):
     for name, pay, reply in options:
         if best is None or pay[decider] > best[1][decider]:
             best = (name, pay, reply)
-    return {"to_move": decider,
-            "options": {name: {"cost": 0, "expected_net": pay[decider] - first}
-                        for name, pay, _ in options},
-            "best": best[0], "line": [[decider, best[0]]] + best[2],
-            "payoffs": {o: best[1][o] for o in layout}}
+    return {
+        "to_move": decider,
+        "options": {name: {"cost": 0, "expected_net": pay[decider] - first} for name, pay, _ in options},
+        "best": best[0],
+        "line": [[decider, best[0]]] + best[2],
+        "payoffs": {o: best[1][o] for o in layout},
+    }
 
 
 def pilot_reference(position):

@@ -8,8 +8,9 @@ import manila
 from states import PLAYERS, SEATS, add_wealth, random_state
 
 
-def placement_position(rng: random.Random, next_roll: int, movers: int, *, wealth: bool,
-                       busy: float = 0.7) -> dict | None:
+def placement_position(
+    rng: random.Random, next_roll: int, movers: int, *, wealth: bool, busy: float = 0.7
+) -> dict | None:
     """A placement turn with exactly `movers` players still to choose, or None if the drawn
     state does not allow it."""
     state = random_state(rng, next_roll, busy=busy)
@@ -21,7 +22,7 @@ def placement_position(rng: random.Random, next_roll: int, movers: int, *, wealt
     order = rng.sample(names, len(names))
     to_move = rng.randrange(max(1, len(order) - movers + 1))
     declined = [p for p in order[:to_move] if rng.random() < 0.3]
-    declined += [p for p in order[to_move + movers:] if rng.random() < 0.5]
+    declined += [p for p in order[to_move + movers :] if rng.random() < 0.5]
     moment = {"kind": "placement", "order": order, "to_move": order[to_move]}
     if declined:
         moment["declined"] = declined

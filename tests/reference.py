@@ -29,7 +29,7 @@ Public interface::
 
 import copy
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from itertools import product
 
 # --------------------------------------------------------------------------
@@ -45,26 +45,31 @@ SEAT_COSTS = {
 }
 CARGO_VALUE = {"ginseng": 18, "nutmeg": 24, "silk": 30, "jade": 36}
 
-LAST_SPACE = 13          # positions 0..13; moving past 13 reaches Manila
+LAST_SPACE = 13  # positions 0..13; moving past 13 reaches Manila
 ARRIVED = "arrived"
 
 PORT_SPOTS = ("port_a", "port_b", "port_c")
 SHIPYARD_SPOTS = ("shipyard_a", "shipyard_b", "shipyard_c")
-SLOT_PAYOUT = (6, 8, 15)                 # slot A, B, C (port and shipyard alike)
+SLOT_PAYOUT = (6, 8, 15)  # slot A, B, C (port and shipyard alike)
 INSURER_PAYS = {0: 0, 1: 6, 2: 14, 3: 29}  # total, by number of boats in shipyard
 PIRATE_SPOTS = ("pirate_1", "pirate_2")
 
 SPOT_COSTS = {
-    "port_a": 4, "port_b": 3, "port_c": 2,
-    "shipyard_a": 4, "shipyard_b": 3, "shipyard_c": 2,
-    "pirate_1": 5, "pirate_2": 5,
-    "pilot_small": 2, "pilot_large": 5,
+    "port_a": 4,
+    "port_b": 3,
+    "port_c": 2,
+    "shipyard_a": 4,
+    "shipyard_b": 3,
+    "shipyard_c": 2,
+    "pirate_1": 5,
+    "pirate_2": 5,
+    "pilot_small": 2,
+    "pilot_large": 5,
     "insurance": -10,
 }
-NON_CARGO_SPOTS = (PORT_SPOTS + SHIPYARD_SPOTS + PIRATE_SPOTS
-                   + ("pilot_small", "pilot_large", "insurance"))
+NON_CARGO_SPOTS = PORT_SPOTS + SHIPYARD_SPOTS + PIRATE_SPOTS + ("pilot_small", "pilot_large", "insurance")
 
-ROLL_WEIGHT = 216        # total weight of one roll (6**3)
+ROLL_WEIGHT = 216  # total weight of one roll (6**3)
 
 PRICE_STEPS = (0, 5, 10, 20, 30)  # the black market track
 
@@ -80,6 +85,7 @@ CAT_ELSEWHERE = "elsewhere"
 # --------------------------------------------------------------------------
 # Dice
 # --------------------------------------------------------------------------
+
 
 def advance(position, steps):
     """Move a boat `steps` spaces (steps may be negative for pilots; callers
@@ -101,7 +107,7 @@ def _all_rolls(positions):
         yield tuple(new), weight
 
 
-@lru_cache(maxsize=None)
+@cache
 def roll_outcomes(positions):
     """One roll, identical resulting positions merged: ((positions, weight), ...)."""
     merged = {}
@@ -118,7 +124,7 @@ def final_category(position):
     return CAT_ELSEWHERE
 
 
-@lru_cache(maxsize=None)
+@cache
 def last_roll_outcomes(positions):
     """Roll 3, merged by what matters afterwards (arrived / on 13 / elsewhere)."""
     merged = {}
@@ -134,6 +140,7 @@ def last_roll_outcomes(positions):
 # indicators), then one entry per owner again (voyage income), all scaled integers.
 # --------------------------------------------------------------------------
 
+
 def weighted_sum(pairs, length):
     total = [0] * length
     for weight, vector in pairs:
@@ -145,6 +152,7 @@ def weighted_sum(pairs, length):
 # --------------------------------------------------------------------------
 # Input normalisation
 # --------------------------------------------------------------------------
+
 
 def _rules(state):
     rules = state.get("rules") or {}
@@ -176,7 +184,7 @@ def named_owners(state):
     for spot in NON_CARGO_SPOTS:
         note(_spot_owner(state, spot))
     # spots not in the known list (should not happen) are still owners
-    for spot, owner in sorted((state.get("spots") or {}).items()):
+    for _spot, owner in sorted((state.get("spots") or {}).items()):
         note(owner)
     note(state.get("player"))
     for owner in state.get("shares") or {}:
@@ -198,11 +206,12 @@ def fresh_owner(state):
 # The exact voyage evaluation
 # --------------------------------------------------------------------------
 
+
 def _literal_rolls(positions):
     """Every die outcome of one roll, unmerged, each with its probability as a Fraction."""
     moving = sum(1 for p in positions if p != ARRIVED)
     for new, _weight in _all_rolls(positions):
-        yield new, Fraction(1, 6 ** moving)
+        yield new, Fraction(1, 6**moving)
 
 
 def _literal_last_rolls(positions):
@@ -263,7 +272,7 @@ def _expected_vector(state, owners, literal=False):
                     pay(pirate, values[b] // len(pirates))
             elif destinations[b] == MANILA and crews[b]:
                 assert values[b] % len(crews[b]) == 0
-                for member in crews[b]:          # one share per seat held
+                for member in crews[b]:  # one share per seat held
                     pay(member, values[b] // len(crews[b]))
 
         in_manila = sum(1 for d in destinations if d == MANILA)
@@ -286,13 +295,13 @@ def _expected_vector(state, owners, literal=False):
         payoff = list(income)
         if wealth:
             for b in range(3):
-                if destinations[b] == MANILA:   # plundered and sent there included
+                if destinations[b] == MANILA:  # plundered and sent there included
                     for owner, held in holdings.items():
                         payoff[index[owner]] += held.get(goods[b], 0) * rise(goods[b])
         return tuple(payoff) + tuple(flags) + tuple(income)
 
     # ---------------- after roll 3 ----------------
-    @lru_cache(maxsize=None)
+    @cache
     def ending(categories, crews, pirates):
         """Value (scale 1) once roll 3 has been made."""
         on13 = [b for b in range(3) if categories[b] == CAT_ON_13]
@@ -315,13 +324,13 @@ def _expected_vector(state, owners, literal=False):
             destinations[b] = MANILA if thirteen == "port" else SHIPYARD
         return settle(destinations, (False, False, False), crews, pirates)
 
-    @lru_cache(maxsize=None)
+    @cache
     def roll_3(positions, crews, pirates):
         """Value before roll 3, pilots done (scale 216)."""
         return weighted_sum(
-            ((weight, ending(categories, crews, pirates))
-             for categories, weight in last_rolls(positions)),
-            length)
+            ((weight, ending(categories, crews, pirates)) for categories, weight in last_rolls(positions)),
+            length,
+        )
 
     # ---------------- pilots ----------------
     def moved(positions, moves):
@@ -336,7 +345,7 @@ def _expected_vector(state, owners, literal=False):
         return tuple(new)
 
     def small_pilot_options(positions):
-        options = [positions]                       # no move
+        options = [positions]  # no move
         for boat in range(3):
             for delta in (+1, -1):
                 new = moved(positions, [(boat, delta)])
@@ -345,7 +354,7 @@ def _expected_vector(state, owners, literal=False):
         return options
 
     def large_pilot_options(positions):
-        options = [positions]                       # no move
+        options = [positions]  # no move
         for boat in range(3):
             for delta in (+1, -1, +2, -2):
                 new = moved(positions, [(boat, delta)])
@@ -368,19 +377,19 @@ def _expected_vector(state, owners, literal=False):
                 best = vector
         return best
 
-    @lru_cache(maxsize=None)
+    @cache
     def large_pilot_stage(positions, crews, pirates):
         if large_pilot is None:
             return roll_3(positions, crews, pirates)
-        return best_option(large_pilot, (roll_3(p, crews, pirates)
-                                         for p in large_pilot_options(positions)))
+        return best_option(large_pilot, (roll_3(p, crews, pirates) for p in large_pilot_options(positions)))
 
-    @lru_cache(maxsize=None)
+    @cache
     def small_pilot_stage(positions, crews, pirates):
         if small_pilot is None:
             return large_pilot_stage(positions, crews, pirates)
-        return best_option(small_pilot, (large_pilot_stage(p, crews, pirates)
-                                         for p in small_pilot_options(positions)))
+        return best_option(
+            small_pilot, (large_pilot_stage(p, crews, pirates) for p in small_pilot_options(positions))
+        )
 
     # ---------------- boarding (after roll 2) ----------------
     def boarding_options(positions, crews, pirate, protected_seat):
@@ -393,12 +402,12 @@ def _expected_vector(state, owners, literal=False):
             new[b] = crews[b] + (pirate,)
             options.append((tuple(new), (b, len(crews[b]))))
         if variant and not with_free_seat:
-            for b in on13:                                 # all full here
+            for b in on13:  # all full here
                 for seat in reversed(range(len(crews[b]))):  # rearmost first
                     if (b, seat) == protected_seat:
                         continue
                     new = list(crews)
-                    new[b] = crews[b][:seat] + (pirate,) + crews[b][seat + 1:]
+                    new[b] = crews[b][:seat] + (pirate,) + crews[b][seat + 1 :]
                     options.append((tuple(new), (b, seat)))
         return options
 
@@ -412,7 +421,7 @@ def _expected_vector(state, owners, literal=False):
             candidates.append(small_pilot_stage(positions, new_crews, on_ship[:-1]))
         return best_option(second, candidates)
 
-    @lru_cache(maxsize=None)
+    @cache
     def after_roll_2(positions, crews, pirates):
         if not pirates or LAST_SPACE not in positions:
             return small_pilot_stage(positions, crews, pirates)
@@ -421,12 +430,11 @@ def _expected_vector(state, owners, literal=False):
         candidates = [second_pirate_decides(positions, crews, pirates, second, None)]
         for new_crews, seat in boarding_options(positions, crews, first, None):
             # the captain left the ship; pirate_2 (if any) becomes captain
-            candidates.append(second_pirate_decides(
-                positions, new_crews, pirates[1:], second, seat))
+            candidates.append(second_pirate_decides(positions, new_crews, pirates[1:], second, seat))
         return best_option(first, candidates)
 
     # ---------------- rolls 1 and 2 ----------------
-    @lru_cache(maxsize=None)
+    @cache
     def before_roll(r, positions, crews, pirates):
         """Value before roll r (scale 216 ** (4 - r))."""
         if r == 3:
@@ -434,18 +442,18 @@ def _expected_vector(state, owners, literal=False):
         if r == 2:
             after = after_roll_2
         else:
-            def after(p, c, q):              # after roll 1 nothing happens
+
+            def after(p, c, q):  # after roll 1 nothing happens
                 return before_roll(2, p, c, q)
+
         return weighted_sum(
-            ((weight, after(new, crews, pirates))
-             for new, weight in rolls(positions)),
-            length)
+            ((weight, after(new, crews, pirates)) for new, weight in rolls(positions)), length
+        )
 
     # ---------------- top level ----------------
     positions = tuple(state["boats"][g]["position"] for g in goods)
     crews = tuple(tuple(state["boats"][g]["crew"]) for g in goods)
-    pirates = tuple(o for o in (_spot_owner(state, s) for s in PIRATE_SPOTS)
-                    if o is not None)
+    pirates = tuple(o for o in (_spot_owner(state, s) for s in PIRATE_SPOTS) if o is not None)
     r = state["next_roll"]
     scaled = before_roll(r, positions, crews, pirates)
     scale = 1 if literal else ROLL_WEIGHT ** (4 - r)
@@ -454,7 +462,7 @@ def _expected_vector(state, owners, literal=False):
     incomes = {owner: exact[n_owners + 9 + index[owner]] for owner in owners}
     boats = {}
     for b, good in enumerate(goods):
-        port, shipyard, plundered = exact[n_owners + 3 * b: n_owners + 3 * b + 3]
+        port, shipyard, plundered = exact[n_owners + 3 * b : n_owners + 3 * b + 3]
         boats[good] = {"port": port, "shipyard": shipyard, "plundered": plundered}
     return payoffs, incomes, boats
 
@@ -480,6 +488,7 @@ def boat_table_reference(state):
 # --------------------------------------------------------------------------
 # Spot table
 # --------------------------------------------------------------------------
+
 
 def accomplices_held(state, player):
     seats = sum(state["boats"][g]["crew"].count(player) for g in _sailing_goods(state))
@@ -559,8 +568,7 @@ if __name__ == "__main__":
         crews = crews or {}
         state = {
             "next_roll": next_roll,
-            "boats": {g: {"position": p, "crew": list(crews.get(g, []))}
-                      for g, p in positions.items()},
+            "boats": {g: {"position": p, "crew": list(crews.get(g, []))} for g, p in positions.items()},
             "spots": dict(spots or {}),
         }
         if rules is not None:
@@ -573,9 +581,11 @@ if __name__ == "__main__":
     on13 = [21, 25, 27, 27, 25, 21]
     for s in range(6):
         for rule in ("shipyard", "port"):
-            st = make_state(1, {"ginseng": s, "nutmeg": 0, "silk": 0},
-                            rules={"thirteen_after_last_roll": rule,
-                                   "pirate_variant": False})
+            st = make_state(
+                1,
+                {"ginseng": s, "nutmeg": 0, "silk": 0},
+                rules={"thirteen_after_last_roll": rule, "pirate_variant": False},
+            )
             table = boat_table_reference(st)["ginseng"]
             want = Fraction(passes[s] + (on13[s] if rule == "port" else 0), 216)
             assert table["port"] == want, (s, rule, table)
@@ -590,10 +600,9 @@ if __name__ == "__main__":
     assert result["spots"]["ginseng"]["expected_net"] == Fraction(41, 4)
     assert result["spots"]["port_a"]["expected_net"] == Fraction(41, 24)
     arrive = {g: result["boats"][g]["port"] for g in ("ginseng", "nutmeg", "silk")}
-    assert arrive == {"ginseng": Fraction(135, 216), "nutmeg": Fraction(160, 216),
-                      "silk": Fraction(108, 216)}
-    p_k = [Fraction(0)] * 4                       # independent boats
-    for outcome in product((0, 1), repeat=3):     # 1 = shipyard
+    assert arrive == {"ginseng": Fraction(135, 216), "nutmeg": Fraction(160, 216), "silk": Fraction(108, 216)}
+    p_k = [Fraction(0)] * 4  # independent boats
+    for outcome in product((0, 1), repeat=3):  # 1 = shipyard
         pr = Fraction(1)
         for good, in_yard in zip(("ginseng", "nutmeg", "silk"), outcome):
             pr *= (1 - arrive[good]) if in_yard else arrive[good]
@@ -604,34 +613,45 @@ if __name__ == "__main__":
     assert result["incomes"] == {}
     assert result["spots"]["pirate_1"]["cost"] == 5
     assert "pirate_2" not in result["spots"]
-    assert set(result["spots"]) == {"ginseng", "nutmeg", "silk", *PORT_SPOTS,
-                                    *SHIPYARD_SPOTS, "pirate_1", "pilot_small",
-                                    "pilot_large", "insurance"}
+    assert set(result["spots"]) == {
+        "ginseng",
+        "nutmeg",
+        "silk",
+        *PORT_SPOTS,
+        *SHIPYARD_SPOTS,
+        "pirate_1",
+        "pilot_small",
+        "pilot_large",
+        "insurance",
+    }
 
     # 3. pilots: small pilot pushes its own boat from 12 onto 13 (it then
     #    surely arrives), under the "shipyard" reading without it 1/6 fails.
-    st = make_state(3, {"ginseng": 12, "nutmeg": 0, "silk": 0},
-                    crews={"ginseng": ["red"]}, spots={"pilot_small": "red"},
-                    rules={"thirteen_after_last_roll": "shipyard"})
+    st = make_state(
+        3,
+        {"ginseng": 12, "nutmeg": 0, "silk": 0},
+        crews={"ginseng": ["red"]},
+        spots={"pilot_small": "red"},
+        rules={"thirteen_after_last_roll": "shipyard"},
+    )
     assert income_reference(st)["red"] == 18
     st["spots"] = {}
     assert income_reference(st)["red"] == 15
 
     # 4. plunder: a lone pirate at roll 3 with a boat on 12 (arrives unless
     #    it rolls 1 -> 13) and nothing else of its own: income 18/6 = 3.
-    st = make_state(3, {"ginseng": 12, "nutmeg": 0, "silk": 0},
-                    crews={"ginseng": ["red"]}, spots={"pirate_1": "blue"})
+    st = make_state(
+        3, {"ginseng": 12, "nutmeg": 0, "silk": 0}, crews={"ginseng": ["red"]}, spots={"pirate_1": "blue"}
+    )
     inc = income_reference(st)
     assert inc == {"red": 15, "blue": 3}, inc
     boats = boat_table_reference(st)
-    assert boats["ginseng"] == {"port": Fraction(5, 6), "shipyard": 0,
-                                "plundered": Fraction(1, 6)}
+    assert boats["ginseng"] == {"port": Fraction(5, 6), "shipyard": 0, "plundered": Fraction(1, 6)}
 
     # 5. the captain sends a plundered boat where his own spots profit.
     #    ginseng on 12 arrives (5/6) or is plundered on 13 (1/6); the other
     #    two boats from 0 surely end in the shipyard.
-    st = make_state(3, {"ginseng": 12, "nutmeg": 0, "silk": 0},
-                    spots={"pirate_1": "blue", "port_a": "blue"})
+    st = make_state(3, {"ginseng": 12, "nutmeg": 0, "silk": 0}, spots={"pirate_1": "blue", "port_a": "blue"})
     inc = income_reference(st)
     assert inc["blue"] == Fraction(5, 6) * 6 + Fraction(1, 6) * (18 + 6), inc
     st["spots"] = {"pirate_1": "blue", "shipyard_c": "blue"}
@@ -640,10 +660,13 @@ if __name__ == "__main__":
     assert boat_table_reference(st)["ginseng"]["plundered"] == Fraction(1, 6)
 
     # 6. boarding after roll 2: boat on 12 before roll 2 lands on 13 w.p. 1/6
-    st = make_state(2, {"ginseng": 12, "nutmeg": 0, "silk": 0},
-                    crews={"ginseng": ["red", "red", "red"]},
-                    spots={"pirate_1": "blue"},
-                    rules={"thirteen_after_last_roll": "port", "pirate_variant": True})
+    st = make_state(
+        2,
+        {"ginseng": 12, "nutmeg": 0, "silk": 0},
+        crews={"ginseng": ["red", "red", "red"]},
+        spots={"pirate_1": "blue"},
+        rules={"thirteen_after_last_roll": "port", "pirate_variant": True},
+    )
     inc = income_reference(st)
     # on 13 after roll 2 (1/6): full boat, variant: blue displaces a red seat
     # (rearmost first; all equal) and the boat surely arrives: blue 6, red 12.
@@ -656,19 +679,27 @@ if __name__ == "__main__":
 
     # 7. probabilities always sum to 1 and have denominators dividing 6**9
     complex_state = make_state(
-        2, {"jade": 9, "nutmeg": 11, "silk": 7},
+        2,
+        {"jade": 9, "nutmeg": 11, "silk": 7},
         crews={"jade": ["red", "blue"], "nutmeg": ["green"], "silk": ["blue", "red", "red"]},
-        spots={"pirate_1": "green", "pirate_2": "red", "pilot_small": "blue",
-               "pilot_large": "green", "insurance": "red", "port_b": "blue",
-               "shipyard_a": "green"},
-        player="blue")
+        spots={
+            "pirate_1": "green",
+            "pirate_2": "red",
+            "pilot_small": "blue",
+            "pilot_large": "green",
+            "insurance": "red",
+            "port_b": "blue",
+            "shipyard_a": "green",
+        },
+        player="blue",
+    )
     t0 = time.perf_counter()
     inc2 = income_reference(complex_state)
     boats2 = boat_table_reference(complex_state)
     t_roll2 = time.perf_counter() - t0
     for table in boats2.values():
         assert sum(table.values()) == 1
-        assert all((6 ** 9) % v.denominator == 0 for v in table.values())
+        assert all((6**9) % v.denominator == 0 for v in table.values())
 
     roll3_state = copy.deepcopy(complex_state)
     roll3_state["next_roll"] = 3
@@ -680,20 +711,26 @@ if __name__ == "__main__":
     t_roll3 = time.perf_counter() - t0
 
     roll1_state = dict(complex_state, next_roll=1)
-    roll1_state["boats"] = {"jade": {"position": 3, "crew": ["red", "blue"]},
-                            "nutmeg": {"position": 4, "crew": ["green"]},
-                            "silk": {"position": 2, "crew": ["blue", "red", "red"]}}
+    roll1_state["boats"] = {
+        "jade": {"position": 3, "crew": ["red", "blue"]},
+        "nutmeg": {"position": 4, "crew": ["green"]},
+        "silk": {"position": 2, "crew": ["blue", "red", "red"]},
+    }
     t0 = time.perf_counter()
     income_reference(roll1_state)
     boat_table_reference(roll1_state)
     t_roll1 = time.perf_counter() - t0
 
     t0 = time.perf_counter()
-    full1 = evaluate_reference(make_state(
-        1, {"ginseng": 3, "silk": 2, "nutmeg": 4},
-        crews={"ginseng": ["red"]},
-        spots={"pirate_1": "green", "pilot_small": "blue", "pilot_large": "green"},
-        player="red"))
+    full1 = evaluate_reference(
+        make_state(
+            1,
+            {"ginseng": 3, "silk": 2, "nutmeg": 4},
+            crews={"ginseng": ["red"]},
+            spots={"pirate_1": "green", "pilot_small": "blue", "pilot_large": "green"},
+            player="red",
+        )
+    )
     t_full1 = time.perf_counter() - t0
 
     print("all sanity checks passed")
@@ -702,5 +739,4 @@ if __name__ == "__main__":
     print(f"  next_roll 2, both pilots, two pirates : {t_roll2:.3f} s")
     print(f"  next_roll 1, both pilots, two pirates : {t_roll1:.3f} s")
     print(f"  full evaluate, docs/numbers.md example: {t_example:.3f} s")
-    print(f"  full evaluate, next_roll 1 + pilots   : {t_full1:.3f} s"
-          f" ({len(full1['spots'])} spots)")
+    print(f"  full evaluate, next_roll 1 + pilots   : {t_full1:.3f} s ({len(full1['spots'])} spots)")

@@ -8,13 +8,29 @@ from hypothesis import strategies as st
 
 GOODS = ("ginseng", "nutmeg", "silk", "jade")
 SEATS = {"ginseng": 3, "nutmeg": 3, "silk": 3, "jade": 4}
-SPOTS = ("port_a", "port_b", "port_c", "shipyard_a", "shipyard_b", "shipyard_c",
-         "pirate_1", "pirate_2", "pilot_small", "pilot_large", "insurance")
+SPOTS = (
+    "port_a",
+    "port_b",
+    "port_c",
+    "shipyard_a",
+    "shipyard_b",
+    "shipyard_c",
+    "pirate_1",
+    "pirate_2",
+    "pilot_small",
+    "pilot_large",
+    "insurance",
+)
 PLAYERS = ("red", "blue", "green", "yellow", "purple")
 
 
-def random_state(rng: random.Random, next_roll: int | None = None, *, busy: float = 0.5,
-                 decision_makers: bool | None = None) -> dict:
+def random_state(
+    rng: random.Random,
+    next_roll: int | None = None,
+    *,
+    busy: float = 0.5,
+    decision_makers: bool | None = None,
+) -> dict:
     """A valid state; positions are biased towards the interesting spaces near 13."""
     next_roll = next_roll or rng.choice((1, 2, 3))
     goods = sorted(rng.sample(GOODS, 3), key=GOODS.index)
@@ -59,8 +75,10 @@ def random_state(rng: random.Random, next_roll: int | None = None, *, busy: floa
     if "pirate_2" in spots and "pirate_1" not in spots:
         spots["pirate_1"] = spots.pop("pirate_2")
     state = {
-        "rules": {"thirteen_after_last_roll": rng.choice(("port", "shipyard")),
-                  "pirate_variant": rng.random() < 0.5},
+        "rules": {
+            "thirteen_after_last_roll": rng.choice(("port", "shipyard")),
+            "pirate_variant": rng.random() < 0.5,
+        },
         "next_roll": next_roll,
         "boats": boats,
         "spots": spots,
@@ -74,9 +92,12 @@ def random_state(rng: random.Random, next_roll: int | None = None, *, busy: floa
 
 def add_wealth(rng: random.Random, state: dict, *, objective: str | None = None) -> dict:
     """The state with random shares, prices and budgets (the wealth keys)."""
-    names = sorted({o for b in state["boats"].values() for o in b["crew"]} |
-                   set(state["spots"].values()) | ({state["player"]} if "player" in state else set()))
-    names += [n for n in PLAYERS if n not in names][:rng.randint(0, 1)]  # a shareholder with no accomplice
+    names = sorted(
+        {o for b in state["boats"].values() for o in b["crew"]}
+        | set(state["spots"].values())
+        | ({state["player"]} if "player" in state else set())
+    )
+    names += [n for n in PLAYERS if n not in names][: rng.randint(0, 1)]  # a shareholder with no accomplice
     shares: dict = {}
     for good in GOODS:
         left = 5

@@ -14,27 +14,43 @@ from advice_reference import advice_reference
 from positions import decision_position, placement_position, sample
 
 # (seed, count, next_roll, movers, busy): a few hundred positions, both objectives.
-PLACEMENT = [(1, 50, 3, 1, 0.7), (2, 50, 3, 2, 0.6), (3, 40, 3, 3, 0.5), (4, 15, 3, 4, 0.55),
-             (5, 30, 2, 1, 0.7), (6, 15, 2, 2, 0.7), (7, 3, 1, 1, 0.8)]
+PLACEMENT = [
+    (1, 50, 3, 1, 0.7),
+    (2, 50, 3, 2, 0.6),
+    (3, 40, 3, 3, 0.5),
+    (4, 15, 3, 4, 0.55),
+    (5, 30, 2, 1, 0.7),
+    (6, 15, 2, 2, 0.7),
+    (7, 3, 1, 1, 0.8),
+]
 
 
 def _placements():
     out = []
     for seed, count, roll, movers, busy in PLACEMENT:
-        out += sample(seed, count, lambda r: placement_position(
-            r, roll, movers, wealth=r.random() < 0.5, busy=busy))
+        out += sample(
+            seed, count, lambda r: placement_position(r, roll, movers, wealth=r.random() < 0.5, busy=busy)
+        )
     return out
 
 
 PLACEMENTS = _placements()
-DECISIONS = [p for kind in ("pilot_small", "pilot_large", "boarding")
-             for p in sample(hash(kind) % 1000, 25, lambda r: decision_position(r, kind, wealth=r.random() < 0.5))]
+DECISIONS = [
+    p
+    for kind in ("pilot_small", "pilot_large", "boarding")
+    for p in sample(hash(kind) % 1000, 25, lambda r: decision_position(r, kind, wealth=r.random() < 0.5))
+]
 
 
 def engine(position):
     a = manila.advise(position, exact=True, strict=False)
-    return {"to_move": a.to_move, "options": a.options, "best": a.best,
-            "line": [list(turn) for turn in a.line], "payoffs": a.payoffs}
+    return {
+        "to_move": a.to_move,
+        "options": a.options,
+        "best": a.best,
+        "line": [list(turn) for turn in a.line],
+        "payoffs": a.payoffs,
+    }
 
 
 @pytest.mark.parametrize("position", PLACEMENTS, ids=[f"placement-{i}" for i in range(len(PLACEMENTS))])
@@ -42,7 +58,9 @@ def test_placement_advice_equals_the_brute_force_max_n(position):
     assert engine(position) == advice_reference(position)
 
 
-@pytest.mark.parametrize("position", DECISIONS, ids=[f"{p['moment']['kind']}-{i}" for i, p in enumerate(DECISIONS)])
+@pytest.mark.parametrize(
+    "position", DECISIONS, ids=[f"{p['moment']['kind']}-{i}" for i, p in enumerate(DECISIONS)]
+)
 def test_pilot_and_boarding_advice_equal_the_enumerated_moves(position):
     assert engine(position) == advice_reference(position)
 
@@ -77,8 +95,10 @@ def test_with_one_player_left_the_advice_is_the_spot_table(seed, roll, wealth):
         position = placement_position(rng, roll, 1, wealth=wealth, busy=0.6)
     pos = manila.Position.from_dict(position, strict=False)
     if len(pos.movers) != 1:
-        pos = manila.Position.from_dict(dict(position, moment=dict(
-            position["moment"], to_move=pos.moment.order[-1], declined=[])), strict=False)
+        pos = manila.Position.from_dict(
+            dict(position, moment=dict(position["moment"], to_move=pos.moment.order[-1], declined=[])),
+            strict=False,
+        )
         if pos.hand(pos.to_move) == 0:
             return
     advice = manila.advise(pos, exact=True)
@@ -86,24 +106,68 @@ def test_with_one_player_left_the_advice_is_the_spot_table(seed, roll, wealth):
     table = manila.evaluate(pos.state, player=pos.to_move, exact=True).spots
     options = advice.options
     assert options.pop("decline") == {"cost": 0, "expected_net": 0}
-    if pos.hand(pos.to_move) + sum(b.crew.count(pos.to_move) for b in pos.state.boats.values()) + \
-            sum(o == pos.to_move for o in pos.state.spots.values()) <= pos.state.max_accomplices:
+    if (
+        pos.hand(pos.to_move)
+        + sum(b.crew.count(pos.to_move) for b in pos.state.boats.values())
+        + sum(o == pos.to_move for o in pos.state.spots.values())
+        <= pos.state.max_accomplices
+    ):
         assert options == table
 
 
 POSITION = "r3 ginseng@9:a silk@11:b jade@10:c,d order=a,b,c,d turn=b"
 
 BAD = {
-    "to_move not in order": ("r3 ginseng@9:a silk@11:b jade@10:c order=a,b turn=c", "moment.to_move", "not in the order"),
-    "no accomplice in hand": ("r3 ginseng@9:a silk@11:b jade@10:c order=a,b,c turn=b hand=b:0", "moment.to_move", "no accomplice in hand"),
-    "declined to move": ("r3 ginseng@9:a silk@11:b jade@10:c order=a,b,c turn=b declined=b", "moment.to_move", "declined"),
-    "pilots before roll 3": ("r2 ginseng@9:a silk@11:b jade@10:c pilot_small=a moment=pilot_small", "moment.kind", "before roll 3"),
-    "boarding without a boat on 13": ("r3 ginseng@9:a silk@11:b jade@10:c pirate_1=a moment=boarding", "moment.kind", "onto 13"),
-    "boarding before roll 3": ("r2 ginseng@13:a silk@11:b jade@10:c pirate_1=a moment=boarding", "moment.kind", "right after roll 2"),
-    "large pilot before the small": ("r3 ginseng@9:a silk@11:b jade@10:c pilot_small=a pilot_large=b moment=pilot_large", "moment.kind", "small pilot moves first"),
-    "a pilot nobody holds": ("r3 ginseng@9:a silk@11:b jade@10:c moment=pilot_small", "moment.kind", "nobody holds"),
-    "misspelt kind": ("r3 ginseng@9:a silk@11:b jade@10:c pilot_small=a moment=pilot_smal", "moment.kind", 'did you mean "pilot_small"'),
-    "too many in hand": ("r3 ginseng@9:a silk@11:b jade@10:c order=a,b,c turn=b hand=b:3", "moment.accomplices.b", "only 3"),
+    "to_move not in order": (
+        "r3 ginseng@9:a silk@11:b jade@10:c order=a,b turn=c",
+        "moment.to_move",
+        "not in the order",
+    ),
+    "no accomplice in hand": (
+        "r3 ginseng@9:a silk@11:b jade@10:c order=a,b,c turn=b hand=b:0",
+        "moment.to_move",
+        "no accomplice in hand",
+    ),
+    "declined to move": (
+        "r3 ginseng@9:a silk@11:b jade@10:c order=a,b,c turn=b declined=b",
+        "moment.to_move",
+        "declined",
+    ),
+    "pilots before roll 3": (
+        "r2 ginseng@9:a silk@11:b jade@10:c pilot_small=a moment=pilot_small",
+        "moment.kind",
+        "before roll 3",
+    ),
+    "boarding without a boat on 13": (
+        "r3 ginseng@9:a silk@11:b jade@10:c pirate_1=a moment=boarding",
+        "moment.kind",
+        "onto 13",
+    ),
+    "boarding before roll 3": (
+        "r2 ginseng@13:a silk@11:b jade@10:c pirate_1=a moment=boarding",
+        "moment.kind",
+        "right after roll 2",
+    ),
+    "large pilot before the small": (
+        "r3 ginseng@9:a silk@11:b jade@10:c pilot_small=a pilot_large=b moment=pilot_large",
+        "moment.kind",
+        "small pilot moves first",
+    ),
+    "a pilot nobody holds": (
+        "r3 ginseng@9:a silk@11:b jade@10:c moment=pilot_small",
+        "moment.kind",
+        "nobody holds",
+    ),
+    "misspelt kind": (
+        "r3 ginseng@9:a silk@11:b jade@10:c pilot_small=a moment=pilot_smal",
+        "moment.kind",
+        'did you mean "pilot_small"',
+    ),
+    "too many in hand": (
+        "r3 ginseng@9:a silk@11:b jade@10:c order=a,b,c turn=b hand=b:3",
+        "moment.accomplices.b",
+        "only 3",
+    ),
 }
 
 
@@ -143,15 +207,19 @@ def test_json_shape_and_exact_strings():
 
 # --- the command line and the server ----------------------------------------------------
 
+
 def _run_cli(*args):
     import subprocess
     import sys
-    return subprocess.run([sys.executable, "-m", "manila", "advise", *args],
-                          capture_output=True, text=True, timeout=120)
+
+    return subprocess.run(
+        [sys.executable, "-m", "manila", "advise", *args], capture_output=True, text=True, timeout=120
+    )
 
 
 def test_advise_on_the_command_line():
     import json
+
     out = _run_cli(POSITION, "--exact", "--json")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == manila.advise(POSITION, exact=True).to_dict()
@@ -165,6 +233,7 @@ def server():
     import threading
 
     from manila import server as web
+
     srv = web.make_server("127.0.0.1", 0, quiet=True)
     thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
@@ -176,6 +245,7 @@ def server():
 def _post(srv, body):
     import http.client
     import json
+
     conn = http.client.HTTPConnection(*srv.server_address[:2], timeout=30)
     conn.request("POST", "/v1/advise?exact=1", json.dumps(body), {"Content-Type": "application/json"})
     reply = conn.getresponse()
@@ -195,6 +265,7 @@ def test_advise_over_http(server):
 
 def test_a_busy_server_answers_503_at_once(server):
     import threading
+
     started, release = threading.Event(), threading.Event()
     real = server.adviser
 
@@ -205,7 +276,9 @@ def test_a_busy_server_answers_503_at_once(server):
 
     server.adviser = slow
     first = {}
-    worker = threading.Thread(target=lambda: first.update(zip(("status", "data"), _post(server, {"notation": POSITION}))))
+    worker = threading.Thread(
+        target=lambda: first.update(zip(("status", "data"), _post(server, {"notation": POSITION})))
+    )
     worker.start()
     assert started.wait(20)
     status, data = _post(server, {"notation": POSITION})
@@ -219,6 +292,7 @@ def test_a_busy_server_answers_503_at_once(server):
 
 def test_the_game_gives_the_position_of_its_moment():
     from manila.bots import bots_for
+
     kinds = set()
     for seed in range(12):
         state = manila.Game(4, seed).new_initial_state()
@@ -235,7 +309,9 @@ def test_the_game_gives_the_position_of_its_moment():
                 assert advice.to_move == f"p{state.current_player()}"
                 if kind == "placement":
                     legal = state.legal_action_names()
-                    assert advice.best == "decline" and "decline" in legal or f"place {advice.best}" in legal
+                    assert (
+                        advice.best == "decline" and "decline" in legal
+                    ) or f"place {advice.best}" in legal
             else:
                 assert position is None or position["moment"]["kind"] in kinds
             state.apply_action(bots[state.current_player()].step(state))

@@ -11,8 +11,10 @@ from manila import _core
 
 def test_example_round_trips_through_the_typed_state():
     state = manila.VoyageState.from_dict(manila.EXAMPLE)
-    assert state.to_dict() == {**manila.EXAMPLE, "boats": {
-        g: manila.EXAMPLE["boats"][g] for g in ("ginseng", "silk", "jade")}}
+    assert state.to_dict() == {
+        **manila.EXAMPLE,
+        "boats": {g: manila.EXAMPLE["boats"][g] for g in ("ginseng", "silk", "jade")},
+    }
     assert manila.VoyageState.from_dict(state.to_dict()) == state
     assert manila.evaluate(state).to_dict() == manila.evaluate(manila.EXAMPLE).to_dict()
 
@@ -87,12 +89,16 @@ def test_long_calls_release_the_gil():
     import threading
     import time
 
-    start = {"next_roll": 1, "player": "red",
-             "boats": {"ginseng": {"position": 2, "crew": ["red", "blue"]},
-                       "silk": {"position": 4, "crew": ["green"]},
-                       "jade": {"position": 3, "crew": ["yellow"]}},
-             "spots": {"pirate_1": "blue", "pirate_2": "green", "pilot_small": "yellow",
-                       "pilot_large": "red"}}
+    start = {
+        "next_roll": 1,
+        "player": "red",
+        "boats": {
+            "ginseng": {"position": 2, "crew": ["red", "blue"]},
+            "silk": {"position": 4, "crew": ["green"]},
+            "jade": {"position": 3, "crew": ["yellow"]},
+        },
+        "spots": {"pirate_1": "blue", "pirate_2": "green", "pilot_small": "yellow", "pilot_large": "red"},
+    }
     states = [manila.VoyageState.from_dict(start)] * 40
     cores = [s.to_core() for s in states]
     inside = threading.Event()

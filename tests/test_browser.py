@@ -48,8 +48,15 @@ def browser():
         pytest.fail("the browser tests need headless Chromium: apt-get install chromium chromium-driver")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1280,1600", "--no-first-run", "--disable-extensions"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--window-size=1280,1600",
+        "--no-first-run",
+        "--disable-extensions",
+    ):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=options, service=Service(DRIVER))
@@ -78,6 +85,7 @@ def click(driver, selector: str) -> None:
 
 def settled(driver, timeout: float = 10) -> str:
     """Waits until the last evaluation the page asked for has been answered; its outcome."""
+
     def done(d):
         body = d.find_element(By.TAG_NAME, "body")
         state = body.get_attribute("data-state")
@@ -85,6 +93,7 @@ def settled(driver, timeout: float = 10) -> str:
         if state in ("ready", "error") and answered:
             return state
         return False
+
     return WebDriverWait(driver, timeout).until(done)
 
 
@@ -115,8 +124,11 @@ def read_page(driver) -> dict:
 def console_errors(driver) -> list:
     """Script errors, CSP violations, failed loads; a 400 from the API is the page's own business
     (a board half set up is often not a valid voyage yet)."""
-    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"
-            and not (e["source"] == "network" and "status of 400" in e["message"])]
+    return [
+        e
+        for e in driver.get_log("browser")
+        if e["level"] == "SEVERE" and not (e["source"] == "network" and "status of 400" in e["message"])
+    ]
 
 
 def fraction(text: str) -> Fraction:
@@ -129,12 +141,15 @@ def check_against_library(page: dict, state: dict, exact: bool, strict: bool = T
     # Every legal spot, with its exact value and cost, best first (ties in canonical order).
     if exact:  # "n/d" strings, character for character
         assert {s["id"]: s["net"] for s in page["spots"]} == {
-            k: v["expected_net"] for k, v in want["spots"].items()}
+            k: v["expected_net"] for k, v in want["spots"].items()
+        }
     else:  # the very same doubles (JavaScript writes them with round-trip digits)
         assert {s["id"]: float(s["net"]) for s in page["spots"]} == {
-            k: v["expected_net"] for k, v in want["spots"].items()}
+            k: v["expected_net"] for k, v in want["spots"].items()
+        }
     assert {s["id"]: int(s["cost"]) for s in page["spots"]} == {
-        k: v["cost"] for k, v in want["spots"].items()}
+        k: v["cost"] for k, v in want["spots"].items()
+    }
     order = sorted(want["spots"], key=lambda k: -value(want["spots"][k]["expected_net"]))
     assert [s["id"] for s in page["spots"]] == order
     for s in page["spots"]:
@@ -150,7 +165,8 @@ def check_against_library(page: dict, state: dict, exact: bool, strict: bool = T
     # In wealth the payoffs are shown beside the incomes, and the page says what its values are.
     if want.get("payoffs") != want["incomes"] or state.get("objective") == "wealth":
         assert {k: value(v) for k, v in page["payoffs"].items()} == {
-            k: value(v) for k, v in want["payoffs"].items()}
+            k: value(v) for k, v in want["payoffs"].items()
+        }
         assert page["wealth_note"] and "Values in wealth" in page["wealth_note"]
     else:
         assert page["payoffs"] == {} and page["wealth_note"] is None
@@ -160,24 +176,46 @@ def test_board_set_by_clicking_matches_the_library(browser, base_url, tmp_path):
     browser.get(base_url)
     assert settled(browser) == "ready"
     # Roll 2; nutmeg stays home; ginseng on 8, silk on 5, jade on 9 (reachable: starts 2 + 2 + 5).
-    for selector in ('[data-roll="2"]', '[data-home="nutmeg"]', '[data-pos="ginseng:8"]',
-                     '[data-pos="silk:5"]', '[data-pos="jade:9"]',
-                     '[data-you="red"]', '[data-seat="ginseng:0"]',
-                     '[data-pen="blue"]', '[data-seat="ginseng:2"]',   # fills the next free seat: 1
-                     '[data-spot="pirate_1"]',
-                     '[data-pen="green"]', '[data-seat="silk:0"]', '[data-spot="port_c"]',
-                     '[data-spot="insurance"]',
-                     '[data-pen="yellow"]', '[data-seat="jade:3"]', '[data-spot="shipyard_a"]',
-                     '[data-spot="shipyard_a"]',                        # tapped again: freed
-                     '[data-spot="port_a"]',
-                     '[data-pen="red"]', '[data-spot="pilot_large"]'):
+    for selector in (
+        '[data-roll="2"]',
+        '[data-home="nutmeg"]',
+        '[data-pos="ginseng:8"]',
+        '[data-pos="silk:5"]',
+        '[data-pos="jade:9"]',
+        '[data-you="red"]',
+        '[data-seat="ginseng:0"]',
+        '[data-pen="blue"]',
+        '[data-seat="ginseng:2"]',  # fills the next free seat: 1
+        '[data-spot="pirate_1"]',
+        '[data-pen="green"]',
+        '[data-seat="silk:0"]',
+        '[data-spot="port_c"]',
+        '[data-spot="insurance"]',
+        '[data-pen="yellow"]',
+        '[data-seat="jade:3"]',
+        '[data-spot="shipyard_a"]',
+        '[data-spot="shipyard_a"]',  # tapped again: freed
+        '[data-spot="port_a"]',
+        '[data-pen="red"]',
+        '[data-spot="pilot_large"]',
+    ):
         click(browser, selector)
-    state = {"next_roll": 2, "player": "red",
-             "boats": {"ginseng": {"position": 8, "crew": ["red", "blue"]},
-                       "silk": {"position": 5, "crew": ["green"]},
-                       "jade": {"position": 9, "crew": ["yellow"]}},
-             "spots": {"pirate_1": "blue", "port_c": "green", "insurance": "green",
-                       "port_a": "yellow", "pilot_large": "red"}}
+    state = {
+        "next_roll": 2,
+        "player": "red",
+        "boats": {
+            "ginseng": {"position": 8, "crew": ["red", "blue"]},
+            "silk": {"position": 5, "crew": ["green"]},
+            "jade": {"position": 9, "crew": ["yellow"]},
+        },
+        "spots": {
+            "pirate_1": "blue",
+            "port_c": "green",
+            "insurance": "green",
+            "port_a": "yellow",
+            "pilot_large": "red",
+        },
+    }
     assert settled(browser) == "ready"
     page = read_page(browser)
     assert page["notation"] == str(manila.VoyageState.from_dict(state))
@@ -194,14 +232,15 @@ def test_board_set_by_clicking_matches_the_library(browser, base_url, tmp_path):
     save(browser, tmp_path, "page-desktop.png")
 
     # The same page on a phone: nothing sticks out sideways, the best spot stays in view.
-    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                            {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True},
+    )
     try:
         browser.refresh()
         assert settled(browser) == "ready"
         assert read_page(browser)["notation"] == page["notation"]  # kept in the address
-        widths = browser.execute_script(
-            "return [document.documentElement.scrollWidth, window.innerWidth]")
+        widths = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
         assert widths[0] <= widths[1] == 390
         best = browser.find_element(By.ID, "bestbar")
         assert best.is_displayed() and "Best for red" in best.text
@@ -217,8 +256,10 @@ def test_notation_errors_and_hypothetical_positions(browser, base_url, tmp_path)
     browser.get(base_url)
     assert settled(browser) == "ready"
     # Load a state by its notation; in it a nutmeg seat is worth exactly 0 to blue.
-    text = "r1 nutmeg@2:yellow,green silk@5:blue,red jade@2:yellow port_b=purple " \
-           "shipyard_a=yellow insurance=green player=blue"
+    text = (
+        "r1 nutmeg@2:yellow,green silk@5:blue,red jade@2:yellow port_b=purple "
+        "shipyard_a=yellow insurance=green player=blue"
+    )
     box = browser.find_element(By.ID, "notation-input")
     box.send_keys(text, Keys.ENTER)
     WebDriverWait(browser, 10).until(lambda d: read_page(d)["notation"] == text)
@@ -276,8 +317,10 @@ def phone_layout(driver) -> None:
 
 
 def on_a_phone(driver):
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True},
+    )
 
 
 def test_on_a_phone(browser, base_url, tmp_path):
@@ -300,15 +343,20 @@ def test_on_a_phone(browser, base_url, tmp_path):
         browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
         box.send_keys("ginseng@3 nutmeg@4 silk@2", Keys.ENTER)
         shown = WebDriverWait(browser, 10).until(
-            lambda d: d.find_element(By.ID, "notation-errors").is_displayed()
-            and d.find_element(By.ID, "notation-errors"))
+            lambda d: (
+                d.find_element(By.ID, "notation-errors").is_displayed()
+                and d.find_element(By.ID, "notation-errors")
+            )
+        )
         assert "r1, r2 or r3" in shown.text and "notation" in shown.text
         assert not browser.find_element(By.ID, "errors").is_displayed()
         assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "ready"
         assert box.get_attribute("aria-invalid") == "true"
         gap = browser.execute_script(
             "return arguments[0].getBoundingClientRect().top - arguments[1].getBoundingClientRect().bottom",
-            shown, box)
+            shown,
+            box,
+        )
         assert 0 <= gap < 80  # right below the box
         after = read_page(browser)
         assert after["notation"] == before["notation"] and after["spots"] == before["spots"]
@@ -366,8 +414,10 @@ def with_keys(state: dict, **keys) -> dict:
 
 
 # A board with roll 2 next where red holds one accomplice on ginseng and has two in hand.
-WEALTH_BOARD = ("r2 ginseng@8:red,blue silk@5:green jade@9:yellow port_a=yellow port_c=green "
-                "pirate_1=blue insurance=green player=red")
+WEALTH_BOARD = (
+    "r2 ginseng@8:red,blue silk@5:green jade@9:yellow port_a=yellow port_c=green "
+    "pirate_1=blue insurance=green player=red"
+)
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
@@ -379,7 +429,8 @@ def test_shares_switch_the_page_to_wealth(browser, base_url, tmp_path, size):
 
         # The price track is the server's: 0, 5, 10, 20.
         prices = browser.execute_script(
-            "return [...document.querySelectorAll('[data-price=\"jade\"] option')].map(o => +o.value)")
+            "return [...document.querySelectorAll('[data-price=\"jade\"] option')].map(o => +o.value)"
+        )
         assert tuple(prices) == PRICES
         click(browser, "#wealth-toggle")
         choose(browser, '[data-shares="jade"]', "2")
@@ -418,8 +469,9 @@ def test_shares_switch_the_page_to_wealth(browser, base_url, tmp_path, size):
         # Taking the shares away again: back to income values.
         choose(browser, '[data-shares="jade"]', "0")
         assert settled(browser) == "ready"
-        check_against_library(read_page(browser), with_keys(state, prices={"jade": 10}, budget={"red": 2}),
-                              exact=False)
+        check_against_library(
+            read_page(browser), with_keys(state, prices={"jade": 10}, budget={"red": 2}), exact=False
+        )
         if size == "phone":
             phone_layout(browser)
             assert small_targets(browser) == []
@@ -430,7 +482,8 @@ def test_shares_switch_the_page_to_wealth(browser, base_url, tmp_path, size):
 def advice_shown(driver, timeout: float = 30) -> dict:
     """Waits for the advice of the board as it stands; what the panel shows."""
     WebDriverWait(driver, timeout).until(
-        lambda d: d.find_element(By.ID, "advice").get_attribute("data-state") == "ready")
+        lambda d: d.find_element(By.ID, "advice").get_attribute("data-state") == "ready"
+    )
     return driver.execute_script("""
         const best = document.getElementById('advice-best');
         return {best: best.dataset.best, net: best.dataset.net, text: best.textContent,
@@ -480,14 +533,17 @@ def test_reply_aware_advice(browser, base_url, server, tmp_path, size):
         assert "thinking" in browser.find_element(By.ID, "advice-status").text
         click(browser, '[data-turn="green"]')
         assert settled(browser) == "ready"
-        check_advice(advice_shown(browser), with_keys(position, moment={**position["moment"], "to_move": "green"}))
+        check_advice(
+            advice_shown(browser), with_keys(position, moment={**position["moment"], "to_move": "green"})
+        )
 
         # Busy: the server's advice searches are all taken. The page says so and asks again.
         assert server.heavy.acquire(timeout=30)
         try:
             click(browser, '[data-turn="red"]')
             WebDriverWait(browser, 10).until(
-                lambda d: d.find_element(By.ID, "advice").get_attribute("data-state") == "busy")
+                lambda d: d.find_element(By.ID, "advice").get_attribute("data-state") == "busy"
+            )
             status = browser.find_element(By.ID, "advice-status").text
             assert "busy" in status and "retrying" in status
         finally:
@@ -497,6 +553,10 @@ def test_reply_aware_advice(browser, base_url, server, tmp_path, size):
         # A different order: green takes no part in this round.
         click(browser, '[data-order="green"]')
         assert settled(browser) == "ready"
-        check_advice(advice_shown(browser), with_keys(
-            position, moment={"kind": "placement", "order": ["red", "blue", "yellow"], "to_move": "red"}))
+        check_advice(
+            advice_shown(browser),
+            with_keys(
+                position, moment={"kind": "placement", "order": ["red", "blue", "yellow"], "to_move": "red"}
+            ),
+        )
     assert not [e for e in console_errors(browser) if "status of 503" not in e["message"]]

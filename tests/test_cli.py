@@ -18,8 +18,9 @@ EXAMPLE_JSON = json.dumps(manila.EXAMPLE)
 
 
 def run(*args, stdin=""):
-    return subprocess.run([sys.executable, "-m", "manila", *args], input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "manila", *args], input=stdin, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_example_then_evaluate():
@@ -58,7 +59,7 @@ def test_table_speaks_as_the_page_does():
     assert "receive 10" in insurance and "-10" not in insurance
     # The assumption stands right below the table.
     after = lines.index(rows[-1]) + 1
-    assert NOBODY_AFTER_YOU in " ".join(lines[after:after + 2])
+    assert NOBODY_AFTER_YOU in " ".join(lines[after : after + 2])
     # Exact fractions line up on their slash (a whole number where the slash would be).
     columns = set()
     for r in rows:
@@ -80,8 +81,7 @@ def test_bad_state_is_one_line_per_problem_and_status_2():
 
 
 def test_unreadable_input(tmp_path):
-    for args, stdin in ((["evaluate", str(tmp_path / "missing.json")], ""),
-                        (["evaluate", "-"], "{not json")):
+    for args, stdin in ((["evaluate", str(tmp_path / "missing.json")], ""), (["evaluate", "-"], "{not json")):
         out = run(*args, stdin=stdin)
         assert out.returncode == 2 and "Traceback" not in out.stderr
         assert out.stderr.startswith("manila: error: ")
@@ -111,8 +111,13 @@ def test_text_that_is_no_file_is_read_as_a_state():
 
 
 def test_player_must_be_someone_in_the_state():
-    one_error_line(run("evaluate", EXAMPLE_JSON, "--player", "blu"),
-                   "--player", "'blu'", 'did you mean "blue"', "--new-player")
+    one_error_line(
+        run("evaluate", EXAMPLE_JSON, "--player", "blu"),
+        "--player",
+        "'blu'",
+        'did you mean "blue"',
+        "--new-player",
+    )
     out = run("evaluate", EXAMPLE_JSON, "--player", "newcomer", "--new-player", "--json")
     assert out.returncode == 0
     assert json.loads(out.stdout) == manila.evaluate(manila.EXAMPLE, player="newcomer").to_dict()
@@ -129,16 +134,23 @@ def test_validate_prints_problems_as_the_readme_says():
     assert ok.returncode == 0 and ok.stdout == "valid\n" and ok.stderr == ""
 
 
-@pytest.mark.parametrize("case", ["output missing folder", "output is a folder", "record missing folder",
-                                  "plot missing folder"])
+@pytest.mark.parametrize(
+    "case", ["output missing folder", "output is a folder", "record missing folder", "plot missing folder"]
+)
 def test_unwritable_outputs_are_refused_before_any_work(tmp_path, case):
     missing = tmp_path / "no" / "such"
     argv = {
         "output missing folder": ["sweep", "-o", str(missing / "s.npz")],
         "output is a folder": ["sweep", "-o", str(tmp_path)],
         "record missing folder": ["simulate", "--games", "1", "--record", str(missing / "g.jsonl")],
-        "plot missing folder": ["plot", "starts", "--goods", "ginseng,silk,jade",
-                                "-o", str(missing / "p.png")],
+        "plot missing folder": [
+            "plot",
+            "starts",
+            "--goods",
+            "ginseng,silk,jade",
+            "-o",
+            str(missing / "p.png"),
+        ],
     }[case]
     one_error_line(run(*argv), str(tmp_path))
 
@@ -167,32 +179,48 @@ def test_input_over_the_size_limit(command, tmp_path):
     one_error_line(run(*command, str(path)), "MB")
 
 
-PYTHON_WORDS = ("NoneType", "Expecting", "utf-8-sig", "codec", "JSONDecodeError", "dict", "str",
-                "Traceback")
+PYTHON_WORDS = ("NoneType", "Expecting", "utf-8-sig", "codec", "JSONDecodeError", "dict", "str", "Traceback")
 
 
-@pytest.mark.parametrize("stdin, words", [
-    ("null", ["not null"]), ("[1]", ["not an array"]), ('"r1"', ["not a string"]),
-    ("{x", ["not valid JSON", "line 1 column 2"]), ("", ["empty"]), ("{} {}", ["not valid JSON"]),
-    ("\ufeff\xff", ["UTF-8"]), ('{"next_roll": NaN}', ["NaN"]),
-])
+@pytest.mark.parametrize(
+    "stdin, words",
+    [
+        ("null", ["not null"]),
+        ("[1]", ["not an array"]),
+        ('"r1"', ["not a string"]),
+        ("{x", ["not valid JSON", "line 1 column 2"]),
+        ("", ["empty"]),
+        ("{} {}", ["not valid JSON"]),
+        ("\ufeff\xff", ["UTF-8"]),
+        ('{"next_roll": NaN}', ["NaN"]),
+    ],
+)
 def test_messages_have_no_python_wording(stdin, words):
-    out = subprocess.run([sys.executable, "-m", "manila", "evaluate", "-"],
-                         input=stdin.encode("utf-8", "surrogateescape").replace(b"\xc3\xbf", b"\xff"),
-                         capture_output=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "manila", "evaluate", "-"],
+        input=stdin.encode("utf-8", "surrogateescape").replace(b"\xc3\xbf", b"\xff"),
+        capture_output=True,
+        timeout=120,
+    )
     out = subprocess.CompletedProcess(out.args, out.returncode, out.stdout.decode(), out.stderr.decode())
     line = one_error_line(out, *words)
     assert not any(re.search(rf"\b{w}\b", line) for w in PYTHON_WORDS), line
 
 
-@pytest.mark.parametrize("argv, suggestion", [
-    (["evaluate", "r1 ginsen@3 nutmeg@4 silk@2"], '"ginseng"'),
-    (["evaluate", "r1 ginseng@3 nutmeg@4 silk@2 prot_a=red"], '"port_a"'),
-    (["evaluate", "r1 ginseng@3 nutmeg@4 silk@2 playr=red"], '"player"'),
-    (["evaluate", '{"nextroll": 1, "boats": {}}'], '"next_roll"'),
-    (["evaluate", '{"next_roll": 1, "rules": {"pirate_varaint": true}, "boats": {}}'], '"pirate_variant"'),
-    (["simulate", "--games", "1", "--bots", "greedy,randon,random,random"], '"random"'),
-])
+@pytest.mark.parametrize(
+    "argv, suggestion",
+    [
+        (["evaluate", "r1 ginsen@3 nutmeg@4 silk@2"], '"ginseng"'),
+        (["evaluate", "r1 ginseng@3 nutmeg@4 silk@2 prot_a=red"], '"port_a"'),
+        (["evaluate", "r1 ginseng@3 nutmeg@4 silk@2 playr=red"], '"player"'),
+        (["evaluate", '{"nextroll": 1, "boats": {}}'], '"next_roll"'),
+        (
+            ["evaluate", '{"next_roll": 1, "rules": {"pirate_varaint": true}, "boats": {}}'],
+            '"pirate_variant"',
+        ),
+        (["simulate", "--games", "1", "--bots", "greedy,randon,random,random"], '"random"'),
+    ],
+)
 def test_did_you_mean(argv, suggestion):
     out = run(*argv)
     assert out.returncode == 2
@@ -206,9 +234,21 @@ def test_progress_bars_only_on_a_terminal_and_never_before_an_error():
     # On a terminal a run refused at once shows its error line and nothing before it.
     main, child = pty.openpty()
     try:
-        proc = subprocess.run([sys.executable, "-m", "manila", "simulate", "--games", "50",
-                               "--bots", "greedy,greedy,greedy,randm"],
-                              stdout=subprocess.PIPE, stderr=child, timeout=120)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "manila",
+                "simulate",
+                "--games",
+                "50",
+                "--bots",
+                "greedy,greedy,greedy,randm",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=child,
+            timeout=120,
+        )
         os.close(child)
         child = None
         shown = b""
@@ -227,4 +267,5 @@ def test_progress_bars_only_on_a_terminal_and_never_before_an_error():
     assert proc.returncode == 2
     lines = shown.decode().strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(
-        "manila: error: bots: unknown bot 'randm' (did you mean \"random\"?); the built-in bots are")
+        "manila: error: bots: unknown bot 'randm' (did you mean \"random\"?); the built-in bots are"
+    )

@@ -33,8 +33,17 @@ def test_the_docs_are_there():
     assert "thirteen_after_last_roll" in rules and "pirate_variant" in rules
     assert "except\n    insurance" in rules or "except insurance" in rules  # rule 12
     numbers = (DOCS / "numbers.md").read_text(encoding="utf-8")
-    for word in ("expected_net", "incomes", "boats", "shares", "prices", "budget", '"payoffs"',
-                 "blind passenger", "advice.md"):
+    for word in (
+        "expected_net",
+        "incomes",
+        "boats",
+        "shares",
+        "prices",
+        "budget",
+        '"payoffs"',
+        "blind passenger",
+        "advice.md",
+    ):
         assert word in numbers, word
     advice = (DOCS / "advice.md").read_text(encoding="utf-8")
     for word in ('"moment"', "placement", "pilot_small", "boarding", "horizon", "turn=", "order="):
@@ -73,8 +82,10 @@ def test_every_link_to_the_docs_leads_somewhere():
 
 def test_help_points_to_the_docs():
     def help_text(*args):
-        return subprocess.run([sys.executable, "-m", "manila", *args, "--help"], capture_output=True,
-                              text=True, timeout=60).stdout
+        return subprocess.run(
+            [sys.executable, "-m", "manila", *args, "--help"], capture_output=True, text=True, timeout=60
+        ).stdout
+
     assert "docs/" in help_text()
     evaluate = help_text("evaluate")
     assert "docs/numbers.md" in evaluate and "docs/notation.md" in evaluate

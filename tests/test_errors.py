@@ -8,10 +8,13 @@ import manila
 from manila import _core
 
 GOOD = {
-    "next_roll": 3, "player": "red",
-    "boats": {"ginseng": {"position": 8, "crew": ["red"]},
-              "silk": {"position": 5, "crew": []},
-              "jade": {"position": 12, "crew": ["blue"]}},
+    "next_roll": 3,
+    "player": "red",
+    "boats": {
+        "ginseng": {"position": 8, "crew": ["red"]},
+        "silk": {"position": 5, "crew": []},
+        "jade": {"position": 12, "crew": ["blue"]},
+    },
     "spots": {"pirate_1": "blue"},
 }
 
@@ -31,8 +34,10 @@ CASES = {
     "crew not a list": (lambda s: s["boats"]["silk"].update(crew="red"), "boats.silk.crew"),
     "empty owner": (lambda s: s["boats"]["silk"].update(crew=[""]), "boats.silk.crew[0]"),
     "owner not a string": (lambda s: s["spots"].update(port_a=7), "spots.port_a"),
-    "pirate_2 without pirate_1": (lambda s: s["spots"].update(pirate_2=s["spots"].pop("pirate_1")),
-                                  "spots.pirate_2"),
+    "pirate_2 without pirate_1": (
+        lambda s: s["spots"].update(pirate_2=s["spots"].pop("pirate_1")),
+        "spots.pirate_2",
+    ),
     "two boats missing": (lambda s: [s["boats"].pop("silk"), s["boats"].pop("jade")], "boats"),
     "four boats": (lambda s: s["boats"].update(nutmeg={"position": 1}), "boats"),
     "unknown spot": (lambda s: s["spots"].update(harbour="red"), "spots.harbour"),
@@ -41,11 +46,15 @@ CASES = {
     "next_roll true": (lambda s: s.update(next_roll=True), "next_roll"),
     "next_roll missing": (lambda s: s.pop("next_roll"), "next_roll"),
     "unknown rule": (lambda s: s.update(rules={"pilots": False}), "rules.pilots"),
-    "bad rule value": (lambda s: s.update(rules={"thirteen_after_last_roll": "sea"}),
-                       "rules.thirteen_after_last_roll"),
+    "bad rule value": (
+        lambda s: s.update(rules={"thirteen_after_last_roll": "sea"}),
+        "rules.thirteen_after_last_roll",
+    ),
     "variant not bool": (lambda s: s.update(rules={"pirate_variant": "yes"}), "rules.pirate_variant"),
-    "too many accomplices": (lambda s: s["spots"].update(port_a="red", port_b="red", port_c="red"),
-                             "spots.port_c"),
+    "too many accomplices": (
+        lambda s: s["spots"].update(port_a="red", port_b="red", port_c="red"),
+        "spots.port_c",
+    ),
     "player count": (lambda s: s.update(players=7), "players"),
     "unknown key": (lambda s: s.update(nextroll=2), "nextroll"),
     "boats not an object": (lambda s: s.update(boats=[1, 2, 3]), "boats"),
@@ -63,8 +72,13 @@ def test_bad_state_names_the_field(name):
 
 
 def test_every_problem_is_reported():
-    state = broken(lambda s: [s.update(next_roll=0), s["boats"]["silk"].update(position=99),
-                              s["spots"].update(pirate_9="red")])
+    state = broken(
+        lambda s: [
+            s.update(next_roll=0),
+            s["boats"]["silk"].update(position=99),
+            s["spots"].update(pirate_9="red"),
+        ]
+    )
     with pytest.raises(manila.StateError) as info:
         manila.VoyageState.from_dict(state)
     assert {p.path for p in info.value.problems} == {"next_roll", "boats.silk.position", "spots.pirate_9"}
@@ -83,31 +97,35 @@ def test_unknown_player_override_is_fine_but_must_be_a_name():
 
 
 # The C++ entry points check their arguments themselves, whatever Python hands them.
-CORE = dict(next_roll=2, goods=[0, 2, 3], positions=[8, 5, 12], crews=[[0], [], [1]],
-            spots=[-1] * 11, num_owners=2)
+CORE = dict(
+    next_roll=2, goods=[0, 2, 3], positions=[8, 5, 12], crews=[[0], [], [1]], spots=[-1] * 11, num_owners=2
+)
 
 
 def core_voyage(**changes):
     return _core.Voyage(**{**CORE, **changes})
 
 
-@pytest.mark.parametrize("changes, field", [
-    (dict(next_roll=0), "next_roll"),
-    (dict(goods=[0, 0, 3]), "boats"),
-    (dict(goods=[0, 2, 9]), "good"),
-    (dict(goods=[0, 2]), "boats"),
-    (dict(positions=[8, 15, 12]), "boats.silk.position"),
-    (dict(positions=[8, -3, 12]), "boats.silk.position"),
-    (dict(crews=[[0, 1, 0, 1], [], []]), "boats.ginseng.crew"),
-    (dict(crews=[[0, 1, 0, 1, 0], [], []]), "crew"),
-    (dict(crews=[[5], [], []]), "boats.ginseng.crew[0]"),
-    (dict(crews=[[-1], [], []]), "boats.ginseng.crew[0]"),
-    (dict(spots=[-1] * 10), "spots"),
-    (dict(spots=[-1] * 6 + [-1, 0] + [-1] * 3), "spots.pirate_2"),
-    (dict(spots=[7] + [-1] * 10), "spots.port_a"),
-    (dict(num_owners=-1), "num_owners"),
-    (dict(num_owners=1000), "num_owners"),
-])
+@pytest.mark.parametrize(
+    "changes, field",
+    [
+        (dict(next_roll=0), "next_roll"),
+        (dict(goods=[0, 0, 3]), "boats"),
+        (dict(goods=[0, 2, 9]), "good"),
+        (dict(goods=[0, 2]), "boats"),
+        (dict(positions=[8, 15, 12]), "boats.silk.position"),
+        (dict(positions=[8, -3, 12]), "boats.silk.position"),
+        (dict(crews=[[0, 1, 0, 1], [], []]), "boats.ginseng.crew"),
+        (dict(crews=[[0, 1, 0, 1, 0], [], []]), "crew"),
+        (dict(crews=[[5], [], []]), "boats.ginseng.crew[0]"),
+        (dict(crews=[[-1], [], []]), "boats.ginseng.crew[0]"),
+        (dict(spots=[-1] * 10), "spots"),
+        (dict(spots=[-1] * 6 + [-1, 0] + [-1] * 3), "spots.pirate_2"),
+        (dict(spots=[7] + [-1] * 10), "spots.port_a"),
+        (dict(num_owners=-1), "num_owners"),
+        (dict(num_owners=1000), "num_owners"),
+    ],
+)
 def test_core_rejects_bad_voyages(changes, field):
     with pytest.raises(ValueError, match=field.replace("[", r"\[").replace("]", r"\]")):
         core_voyage(**changes)

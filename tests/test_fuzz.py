@@ -16,13 +16,34 @@ from manila.cli import main
 from states import random_state
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats() | st.text(max_size=12),
-    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=12), children, max_size=5),
-    max_leaves=25)
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=12),
+    lambda children: (
+        st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=12), children, max_size=5)
+    ),
+    max_leaves=25,
+)
 
-KEYS = ["next_roll", "boats", "spots", "player", "players", "rules", "position", "crew",
-        "ginseng", "nutmeg", "silk", "jade", "pirate_1", "pirate_2", "insurance",
-        "thirteen_after_last_roll", "pirate_variant", "strict", "exact"]
+KEYS = [
+    "next_roll",
+    "boats",
+    "spots",
+    "player",
+    "players",
+    "rules",
+    "position",
+    "crew",
+    "ginseng",
+    "nutmeg",
+    "silk",
+    "jade",
+    "pirate_1",
+    "pirate_2",
+    "insurance",
+    "thirteen_after_last_roll",
+    "pirate_variant",
+    "strict",
+    "exact",
+]
 
 
 def outcome(fn, *args, **kwargs):
@@ -93,15 +114,25 @@ def test_command_line_never_shows_a_traceback(text):
 
 
 @settings(max_examples=300)
-@given(next_roll=st.integers(-3, 6), goods=st.lists(st.integers(-2, 5), min_size=0, max_size=4),
-       positions=st.lists(st.integers(-2, 16), min_size=0, max_size=4),
-       crews=st.lists(st.lists(st.integers(-3, 6), max_size=5), max_size=4),
-       spots=st.lists(st.integers(-3, 6), min_size=9, max_size=12),
-       num_owners=st.integers(-2, 70), owner=st.integers(-3, 7))
+@given(
+    next_roll=st.integers(-3, 6),
+    goods=st.lists(st.integers(-2, 5), min_size=0, max_size=4),
+    positions=st.lists(st.integers(-2, 16), min_size=0, max_size=4),
+    crews=st.lists(st.lists(st.integers(-3, 6), max_size=5), max_size=4),
+    spots=st.lists(st.integers(-3, 6), min_size=9, max_size=12),
+    num_owners=st.integers(-2, 70),
+    owner=st.integers(-3, 7),
+)
 def test_the_core_checks_its_own_arguments(next_roll, goods, positions, crews, spots, num_owners, owner):
     try:
-        voyage = _core.Voyage(next_roll=next_roll, goods=goods, positions=positions, crews=crews,
-                              spots=spots, num_owners=num_owners)
+        voyage = _core.Voyage(
+            next_roll=next_roll,
+            goods=goods,
+            positions=positions,
+            crews=crews,
+            spots=spots,
+            num_owners=num_owners,
+        )
     except ValueError:
         return
     try:

@@ -12,15 +12,30 @@ import pytest
 
 import manila
 from manila import _core
-from manila.bots import GreedyBot, RandomBot, bots_for, make_bot
-from manila.game import (ACTION_NAMES, CHANCE, NUM_ACTIONS, TERMINAL, Game, IllegalActionError,
-                         State, action_id, action_name, play)
 from manila._simulate import game_seed, simulate
+from manila.bots import GreedyBot, RandomBot, bots_for, make_bot
+from manila.game import (
+    ACTION_NAMES,
+    CHANCE,
+    NUM_ACTIONS,
+    TERMINAL,
+    Game,
+    IllegalActionError,
+    State,
+    action_id,
+    action_name,
+    play,
+)
 
 PRICES = {0, 5, 10, 20, 30}
-CONFIGS = [(3, None), (4, None), (5, None),
-           (4, {"pirate_variant": True}), (3, {"thirteen_after_last_roll": "shipyard"}),
-           (5, {"pirate_variant": True, "thirteen_after_last_roll": "shipyard"})]
+CONFIGS = [
+    (3, None),
+    (4, None),
+    (5, None),
+    (4, {"pirate_variant": True}),
+    (3, {"thirteen_after_last_roll": "shipyard"}),
+    (5, {"pirate_variant": True, "thirteen_after_last_roll": "shipyard"}),
+]
 
 
 def random_game_states(n_games, seed=0, every=1, bots=None):
@@ -28,13 +43,17 @@ def random_game_states(n_games, seed=0, every=1, bots=None):
     rng = random.Random(seed)
     for i in range(n_games):
         players, rules = CONFIGS[i % len(CONFIGS)]
-        gs = rng.randrange(2 ** 32)
+        gs = rng.randrange(2**32)
         names = bots or ["random"] * players
         state = Game(players, gs, rules).new_initial_state()
         seat_bots = bots_for(names[:players], gs)
         k = 0
         while not state.is_terminal():
-            a = state.sample_chance() if state.is_chance_node() else seat_bots[state.current_player()].step(state)
+            a = (
+                state.sample_chance()
+                if state.is_chance_node()
+                else seat_bots[state.current_player()].step(state)
+            )
             if k % every == 0:
                 yield state, a
             state.apply_action(a)
@@ -120,8 +139,11 @@ def check_invariants(state):
         assert player["cash"] >= 0
         assert 0 <= player["mortgaged"] <= sum(player["shares"].values())
         assert player["accomplices"] == counts[p] <= limit
-        assert player["wealth"] == (player["cash"] - 15 * player["mortgaged"]
-                                    + sum(player["shares"][g] * d["prices"][g] for g in manila.GOODS))
+        assert player["wealth"] == (
+            player["cash"]
+            - 15 * player["mortgaged"]
+            + sum(player["shares"][g] * d["prices"][g] for g in manila.GOODS)
+        )
     if d["boats"]:
         assert set(d["boats"]) == set(manila.GOODS) - {d["stays_home"]}
         for good, boat in d["boats"].items():
@@ -156,16 +178,31 @@ def test_random_self_play_keeps_every_invariant_after_every_action():
 def test_thousands_of_games_checked_after_every_action_in_cpp(players, rules):
     rules = manila.game._rules(rules)
     seeds, wealth, voyages, actions, _ = _core.play_games(
-        players=players, seed=123, first=0, n=600, bots=["random"] * players, threads=0, check=True,
-        thirteen_to_port=rules.thirteen_after_last_roll == "port", pirate_variant=rules.pirate_variant)
+        players=players,
+        seed=123,
+        first=0,
+        n=600,
+        bots=["random"] * players,
+        threads=0,
+        check=True,
+        thirteen_to_port=rules.thirteen_after_last_roll == "port",
+        pirate_variant=rules.pirate_variant,
+    )
     assert wealth.shape == (600, players) and (voyages >= 1).all() and (actions > 20).all()
     assert len(set(seeds.tolist())) == 600
 
 
 def test_greedy_self_play_keeps_every_invariant():
     for players, rules in CONFIGS[:4]:
-        _core.play_games(players=players, seed=5, first=0, n=20, bots=["greedy"] * players,
-                         check=True, pirate_variant=bool(rules and rules.get("pirate_variant")))
+        _core.play_games(
+            players=players,
+            seed=5,
+            first=0,
+            n=20,
+            bots=["greedy"] * players,
+            check=True,
+            pirate_variant=bool(rules and rules.get("pirate_variant")),
+        )
     for state, _ in random_game_states(6, seed=2, bots=["greedy", "random", "greedy", "random", "random"]):
         check_invariants(state)
 
@@ -241,10 +278,15 @@ def test_same_seed_same_game_and_different_seeds_differ():
 
 
 def test_python_and_cpp_play_outs_are_the_same_games():
-    for names in (["random"] * 3, ["greedy", "random", "random", "random"], ["random", "greedy"] * 2 + ["random"]):
+    for names in (
+        ["random"] * 3,
+        ["greedy", "random", "random", "random"],
+        ["random", "greedy"] * 2 + ["random"],
+    ):
         n = len(names)
         seeds, wealth, voyages, _, histories = _core.play_games(
-            players=n, seed=31, first=0, n=4, bots=names, threads=2, record=True)
+            players=n, seed=31, first=0, n=4, bots=names, threads=2, record=True
+        )
         for i in range(4):
             assert int(seeds[i]) == game_seed(31, i)
             state = play(Game(n, int(seeds[i])), bots_for(names, int(seeds[i])))
@@ -255,9 +297,16 @@ def test_python_and_cpp_play_outs_are_the_same_games():
 def test_simulation_is_deterministic_whatever_the_threads_and_chunks():
     def lines(threads, games, bots="greedy,random,random,random"):
         out = []
-        simulate(players=4, games=games, bots=bots, seed=1, threads=threads,
-                 record=lambda rec: out.append(json.dumps(rec)))
+        simulate(
+            players=4,
+            games=games,
+            bots=bots,
+            seed=1,
+            threads=threads,
+            record=lambda rec: out.append(json.dumps(rec)),
+        )
         return out
+
     one = lines(1, 24)
     assert one == lines(2, 24) and one[:10] == lines(2, 10)
     assert len(set(one)) == 24
@@ -328,8 +377,11 @@ def test_the_voyage_in_progress_is_evaluated_at_every_decision():
         evaluated += 1
         assert set(result.incomes) <= {f"p{p}" for p in range(state.game.players)}
         if state.phase == "placement":
-            spots = {state.action_name(a)[6:] for a in state.legal_actions()
-                     if state.action_name(a).startswith("place ")}
+            spots = {
+                state.action_name(a)[6:]
+                for a in state.legal_actions()
+                if state.action_name(a).startswith("place ")
+            }
             assert spots <= set(result.spots)
     assert evaluated > 100
 

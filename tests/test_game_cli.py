@@ -6,10 +6,10 @@ import sys
 
 import pytest
 
-from manila.game import Game, play
 from manila.bots import bots_for
 from manila.cli.games import add_simulate_arguments, run_simulate
 from manila.cli.replay import add_replay_arguments, read_records, replay_lines, run_replay
+from manila.game import Game, play
 
 
 def run(command, argv):
@@ -23,8 +23,10 @@ def run(command, argv):
 
 def test_simulate_json(capsys, monkeypatch):
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # a bar is drawn on terminals only
-    code = run("simulate", ["--players", "4", "--games", "60", "--bots", "greedy,random,random,random",
-                            "--seed", "1", "--json"])
+    code = run(
+        "simulate",
+        ["--players", "4", "--games", "60", "--bots", "greedy,random,random,random", "--seed", "1", "--json"],
+    )
     out, err = capsys.readouterr()
     assert code == 0
     result = json.loads(out)
@@ -34,15 +36,45 @@ def test_simulate_json(capsys, monkeypatch):
     assert result["bots"] == ["greedy", "random", "random", "random"]
     assert result["wins"][0] > 50
     assert "60/60" in err  # the progress bar, on standard error
-    run("simulate", ["--games", "60", "--bots", "greedy,random,random,random", "--seed", "1", "--json",
-                     "--no-progress", "--threads", "1"])
+    run(
+        "simulate",
+        [
+            "--games",
+            "60",
+            "--bots",
+            "greedy,random,random,random",
+            "--seed",
+            "1",
+            "--json",
+            "--no-progress",
+            "--threads",
+            "1",
+        ],
+    )
     again, err = capsys.readouterr()
     assert again == out and err == ""
 
 
 def test_simulate_table(capsys):
-    assert run("simulate", ["--players", "3", "--games", "30", "--seed", "2", "--no-progress",
-                            "--pirate-variant", "--thirteen-after-last-roll", "shipyard", "--check"]) == 0
+    assert (
+        run(
+            "simulate",
+            [
+                "--players",
+                "3",
+                "--games",
+                "30",
+                "--seed",
+                "2",
+                "--no-progress",
+                "--pirate-variant",
+                "--thirteen-after-last-roll",
+                "shipyard",
+                "--check",
+            ],
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "30 games, 3 players, seed 2" in out and "pirate_variant=true" in out
     assert "win rate" in out and "mean game length" in out and "games/s" in out
@@ -51,8 +83,25 @@ def test_simulate_table(capsys):
 def test_records_are_byte_for_byte_reproducible_and_replay(tmp_path, capsys):
     first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     for path, threads in ((first, "1"), (second, "2")):
-        assert run("simulate", ["--games", "12", "--bots", "greedy,random,random,random", "--seed", "5",
-                                "--record", str(path), "--no-progress", "--threads", threads]) == 0
+        assert (
+            run(
+                "simulate",
+                [
+                    "--games",
+                    "12",
+                    "--bots",
+                    "greedy,random,random,random",
+                    "--seed",
+                    "5",
+                    "--record",
+                    str(path),
+                    "--no-progress",
+                    "--threads",
+                    threads,
+                ],
+            )
+            == 0
+        )
     assert first.read_bytes() == second.read_bytes()
     records = read_records(str(first))
     assert len(records) == 12 and [r["index"] for r in records] == list(range(12))

@@ -15,8 +15,9 @@ def test_copies_and_pickles_are_the_same_state():
     state = game.new_initial_state()
     bots = bots_for(["random"] * 4, 8)
     for _ in range(120):
-        state.apply_action(state.sample_chance() if state.is_chance_node()
-                           else bots[state.current_player()].step(state))
+        state.apply_action(
+            state.sample_chance() if state.is_chance_node() else bots[state.current_player()].step(state)
+        )
     for other in (copy.copy(state._s), copy.deepcopy(state._s), pickle.loads(pickle.dumps(state._s))):
         assert other.history() == state._s.history() and other.to_string() == state._s.to_string()
         assert other.rng_state == state._s.rng_state and other.pirate_variant
@@ -25,7 +26,7 @@ def test_copies_and_pickles_are_the_same_state():
 
 
 def test_a_tampered_pickle_raises_value_error():
-    players, seed, port, variant, history, rng = _core.GameState(players=3, seed=1).__getstate__()
+    players, seed, port, variant, _history, rng = _core.GameState(players=3, seed=1).__getstate__()
     fresh = _core.GameState.__new__(_core.GameState)  # what unpickling does, before __setstate__
     with pytest.raises(ValueError, match="action space"):
         fresh.__setstate__((players, seed, port, variant, [99999], rng))

@@ -9,13 +9,15 @@ from fractions import Fraction
 import pytest
 
 import manila
-from reference import payoff_reference
 from manila.game import Game, IllegalActionError
+from reference import payoff_reference
 
 # p0: ginseng, nutmeg; p1: ginseng, nutmeg; p2: silk, jade; p3: silk, jade.
-DEAL = {3: "ginseng nutmeg silk jade ginseng nutmeg".split(),
-        4: "ginseng nutmeg ginseng nutmeg silk jade silk jade".split(),
-        5: "ginseng nutmeg ginseng nutmeg silk jade silk jade ginseng nutmeg".split()}
+DEAL = {
+    3: ["ginseng", "nutmeg", "silk", "jade", "ginseng", "nutmeg"],
+    4: ["ginseng", "nutmeg", "ginseng", "nutmeg", "silk", "jade", "silk", "jade"],
+    5: ["ginseng", "nutmeg", "ginseng", "nutmeg", "silk", "jade", "silk", "jade", "ginseng", "nutmeg"],
+}
 
 
 def new(players=4, rules=None, deal=None):
@@ -88,8 +90,9 @@ def rejects(state, action, *words):
 def test_set_up(players):
     state = Game(players).new_initial_state()
     assert state.is_chance_node() and state.phase == "deal"
-    assert state.chance_outcomes(exact=True) == [(state.game.action_id(f"deal {g}"), Fraction(1, 4))
-                                                 for g in manila.GOODS]
+    assert state.chance_outcomes(exact=True) == [
+        (state.game.action_id(f"deal {g}"), Fraction(1, 4)) for g in manila.GOODS
+    ]
     state.apply_action("deal ginseng")
     odds = dict(state.chance_outcomes(exact=True))
     assert odds[state.game.action_id("deal ginseng")] == Fraction(2, 11)
@@ -111,8 +114,9 @@ def test_deal_only_from_the_shuffled_three_of_each_good():
     play(state, "deal jade", "deal jade", "deal jade")
     rejects(state, "deal jade", "no jade share is left")
     rejects(state, "bid 3", "chance")
-    assert [a for a, _ in state.chance_outcomes()] == [state.game.action_id(f"deal {g}")
-                                                       for g in ("ginseng", "nutmeg", "silk")]
+    assert [a for a, _ in state.chance_outcomes()] == [
+        state.game.action_id(f"deal {g}") for g in ("ginseng", "nutmeg", "silk")
+    ]
 
 
 # ------------------------------------------------------------------ rule 1: auction
@@ -155,7 +159,10 @@ def test_later_auctions_are_opened_by_the_harbour_master_who_keeps_the_office_wi
 
 def test_bid_cap_counts_unmortgaged_shares_and_payment_forces_mortgages():
     state = new()
-    top = lambda: max(int(n.split()[1]) for n in state.legal_action_names() if n.startswith("bid "))
+
+    def top():
+        return max(int(n.split()[1]) for n in state.legal_action_names() if n.startswith("bid "))
+
     play(state, "mortgage")
     assert cash(state)[0] == 42 and snap(state)["players"][0]["mortgaged"] == 1
     assert state.current_player() == 0 and top() == 54
@@ -195,7 +202,7 @@ def test_share_purchase_costs_max_of_5_and_the_price():
 
 
 def test_share_supply_runs_out():
-    deal = "jade jade jade ginseng nutmeg silk ginseng nutmeg".split()
+    deal = ["jade", "jade", "jade", "ginseng", "nutmeg", "silk", "ginseng", "nutmeg"]
     state = new(deal=deal)
     assert snap(state)["supply"]["jade"] == 2
     for _ in range(2):
@@ -232,19 +239,19 @@ def test_placement_order_costs_spots_and_declining():
     assert snap(state)["harbour_master"] == 2
     load(state)
     assert state.current_player() == 2  # the harbour master places first
-    play(state, "place ginseng")           # p2: seat 1
+    play(state, "place ginseng")  # p2: seat 1
     assert state.current_player() == 3
-    play(state, "place ginseng")           # p3: seat 2
-    play(state, "place ginseng")           # p0: seat 3
+    play(state, "place ginseng")  # p3: seat 2
+    play(state, "place ginseng")  # p0: seat 3
     assert snap(state)["boats"]["ginseng"]["crew"] == [2, 3, 0]
     assert cash(state) == [27, 30, 28, 28]
     rejects(state, "place ginseng", "boat is full", "rule 4")
     rejects(state, "place pirate_2", "once pirate_1 is occupied", "rule 4")
     rejects(state, "place jade", "jade stays home")
-    play(state, "place insurance")         # p1 receives 10
+    play(state, "place insurance")  # p1 receives 10
     assert cash(state)[1] == 40 and state.is_chance_node()  # one round before roll 1
     play(state, "roll 1-1-1")
-    play(state, "decline")                 # p2 places no more this voyage
+    play(state, "decline")  # p2 places no more this voyage
     play(state, "place port_a", "place pirate_1")
     rejects(state, "place pirate_1", "taken by p0")
     play(state, "place pirate_2")
@@ -302,7 +309,11 @@ def test_rolls_move_boats_and_boats_in_manila_roll_no_die():
     assert len(outcomes) == 216 and {p for _, p in outcomes} == {Fraction(1, 216)}
     assert state.action_to_string("roll 6-6-6") == "roll ginseng 6, nutmeg 6, silk 6"
     play(state, "roll 6-6-6")
-    assert {g: b["position"] for g, b in snap(state)["boats"].items()} == {"ginseng": 11, "nutmeg": 10, "silk": 6}
+    assert {g: b["position"] for g, b in snap(state)["boats"].items()} == {
+        "ginseng": 11,
+        "nutmeg": 10,
+        "silk": 6,
+    }
     play(state, "roll 3-1-1")  # ginseng passes 13 (surplus lost) and takes port slot A
     d = snap(state)
     assert d["boats"]["ginseng"]["position"] == "arrived" and d["port"] == ["ginseng"]
@@ -376,8 +387,11 @@ def test_pirate_variant_displaces_crew_but_not_the_captain_who_just_boarded():
     state = displacement_setup()
     assert state.current_player() == 0
     assert [n for n in state.legal_action_names() if n != "mortgage"] == [
-        "stay", "board ginseng, displacing seat 1", "board ginseng, displacing seat 2",
-        "board ginseng, displacing seat 3"]
+        "stay",
+        "board ginseng, displacing seat 1",
+        "board ginseng, displacing seat 2",
+        "board ginseng, displacing seat 3",
+    ]
     play(state, "board ginseng, displacing seat 3")  # p3 goes home, without a refund
     d = snap(state)
     assert d["boats"]["ginseng"]["crew"] == [1, 2, 0] and d["spots"]["pirate_1"] == 1
@@ -430,7 +444,9 @@ def test_plunder_to_manila():
     state = plunder_setup()
     assert state.phase == "plunder" and state.current_player() == 0
     assert [n for n in state.legal_action_names() if n != "mortgage"] == [
-        "plunder: all to Manila", "plunder: ginseng to the shipyard"]
+        "plunder: all to Manila",
+        "plunder: ginseng to the shipyard",
+    ]
     rejects(state, "plunder: nutmeg to the shipyard", "only boats plundered")
     assert state.voyage_state() is None  # roll 3 is over
     play(state, "plunder: all to Manila")
@@ -483,8 +499,14 @@ def test_pilots_small_then_large():
     state = pilot_setup()
     assert state.phase == "small_pilot" and state.current_player() == 0
     assert [n for n in state.legal_action_names() if n != "mortgage"] == [
-        "small pilot: none", "small pilot: ginseng +1", "small pilot: ginseng -1",
-        "small pilot: nutmeg +1", "small pilot: nutmeg -1", "small pilot: silk +1", "small pilot: silk -1"]
+        "small pilot: none",
+        "small pilot: ginseng +1",
+        "small pilot: ginseng -1",
+        "small pilot: nutmeg +1",
+        "small pilot: nutmeg -1",
+        "small pilot: silk +1",
+        "small pilot: silk -1",
+    ]
     assert state.voyage_state()["spots"] == {"pilot_small": "p0", "pilot_large": "p1"}
     play(state, "small pilot: silk -1")  # silk 2 -> 1
     assert state.phase == "large_pilot" and state.current_player() == 1
@@ -705,16 +727,27 @@ def test_voyage_state_is_the_evaluator_json():
     load(state)
     play(state, "place ginseng", "place pirate_1", "place port_a", "decline", "roll 3-2-4")
     data = state.voyage_state(player=3)
-    assert data == {"rules": {"thirteen_after_last_roll": "port", "pirate_variant": False},
-                    "next_roll": 2, "player": "p3", "players": 4,
-                    "boats": {"ginseng": {"position": 8, "crew": ["p0"]},
-                              "nutmeg": {"position": 6, "crew": []},
-                              "silk": {"position": 4, "crew": []}},
-                    "spots": {"pirate_1": "p1", "port_a": "p2"},
-                    # every player's shares and what they can pay: cash + 12 per share
-                    "shares": {"p0": {"ginseng": 1, "nutmeg": 1}, "p1": {"ginseng": 1, "nutmeg": 1},
-                               "p2": {"silk": 1, "jade": 1}, "p3": {"silk": 1, "jade": 1}},
-                    "prices": {}, "budget": {"p0": 53, "p1": 49, "p2": 50, "p3": 54}}
+    assert data == {
+        "rules": {"thirteen_after_last_roll": "port", "pirate_variant": False},
+        "next_roll": 2,
+        "player": "p3",
+        "players": 4,
+        "boats": {
+            "ginseng": {"position": 8, "crew": ["p0"]},
+            "nutmeg": {"position": 6, "crew": []},
+            "silk": {"position": 4, "crew": []},
+        },
+        "spots": {"pirate_1": "p1", "port_a": "p2"},
+        # every player's shares and what they can pay: cash + 12 per share
+        "shares": {
+            "p0": {"ginseng": 1, "nutmeg": 1},
+            "p1": {"ginseng": 1, "nutmeg": 1},
+            "p2": {"silk": 1, "jade": 1},
+            "p3": {"silk": 1, "jade": 1},
+        },
+        "prices": {},
+        "budget": {"p0": 53, "p1": 49, "p2": 50, "p3": 54},
+    }
     assert state.evaluate(player=3).to_dict() == manila.evaluate(data).to_dict()
     in_wealth = state.voyage_state(player=0, objective="wealth")
     wealth = manila.evaluate(in_wealth, exact=True)

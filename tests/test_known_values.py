@@ -6,8 +6,8 @@ import pytest
 
 import manila
 
-PASS = [35, 56, 81, 108, 135, 160]       # /216: passes 13 within three rolls
-ON_13 = [21, 25, 27, 27, 25, 21]          # /216: ends roll 3 exactly on 13
+PASS = [35, 56, 81, 108, 135, 160]  # /216: passes 13 within three rolls
+ON_13 = [21, 25, 27, 27, 25, 21]  # /216: ends roll 3 exactly on 13
 
 
 def lone_boat(start, thirteen="port"):
@@ -16,9 +16,11 @@ def lone_boat(start, thirteen="port"):
     return {
         "rules": {"thirteen_after_last_roll": thirteen},
         "next_roll": 1,
-        "boats": {"ginseng": {"position": start, "crew": []},
-                  "nutmeg": {"position": nutmeg, "crew": []},
-                  "silk": {"position": 9 - start - nutmeg, "crew": []}},
+        "boats": {
+            "ginseng": {"position": start, "crew": []},
+            "nutmeg": {"position": nutmeg, "crew": []},
+            "silk": {"position": 9 - start - nutmeg, "crew": []},
+        },
     }
 
 
@@ -46,8 +48,11 @@ def test_captain_plunders_exactly_the_boats_on_13(start):
 
 EXAMPLE = {
     "next_roll": 1,
-    "boats": {"ginseng": {"position": 3, "crew": []}, "silk": {"position": 2, "crew": []},
-              "nutmeg": {"position": 4, "crew": []}},
+    "boats": {
+        "ginseng": {"position": 3, "crew": []},
+        "silk": {"position": 2, "crew": []},
+        "nutmeg": {"position": 4, "crew": []},
+    },
     "spots": {},
 }
 

@@ -6,9 +6,9 @@ import json
 import pytest
 
 import ladder_bots
+from manila._ladder import _Ratings, ladder, seating, wilson_interval
 from manila.bots import bot_names, register_bot
 from manila.cli import main
-from manila._ladder import _Ratings, ladder, seating, wilson_interval
 
 KEYS = {"games", "wins", "win_rate", "ci95", "mean_wealth", "rating"}
 
@@ -41,14 +41,17 @@ def test_same_seed_same_result_whatever_the_executor():
 
 def test_processes_executor_gives_the_same_result():
     bots = "greedy,ladder_bots:FirstLegal,random"
-    assert (ladder(players=3, bots=bots, games=3, seed=4, executor="processes").to_dict()
-            == ladder(players=3, bots=bots, games=3, seed=4).to_dict())
+    assert (
+        ladder(players=3, bots=bots, games=3, seed=4, executor="processes").to_dict()
+        == ladder(players=3, bots=bots, games=3, seed=4).to_dict()
+    )
 
 
 def test_python_bots_play_the_same_games_as_the_engine():
     core = ladder(players=4, bots="greedy,random,random,random", games=4, seed=3).to_dict()["bots"]
-    python = ladder(players=4, bots="manila.bots:GreedyBot,random,random,random", games=4,
-                    seed=3).to_dict()["bots"]
+    python = ladder(players=4, bots="manila.bots:GreedyBot,random,random,random", games=4, seed=3).to_dict()[
+        "bots"
+    ]
     for key in ("games", "wins", "mean_wealth"):
         assert python["manila.bots:GreedyBot"][key] == core["greedy"][key]
     mixed = ladder(players=4, bots="ladder_bots:NoSeed,ladder_bots:FirstLegal,greedy,random", games=4, seed=3)
@@ -63,12 +66,28 @@ def test_registered_bots_join_the_ladder():
         assert result.bots["first-legal"].games == 3
     finally:
         from manila import bots
+
         del bots._REGISTRY["first-legal"]
 
 
 def test_json_from_the_command_line(capsys):
-    assert main(["ladder", "--players", "4", "--bots", "greedy,random,random,random", "--games", "8",
-                 "--seed", "1", "--json"]) == 0
+    assert (
+        main(
+            [
+                "ladder",
+                "--players",
+                "4",
+                "--bots",
+                "greedy,random,random,random",
+                "--games",
+                "8",
+                "--seed",
+                "1",
+                "--json",
+            ]
+        )
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["games"] == 8 and set(data["bots"]) == {"greedy", "random"}
     for stats in data["bots"].values():
@@ -79,7 +98,7 @@ def test_json_from_the_command_line(capsys):
 
 
 def test_bad_input_is_refused_with_the_field_named(capsys):
-    with pytest.raises(ValueError, match="multiple of 4.*use 200 or 204"):
+    with pytest.raises(ValueError, match=r"multiple of 4.*use 200 or 204"):
         ladder(players=4, games=201)
     with pytest.raises(ValueError, match="one per seat"):
         ladder(players=4, bots="random,random")

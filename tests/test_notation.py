@@ -11,8 +11,10 @@ import manila
 from manila._reach import reachability_problems
 from states import random_state, states
 
-NAMES = st.one_of(st.sampled_from(["red", "blue", "O'Brien", "x-1", "a.b"]),
-                  st.text(min_size=1, max_size=8).filter(str.strip))
+NAMES = st.one_of(
+    st.sampled_from(["red", "blue", "O'Brien", "x-1", "a.b"]),
+    st.text(min_size=1, max_size=8).filter(str.strip),
+)
 
 
 def canonical(state: dict) -> dict:
@@ -66,22 +68,25 @@ def test_rule_options_in_notation():
     assert str(state) == "r1 ginseng@3 nutmeg@4 silk@2 players=3 thirteen=shipyard variant"
 
 
-@pytest.mark.parametrize("text, path, words", [
-    ("", "notation", "empty"),
-    ("ginseng@3 nutmeg@4 silk@2", "notation[0]", "starts with the roll"),
-    ("r1 ginseng@ nutmeg@4 silk@2", "notation[11]", "expected a position"),
-    ("r1 ginseng@3 nutmeg@4 silk@2 hello", "notation[29]", "unreadable item"),
-    ("r1 ginseng@3:red;blue nutmeg@4 silk@2", "notation[16]", "expected ','"),
-    ('r1 ginseng@3:"red nutmeg@4 silk@2', "notation[13]", "unreadable quoted name"),
-    ("r1 ginseng@3 ginseng@4 silk@2", "notation[13]", "given twice"),
-    ("r1 ginseng@3 nutmeg@4 silk@2 player=a player=b", "notation[38]", "given twice"),
-    ("r1 tea@3 nutmeg@4 silk@2", "boats.tea", "unknown good"),
-    ("r1 ginseng@x nutmeg@4 silk@2", "boats.ginseng.position", "0..13"),
-    ("r7 ginseng@3 nutmeg@4 silk@2", "next_roll", "1, 2 or 3"),
-    ("r1 ginseng@3 nutmeg@4 silk@2 dock=red", "spots.dock", "unknown spot"),
-    ("r1 ginseng@3 nutmeg@4 silk@2 thirteen=sea", "rules.thirteen_after_last_roll", "port"),
-    ("r1 ginseng@3 nutmeg@4 silk@2 players=x", "players", "3, 4 or 5"),
-])
+@pytest.mark.parametrize(
+    "text, path, words",
+    [
+        ("", "notation", "empty"),
+        ("ginseng@3 nutmeg@4 silk@2", "notation[0]", "starts with the roll"),
+        ("r1 ginseng@ nutmeg@4 silk@2", "notation[11]", "expected a position"),
+        ("r1 ginseng@3 nutmeg@4 silk@2 hello", "notation[29]", "unreadable item"),
+        ("r1 ginseng@3:red;blue nutmeg@4 silk@2", "notation[16]", "expected ','"),
+        ('r1 ginseng@3:"red nutmeg@4 silk@2', "notation[13]", "unreadable quoted name"),
+        ("r1 ginseng@3 ginseng@4 silk@2", "notation[13]", "given twice"),
+        ("r1 ginseng@3 nutmeg@4 silk@2 player=a player=b", "notation[38]", "given twice"),
+        ("r1 tea@3 nutmeg@4 silk@2", "boats.tea", "unknown good"),
+        ("r1 ginseng@x nutmeg@4 silk@2", "boats.ginseng.position", "0..13"),
+        ("r7 ginseng@3 nutmeg@4 silk@2", "next_roll", "1, 2 or 3"),
+        ("r1 ginseng@3 nutmeg@4 silk@2 dock=red", "spots.dock", "unknown spot"),
+        ("r1 ginseng@3 nutmeg@4 silk@2 thirteen=sea", "rules.thirteen_after_last_roll", "port"),
+        ("r1 ginseng@3 nutmeg@4 silk@2 players=x", "players", "3, 4 or 5"),
+    ],
+)
 def test_notation_errors_name_the_place(text, path, words):
     problems = manila.validate(text)
     assert any(p.path == path and words in p.message for p in problems), problems
@@ -128,7 +133,7 @@ def test_unreachable_states_are_refused_by_default():
     assert manila.validate({**manila.parse(text, strict=False).to_dict(), "strict": False}) == []
     together = manila.validate("r1 ginseng@0 nutmeg@0 silk@5")
     assert [p.path for p in together] == ["boats"] and "sum to 9" in together[0].message
-    with pytest.raises(manila.StateError, match="boats.jade.position"):
+    with pytest.raises(manila.StateError, match=r"boats\.jade\.position"):
         manila.evaluate(text)
     assert manila.evaluate(text, strict=False).boats
 
@@ -147,8 +152,11 @@ def test_random_states_round_trip_through_notation_in_bulk():
 
 def test_command_line_options_read_the_notations_syntax():
     from manila._notation import read_option
-    assert read_option("shares", ["red:jade2,silk1", '"Red Team":nutmeg1'], "--shares") == \
-        {"red": {"jade": 2, "silk": 1}, "Red Team": {"nutmeg": 1}}
+
+    assert read_option("shares", ["red:jade2,silk1", '"Red Team":nutmeg1'], "--shares") == {
+        "red": {"jade": 2, "silk": 1},
+        "Red Team": {"nutmeg": 1},
+    }
     assert read_option("prices", ["jade10,silk5"], "--prices") == {"jade": 10, "silk": 5}
     assert read_option("budget", ["red:7"], "--budget") == {"red": 7}
     for key, values, words in [

@@ -43,8 +43,12 @@ def reshuffle_others(history, players, observer, rng):
 
 
 def views(state, player):
-    return (state.observation(player), state.information_state_string(player),
-            state.observation_tensor(player).tobytes(), state.observation_string(player))
+    return (
+        state.observation(player),
+        state.information_state_string(player),
+        state.observation_tensor(player).tobytes(),
+        state.observation_string(player),
+    )
 
 
 def assert_same_views(game, history_a, history_b, observer, greedy=False):
@@ -60,14 +64,18 @@ def assert_same_views(game, history_a, history_b, observer, greedy=False):
 
 def others_shares(game, history, observer):
     s = game.new_initial_state()
-    for a in history[:2 * game.players]:
+    for a in history[: 2 * game.players]:
         s.apply_action(a)
     return [s.to_dict()["players"][p]["shares"] for p in range(game.players) if p != observer]
 
 
 @settings(max_examples=25, deadline=None)
-@given(players=st.integers(3, 5), seed=st.integers(0, 2 ** 32 - 1), observer=st.integers(0, 4),
-       shuffle=st.integers(0, 2 ** 32 - 1))
+@given(
+    players=st.integers(3, 5),
+    seed=st.integers(0, 2**32 - 1),
+    observer=st.integers(0, 4),
+    shuffle=st.integers(0, 2**32 - 1),
+)
 def test_view_does_not_change_with_others_hidden_shares(players, seed, observer, shuffle):
     observer %= players
     game, history = play_history(players, seed, ["random"] * players)
@@ -167,9 +175,9 @@ def test_tensor_layout_is_fixed_and_consistent():
                 assert t.dtype == np.float32 and t.shape == (size,)
                 assert (t >= observation_low(players)).all()
                 start, shape = sections["observer"]
-                assert t[start + p] == 1 and t[start:start + players].sum() == 1
+                assert t[start + p] == 1 and t[start : start + players].sum() == 1
                 start, shape = sections["phase"]
-                assert t[start:start + shape[0]].sum() == 1
+                assert t[start : start + shape[0]].sum() == 1
                 start, _ = sections["cash"]
                 assert t[start] == state.to_dict()["players"][p]["cash"]  # row 0 is the observer
             if a is not None:
@@ -188,8 +196,12 @@ def test_tensor_out_buffer_is_filled_in_place():
 def test_bad_arguments_raise_value_error_naming_the_field():
     state = Game(4, 0).new_initial_state()
     for bad in (-1, 4, "0", 1.5, True, None):
-        for method in (state.observation, state.information_state_string, state.observation_string,
-                       state.observation_tensor):
+        for method in (
+            state.observation,
+            state.information_state_string,
+            state.observation_string,
+            state.observation_tensor,
+        ):
             with pytest.raises(ValueError, match="player"):
                 method(bad)
     with pytest.raises(ValueError, match="out"):

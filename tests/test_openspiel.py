@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
-import manila.openspiel  # noqa: E402  (registers python_manila)
 from manila import _core  # noqa: E402
 
 DEAL = _core.ACTION_OFFSETS["deal"]
@@ -68,7 +67,8 @@ def test_actions_names_and_returns():
             assert max(state.returns()) > 0
         elif state.is_chance_node():
             assert state.action_to_string(pyspiel.PlayerId.CHANCE, state.chance_outcomes()[0][0]).startswith(
-                ("deal", "roll"))
+                ("deal", "roll")
+            )
         else:
             legal = state.legal_actions()
             assert legal == sorted(legal) and all(0 <= a < game.num_distinct_actions() for a in legal)
@@ -82,8 +82,9 @@ def test_mcts_bot_plays_a_game():
 
     game = pyspiel.load_game("python_manila", {"players": 4})
     rng = np.random.RandomState(7)
-    bot = mcts.MCTSBot(game, uct_c=2, max_simulations=4,
-                       evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    bot = mcts.MCTSBot(
+        game, uct_c=2, max_simulations=4, evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng
+    )
     state = game.new_initial_state()
     mcts_moves = 0
     while not state.is_terminal():
@@ -106,8 +107,9 @@ def test_observer_gives_the_players_view():
     game = pyspiel.load_game("python_manila", {"players": 4})
     obs = make_observation(game)
     info = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
-    public = make_observation(game, pyspiel.IIGObservationType(
-        perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE))
+    public = make_observation(
+        game, pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
+    )
     checked = 0
     for state in random_states(game, seed=3, every=11):
         for p in range(4):
@@ -115,8 +117,11 @@ def test_observer_gives_the_players_view():
             assert np.array_equal(obs.tensor, state._s.observation_tensor(p))
             assert np.array_equal(np.asarray(state.observation_tensor(p), np.float32), obs.tensor)
             assert obs.string_from(state, p) == state._s.observation_string(p)
-            assert info.string_from(state, p) == state.information_state_string(p) \
+            assert (
+                info.string_from(state, p)
+                == state.information_state_string(p)
                 == state._s.information_state_string(p)
+            )
             public.set_from(state, p)
             hidden = public.dict["hidden_shares"]
             if state.move_number() >= 8:  # after the deal nobody's dealt shares are public

@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo")
-from pettingzoo.test import api_test  # noqa: E402
+from pettingzoo.test import api_test
 
-from manila.game import IllegalActionError  # noqa: E402
-from manila.pettingzoo import NUM_PLAYER_ACTIONS, env, raw_env  # noqa: E402
-from manila.view import observation_size  # noqa: E402
+from manila.game import IllegalActionError
+from manila.pettingzoo import NUM_PLAYER_ACTIONS, env, raw_env
+from manila.view import observation_size
 
 
 # The dict of "observation" and "action_mask" is PettingZoo's own format for board games

@@ -43,8 +43,10 @@ def test_names_and_dict_order_do_not_matter(state, names):
     rename = dict(zip(PLAYERS, names))
     renamed = {
         **state,
-        "boats": {g: {"position": b["position"], "crew": [rename[o] for o in b["crew"]]}
-                  for g, b in reversed(list(state["boats"].items()))},
+        "boats": {
+            g: {"position": b["position"], "crew": [rename[o] for o in b["crew"]]}
+            for g, b in reversed(list(state["boats"].items()))
+        },
         "spots": {s: rename[o] for s, o in state["spots"].items()},
     }
     if "player" in state:
@@ -74,8 +76,9 @@ def test_insurance_pays_the_shipyard_slots(state):
     spots = manila.evaluate(state, exact=True, strict=False).spots
     if "insurance" not in spots:
         return
-    claims = sum(spots[s]["expected_net"] + spots[s]["cost"]
-                 for s in ("shipyard_a", "shipyard_b", "shipyard_c"))
+    claims = sum(
+        spots[s]["expected_net"] + spots[s]["cost"] for s in ("shipyard_a", "shipyard_b", "shipyard_c")
+    )
     assert spots["insurance"]["expected_net"] == 10 - claims
 
 
@@ -85,8 +88,9 @@ def test_legal_spots_follow_the_rules(state):
     seats = {"ginseng": 3, "nutmeg": 3, "silk": 3, "jade": 4}
     held = state["spots"]
     player = state.get("player")
-    mine = sum(b["crew"].count(player) for b in state["boats"].values()) + \
-        sum(o == player for o in held.values())
+    mine = sum(b["crew"].count(player) for b in state["boats"].values()) + sum(
+        o == player for o in held.values()
+    )
     if player is not None and mine >= (4 if state.get("players") == 3 else 3):
         assert spots == {}
         return

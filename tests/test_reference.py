@@ -16,8 +16,12 @@ SAMPLES = [(3, 300), (2, 200), (1, 60)]
 
 def sample(next_roll, count):
     rng = random.Random(1000 + next_roll)
-    return [random_state(rng, next_roll, busy=rng.choice((0.2, 0.5, 0.9)),
-                         decision_makers=(True, False, None)[i % 3]) for i in range(count)]
+    return [
+        random_state(
+            rng, next_roll, busy=rng.choice((0.2, 0.5, 0.9)), decision_makers=(True, False, None)[i % 3]
+        )
+        for i in range(count)
+    ]
 
 
 CASES = [(roll, i, s) for roll, n in SAMPLES for i, s in enumerate(sample(roll, n))]
@@ -25,8 +29,12 @@ CASES = [(roll, i, s) for roll, n in SAMPLES for i, s in enumerate(sample(roll, 
 
 def engine_tables(state, strict=False):  # random positions may be hypothetical
     result = manila.evaluate(state, exact=True, strict=strict)
-    return {"spots": result.spots, "boats": result.boats, "incomes": result.incomes,
-            "payoffs": result.payoffs}
+    return {
+        "spots": result.spots,
+        "boats": result.boats,
+        "incomes": result.incomes,
+        "payoffs": result.payoffs,
+    }
 
 
 @pytest.mark.parametrize("state", [c[2] for c in CASES], ids=[f"roll{c[0]}-{c[1]}" for c in CASES])
@@ -35,8 +43,9 @@ def test_engine_equals_reference(state):
 
 
 # The published seed calculator's own test cases, which the speed benchmark times.
-SEED_CASES = json.loads((Path(__file__).resolve().parent.parent / "benchmarks" / "seed_states.json")
-                        .read_text(encoding="utf-8"))["cases"]
+SEED_CASES = json.loads(
+    (Path(__file__).resolve().parent.parent / "benchmarks" / "seed_states.json").read_text(encoding="utf-8")
+)["cases"]
 
 
 @pytest.mark.parametrize("state", [c["state"] for c in SEED_CASES], ids=[c["id"] for c in SEED_CASES])
@@ -61,7 +70,9 @@ def test_sample_covers_the_rules():
     assert count(lambda s: any(b["position"] == 13 for b in s["boats"].values())) >= 20
     assert count(lambda s: any(len(b["crew"]) == seats[g] for g, b in s["boats"].items())) >= 50
     assert count(lambda s: "player" not in s) >= 50
-    assert count(lambda s: s.get("player") in (s["spots"].get("pilot_large"), s["spots"].get("pirate_1"))) >= 30
+    assert (
+        count(lambda s: s.get("player") in (s["spots"].get("pilot_large"), s["spots"].get("pirate_1"))) >= 30
+    )
 
 
 def test_literal_brute_force_agrees_with_the_reference():

@@ -22,16 +22,24 @@ import manila
 from manila import server as web
 from states import states
 
-ROLL3 = ("r3 ginseng@8:red,blue silk@arrived:green jade@12 port_c=green pirate_1=blue "
-         "pilot_large=red player=red")
+ROLL3 = (
+    "r3 ginseng@8:red,blue silk@arrived:green jade@12 port_c=green pirate_1=blue pilot_large=red player=red"
+)
 # The example state one roll early: a boat in Manila and one on 12 before roll 2, which no real voyage reaches.
-UNREACHABLE = {"next_roll": 2, "player": "red",
-               "boats": {"ginseng": {"position": 8, "crew": ["red", "blue"]},
-                         "silk": {"position": "arrived", "crew": ["green"]},
-                         "jade": {"position": 12, "crew": []}},
-               "spots": {"pirate_1": "blue", "pilot_large": "red", "port_c": "green"}}
-START = {"next_roll": 1, "boats": {"ginseng": {"position": 3}, "silk": {"position": 2},
-                                   "nutmeg": {"position": 4}}}
+UNREACHABLE = {
+    "next_roll": 2,
+    "player": "red",
+    "boats": {
+        "ginseng": {"position": 8, "crew": ["red", "blue"]},
+        "silk": {"position": "arrived", "crew": ["green"]},
+        "jade": {"position": 12, "crew": []},
+    },
+    "spots": {"pirate_1": "blue", "pilot_large": "red", "port_c": "green"},
+}
+START = {
+    "next_roll": 1,
+    "boats": {"ginseng": {"position": 3}, "silk": {"position": 2}, "nutmeg": {"position": 4}},
+}
 
 
 @contextlib.contextmanager
@@ -100,8 +108,7 @@ def raw(srv, data: bytes, *, wait: float = 10.0) -> tuple[int, dict, bytes]:
             got += chunk
         head, _, body = got.partition(b"\r\n\r\n")
         lines = head.decode("latin-1").split("\r\n")
-        headers = {k.strip().lower(): v.strip()
-                   for k, _, v in (line.partition(":") for line in lines[1:])}
+        headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
         while len(body) < int(headers.get("content-length", 0)):
             chunk = sock.recv(65536)
             assert chunk, body
@@ -203,19 +210,27 @@ def test_strictness(srv):
 
 
 def test_evaluate_invalid_states_list_every_problem(srv):
-    bad = {"next_roll": 4, "boats": {"ginseng": {"position": 3}, "tea": {"position": 1}},
-           "spots": {"port_z": "red", "pirate_2": "blue"}}
+    bad = {
+        "next_roll": 4,
+        "boats": {"ginseng": {"position": 3}, "tea": {"position": 1}},
+        "spots": {"port_z": "red", "pirate_2": "blue"},
+    }
     r = call(srv, "POST", "/v1/evaluate", bad)
     assert r.status == 400
     paths = {e["path"] for e in r.errors}
     assert {"next_roll", "boats.tea", "boats", "spots.port_z"} <= paths
     assert {p.path for p in manila.validate(bad)} == paths
-    for body, path in [([1, 2], ""), ("r1", ""), ({"notation": 5}, "notation"),
-                       ({"notation": "r9 x"}, None), ({"notation": "r1", "player": "x"}, "player"),
-                       ({"notation": ROLL3, "exact": "yes"}, "exact"),
-                       ({**manila.EXAMPLE, "version": True}, "version"),
-                       ({**manila.EXAMPLE, "exact": 1}, "exact"),
-                       ({**manila.EXAMPLE, "strict": {}}, "strict")]:
+    for body, path in [
+        ([1, 2], ""),
+        ("r1", ""),
+        ({"notation": 5}, "notation"),
+        ({"notation": "r9 x"}, None),
+        ({"notation": "r1", "player": "x"}, "player"),
+        ({"notation": ROLL3, "exact": "yes"}, "exact"),
+        ({**manila.EXAMPLE, "version": True}, "version"),
+        ({**manila.EXAMPLE, "exact": 1}, "exact"),
+        ({**manila.EXAMPLE, "strict": {}}, "strict"),
+    ]:
         r = call(srv, "POST", "/v1/evaluate", body)
         assert r.status == 400, body
         if path is not None:
@@ -226,8 +241,11 @@ def test_validate(srv):
     r = call(srv, "POST", "/v1/validate", manila.EXAMPLE)
     assert r.status == 200
     out = r.json()
-    assert out == {"valid": True, "state": manila.VoyageState.from_dict(manila.EXAMPLE).to_dict(),
-                   "notation": str(manila.VoyageState.from_dict(manila.EXAMPLE))}
+    assert out == {
+        "valid": True,
+        "state": manila.VoyageState.from_dict(manila.EXAMPLE).to_dict(),
+        "notation": str(manila.VoyageState.from_dict(manila.EXAMPLE)),
+    }
     again = call(srv, "POST", "/v1/validate", {"notation": out["notation"]}).json()
     assert again == out
     r = call(srv, "POST", "/v1/validate", UNREACHABLE)
@@ -279,23 +297,37 @@ def test_400_unreadable_bodies(srv):
 
 
 def test_400_bad_query_parameters(srv):
-    for query in ("exact=yes", "exact=", "exact", "exact=1&exact=0", "player=red", "strict=2",
-                  "&".join(f"strict=1&x{i}=1" for i in range(20))):
+    for query in (
+        "exact=yes",
+        "exact=",
+        "exact",
+        "exact=1&exact=0",
+        "player=red",
+        "strict=2",
+        "&".join(f"strict=1&x{i}=1" for i in range(20)),
+    ):
         r = call(srv, "POST", f"/v1/evaluate?{query}", START)
         assert r.status == 400, query
         assert r.errors[0]["path"].startswith("query"), r.errors
 
 
 def test_411_no_length(srv):
-    status, headers, body = raw(srv, b"POST /v1/evaluate HTTP/1.1\r\nHost: x\r\n"
-                                     b"Content-Type: application/json\r\n\r\n")
+    status, headers, body = raw(
+        srv, b"POST /v1/evaluate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\r\n"
+    )
     assert status == 411 and json.loads(body)["errors"][0]["path"] == "headers.content-length"
-    status, headers, body = raw(srv, b"POST /v1/validate HTTP/1.1\r\nHost: x\r\n"
-                                     b"Content-Type: application/json\r\n"
-                                     b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
+    status, headers, body = raw(
+        srv,
+        b"POST /v1/validate HTTP/1.1\r\nHost: x\r\n"
+        b"Content-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+    )
     assert status == 411 and headers["connection"] == "close"
-    status, _, body = raw(srv, b"POST /v1/evaluate HTTP/1.1\r\nHost: x\r\n"
-                               b"Content-Type: application/json\r\nContent-Length: -5\r\n\r\n")
+    status, _, body = raw(
+        srv,
+        b"POST /v1/evaluate HTTP/1.1\r\nHost: x\r\n"
+        b"Content-Type: application/json\r\nContent-Length: -5\r\n\r\n",
+    )
     assert status == 400 and "Content-Length" in json.loads(body)["errors"][0]["message"]
 
 
@@ -309,15 +341,23 @@ def test_413_over_64_kib(srv):
     assert r.headers["Connection"] == "close"
     # Refused on the announced length alone: the server does not wait for a body it will not read.
     start = time.monotonic()
-    status, headers, _ = raw(srv, b"POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: "
-                                  b"application/json\r\nContent-Length: 99999999\r\n\r\n{")
+    status, _headers, _ = raw(
+        srv,
+        b"POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: "
+        b"application/json\r\nContent-Length: 99999999\r\n\r\n{",
+    )
     assert status == 413 and time.monotonic() - start < 2
 
 
 def test_415_content_type(srv):
     body = json.dumps(START).encode()
-    for ctype in ("text/plain", "application/x-www-form-urlencoded", "application/json; charset=latin-1",
-                  "application/jsonx", None):
+    for ctype in (
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "application/json; charset=latin-1",
+        "application/jsonx",
+        None,
+    ):
         headers = {"Content-Type": ctype} if ctype else {}
         for path in ("/v1/evaluate", "/v1/validate"):
             r = call(srv, "POST", path, body, headers)
@@ -340,8 +380,11 @@ def test_malformed_requests_get_json_errors(srv):
 def test_408_slow_body_and_503_slow_evaluation():
     with serving(time_limit=0.5) as s:
         start = time.monotonic()
-        status, headers, body = raw(s, b"POST /v1/evaluate HTTP/1.1\r\nHost: x\r\nContent-Type: "
-                                       b"application/json\r\nContent-Length: 100\r\n\r\n{\"next_")
+        status, _headers, body = raw(
+            s,
+            b"POST /v1/evaluate HTTP/1.1\r\nHost: x\r\nContent-Type: "
+            b'application/json\r\nContent-Length: 100\r\n\r\n{"next_',
+        )
         took = time.monotonic() - start
         assert status == 408 and "did not arrive" in json.loads(body)["errors"][0]["message"]
         assert 0.4 < took < 3
@@ -363,6 +406,7 @@ def test_408_slow_body_and_503_slow_evaluation():
 
 def test_500_hides_the_error_and_keeps_serving(capsys):
     with serving() as s:
+
         def broken(*args, **kwargs):
             raise RuntimeError("secret detail from the engine")
 
@@ -406,8 +450,9 @@ def test_random_states_match_the_library(srv, state):
     assert r.status == 200, r.body
     assert r.json() == manila.evaluate(state, exact=True, strict=False).to_dict()
     v = call(srv, "POST", "/v1/validate?strict=0", state).json()
-    assert manila.VoyageState.from_dict(v["state"], strict=False) == \
-        manila.VoyageState.from_dict(state, strict=False)
+    assert manila.VoyageState.from_dict(v["state"], strict=False) == manila.VoyageState.from_dict(
+        state, strict=False
+    )
     assert manila.parse(v["notation"], strict=False) == manila.VoyageState.from_dict(state, strict=False)
 
 
@@ -426,10 +471,31 @@ def test_schemathesis_finds_no_server_error_or_spec_violation(srv, tmp_path):
     config = tmp_path / "schemathesis.toml"
     config.write_text(SCHEMATHESIS_CONFIG)
     url = f"http://127.0.0.1:{srv.server_address[1]}/openapi.json"
-    cmd = [sys.executable, "-m", "schemathesis.cli", "--config-file", str(config), "run", url,
-           "--checks", "all", "--max-examples", "60", "--seed", "20261129", "--workers", "1",
-           "--phases", "examples,coverage,fuzzing", "--request-timeout", "10",
-           "--report", "junit", "--report-dir", str(tmp_path / "report")]
+    cmd = [
+        sys.executable,
+        "-m",
+        "schemathesis.cli",
+        "--config-file",
+        str(config),
+        "run",
+        url,
+        "--checks",
+        "all",
+        "--max-examples",
+        "60",
+        "--seed",
+        "20261129",
+        "--workers",
+        "1",
+        "--phases",
+        "examples,coverage,fuzzing",
+        "--request-timeout",
+        "10",
+        "--report",
+        "junit",
+        "--report-dir",
+        str(tmp_path / "report"),
+    ]
     env = {**os.environ, "NO_COLOR": "1"}
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=240, env=env, cwd=tmp_path)
     tail = done.stdout[-6000:] + done.stderr[-3000:]
@@ -441,8 +507,12 @@ def test_schemathesis_finds_no_server_error_or_spec_violation(srv, tmp_path):
 
 
 def _start(*args):
-    proc = subprocess.Popen([sys.executable, "-m", "manila", "serve", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "manila", "serve", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     line = proc.stdout.readline()
     m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
     assert m, (line, proc.stderr.read() if proc.poll() is not None else "")
@@ -476,17 +546,22 @@ def test_serve_logs_requests_unless_quiet_and_reports_a_busy_port():
         conn.request("GET", "/healthz")
         conn.getresponse().read()
         conn.close()
-        busy = subprocess.run([sys.executable, "-m", "manila", "serve", "--port", str(port)],
-                              capture_output=True, text=True, timeout=30)
+        busy = subprocess.run(
+            [sys.executable, "-m", "manila", "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert busy.returncode == 2 and "cannot listen" in busy.stderr
         assert "Traceback" not in busy.stderr
     finally:
         proc.terminate()
-        out, err = proc.communicate(timeout=10)
+        _out, err = proc.communicate(timeout=10)
     assert '"GET /healthz HTTP/1.1" 200' in err
     for bad in (["--port", "70000"], ["--time-limit", "0"], ["--workers", "0"]):
-        done = subprocess.run([sys.executable, "-m", "manila", "serve", *bad], capture_output=True, text=True,
-                              timeout=30)
+        done = subprocess.run(
+            [sys.executable, "-m", "manila", "serve", *bad], capture_output=True, text=True, timeout=30
+        )
         assert done.returncode == 2 and "manila: error:" in done.stderr
 
 
@@ -505,10 +580,15 @@ def test_error_hints_fit_http(srv):
     assert any('did you mean "ginseng"?' in e["message"] for e in r.errors), r.errors
 
 
-@pytest.mark.parametrize("body, words", [
-    (b"null", "not null"), (b"[1, 2]", "not an array"), (b"{x", "not valid JSON: a key in double quotes"),
-    (b'{"next_roll": 1,}', "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        (b"null", "not null"),
+        (b"[1, 2]", "not an array"),
+        (b"{x", "not valid JSON: a key in double quotes"),
+        (b'{"next_roll": 1,}', "not valid JSON"),
+    ],
+)
 def test_no_python_wording_over_http(srv, body, words):
     r = call(srv, "POST", "/v1/evaluate", body, {"Content-Type": "application/json"})
     assert r.status == 400
@@ -519,19 +599,26 @@ def test_no_python_wording_over_http(srv, body, words):
 
 def test_413_is_decided_on_the_length_before_anything_else(srv):
     # Wrong content type, and a body that never comes: the size alone decides, at once.
-    status, headers, body = raw(srv, b"POST /v1/evaluate HTTP/1.1\r\nHost: x\r\nContent-Type: "
-                                     b"text/plain\r\nContent-Length: 99999999\r\n\r\n")
+    status, headers, body = raw(
+        srv,
+        b"POST /v1/evaluate HTTP/1.1\r\nHost: x\r\nContent-Type: "
+        b"text/plain\r\nContent-Length: 99999999\r\n\r\n",
+    )
     assert status == 413 and headers["connection"] == "close"
     assert json.loads(body)["errors"][0]["path"] == "headers.content-length"
     # Two lengths that disagree: which would be meant cannot be told.
-    status, _, body = raw(srv, b"POST /v1/evaluate HTTP/1.1\r\nHost: x\r\nContent-Type: "
-                               b"application/json\r\nContent-Length: 2\r\nContent-Length: 99999999\r\n\r\n{}")
+    status, _, body = raw(
+        srv,
+        b"POST /v1/evaluate HTTP/1.1\r\nHost: x\r\nContent-Type: "
+        b"application/json\r\nContent-Length: 2\r\nContent-Length: 99999999\r\n\r\n{}",
+    )
     assert status == 400 and "more than once" in json.loads(body)["errors"][0]["message"]
 
 
 def test_the_page_takes_its_names_from_python(srv):
     from manila._names import IN_WEALTH, NOBODY_AFTER_YOU, REPLY_AWARE, SPOT_LABELS, page_data
     from manila._state import PRICES
+
     page = call(srv, "GET", "/").body.decode("utf-8")
     own = (web.resources.files("manila") / "web" / "index.html").read_text(encoding="utf-8")
     for label in ("Pirate captain", "Small pilot", "Port A", NOBODY_AFTER_YOU, REPLY_AWARE, IN_WEALTH):
@@ -543,8 +630,12 @@ def test_the_page_takes_its_names_from_python(srv):
 
 
 def test_serve_on_every_interface_prints_the_address_for_a_phone():
-    proc = subprocess.Popen([sys.executable, "-m", "manila", "serve", "--host", "0.0.0.0", "--port", "0",
-                             "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "manila", "serve", "--host", "0.0.0.0", "--port", "0", "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         first, second = proc.stdout.readline(), proc.stdout.readline()
         port = re.search(r":(\d+)/", first).group(1)

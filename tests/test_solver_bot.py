@@ -7,9 +7,9 @@ import pytest
 
 import manila
 from manila import _core
+from manila._solver_bot import SolverBot, _game_name, arrival_odds
 from manila.bots import bots_for, make_bot
 from manila.game import Game
-from manila._solver_bot import SolverBot, _game_name, arrival_odds
 from test_observation import others_shares, reshuffle_others
 
 
@@ -78,7 +78,11 @@ def test_placements_are_the_advice_of_the_searched_turns():
 
     def check(state, view, action):
         nonlocal checked
-        if state.phase == "placement" and state.current_player() == 0 and state.voyage_state()["next_roll"] == 3:
+        if (
+            state.phase == "placement"
+            and state.current_player() == 0
+            and state.voyage_state()["next_roll"] == 3
+        ):
             advice = manila.advise(view.position(), strict=False)
             name = state.action_name(action)
             assert name == ("decline" if advice.best == "decline" else f"place {advice.best}")
@@ -94,15 +98,18 @@ def test_arrival_odds_are_the_known_values():
     assert [o * 216 for o in arrival_odds()] == port_or_13
 
 
-@pytest.mark.parametrize("phase, option, name", [
-    ("small_pilot", "none", "small pilot: none"),
-    ("small_pilot", "jade+1", "small pilot: jade +1"),
-    ("large_pilot", "silk-2", "large pilot: silk -2"),
-    ("large_pilot", "ginseng+1 jade-1", "large pilot: ginseng +1, jade -1"),
-    ("boarding", "board silk", "board silk"),
-    ("boarding", "board silk displace 2", "board silk, displacing seat 2"),
-    ("boarding", "stay", "stay"),
-])
+@pytest.mark.parametrize(
+    "phase, option, name",
+    [
+        ("small_pilot", "none", "small pilot: none"),
+        ("small_pilot", "jade+1", "small pilot: jade +1"),
+        ("large_pilot", "silk-2", "large pilot: silk -2"),
+        ("large_pilot", "ginseng+1 jade-1", "large pilot: ginseng +1, jade -1"),
+        ("boarding", "board silk", "board silk"),
+        ("boarding", "board silk displace 2", "board silk, displacing seat 2"),
+        ("boarding", "stay", "stay"),
+    ],
+)
 def test_advice_names_map_to_game_actions(phase, option, name):
     assert _game_name(phase, option) == name
     assert name in manila.game.ACTION_NAMES

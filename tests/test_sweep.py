@@ -16,58 +16,130 @@ import pytest
 
 import manila
 from manila._enumerate import enumerate_starts, reachable
-from manila.cli.plot import add_plot_arguments, run_plot
-from manila.plot import heatmap_grid
 from manila._starts import rank_starts
 from manila._sweep import Sweep, _Bar, read_frame, sweep
+from manila.cli.plot import add_plot_arguments, run_plot
 from manila.cli.sweep import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
+from manila.plot import heatmap_grid
 
-ARRAYS = ("goods", "positions", "denominator", "net", "legal", "cost", "boats", "incomes",
-          "payoffs", "start_goods", "start_spaces", "path_start", "path_row", "path_count")
+ARRAYS = (
+    "goods",
+    "positions",
+    "denominator",
+    "net",
+    "legal",
+    "cost",
+    "boats",
+    "incomes",
+    "payoffs",
+    "start_goods",
+    "start_spaces",
+    "path_start",
+    "path_row",
+    "path_count",
+)
 
 # Families of every kind, each with a different pattern; (keywords, strict) where strict
 # is what manila.evaluate needs to accept the rows.
 FAMILIES = {
     "starts": (dict(next_roll=1), True),
-    "starts-with-pirate": (dict(next_roll=1, goods="ginseng,silk,jade", crews=(1, 0, 2), pirates=1,
-                                player="crew1"), True),
+    "starts-with-pirate": (
+        dict(next_roll=1, goods="ginseng,silk,jade", crews=(1, 0, 2), pirates=1, player="crew1"),
+        True,
+    ),
     "roll2-two-pirates": (dict(next_roll=2, pirates=2, crews=(1, 1, 0)), True),
-    "roll2-one-start-pilot": (dict(next_roll=2, start={"ginseng": 1, "silk": 3, "jade": 5},
-                                   spots={"pilot_large": "blue"}, crews={"silk": ["red"]},
-                                   player="red"), True),
-    "roll2-three-players": (dict(next_roll=2, start={"ginseng": 1, "silk": 3, "jade": 5}, players=3,
-                                 player="red", crews={"silk": ["red", "red"]},
-                                 spots={"port_a": "red"}), True),
-    "roll3-pilots": (dict(next_roll=3, goods="nutmeg,silk,jade", crews={"jade": ["red", "blue", "red"]},
-                          spots={"pilot_large": "blue", "pilot_small": "red", "insurance": "green"},
-                          player="red"), True),
-    "roll3-all-positions-variant": (dict(next_roll=3, goods="ginseng,nutmeg,jade", reachable=False,
-                                         fixed={"nutmeg": 13}, pirates=2, crews=(0, 2, 3),
-                                         rules={"thirteen_after_last_roll": "shipyard",
-                                                "pirate_variant": True}), False),
+    "roll2-one-start-pilot": (
+        dict(
+            next_roll=2,
+            start={"ginseng": 1, "silk": 3, "jade": 5},
+            spots={"pilot_large": "blue"},
+            crews={"silk": ["red"]},
+            player="red",
+        ),
+        True,
+    ),
+    "roll2-three-players": (
+        dict(
+            next_roll=2,
+            start={"ginseng": 1, "silk": 3, "jade": 5},
+            players=3,
+            player="red",
+            crews={"silk": ["red", "red"]},
+            spots={"port_a": "red"},
+        ),
+        True,
+    ),
+    "roll3-pilots": (
+        dict(
+            next_roll=3,
+            goods="nutmeg,silk,jade",
+            crews={"jade": ["red", "blue", "red"]},
+            spots={"pilot_large": "blue", "pilot_small": "red", "insurance": "green"},
+            player="red",
+        ),
+        True,
+    ),
+    "roll3-all-positions-variant": (
+        dict(
+            next_roll=3,
+            goods="ginseng,nutmeg,jade",
+            reachable=False,
+            fixed={"nutmeg": 13},
+            pirates=2,
+            crews=(0, 2, 3),
+            rules={"thirteen_after_last_roll": "shipyard", "pirate_variant": True},
+        ),
+        False,
+    ),
     # The wealth keys: shares change the pilots' and the captain's choices, and so every
     # number; the budget (below every free spot) makes the player a blind passenger.
-    "roll2-wealth-pirates": (dict(next_roll=2, goods="ginseng,silk,jade", pirates=1,
-                                  crews={"silk": ["red"], "jade": ["blue"]},
-                                  spots={"pilot_large": "red"}, player="red", objective="wealth",
-                                  shares={"red": {"jade": 2, "silk": 1}, "pirate1": {"jade": 3},
-                                          "green": {"ginseng": 1}},
-                                  prices={"jade": 10, "silk": 5}), True),
-    "roll3-wealth-budget": (dict(next_roll=3, goods="nutmeg,silk,jade", pirates=2,
-                                 crews={"nutmeg": ["red"]}, spots={"pilot_small": "blue"},
-                                 player="red", objective="wealth", shares={"blue": {"silk": 2}},
-                                 prices={"silk": 20}, budget={"red": 1}), True),
+    "roll2-wealth-pirates": (
+        dict(
+            next_roll=2,
+            goods="ginseng,silk,jade",
+            pirates=1,
+            crews={"silk": ["red"], "jade": ["blue"]},
+            spots={"pilot_large": "red"},
+            player="red",
+            objective="wealth",
+            shares={"red": {"jade": 2, "silk": 1}, "pirate1": {"jade": 3}, "green": {"ginseng": 1}},
+            prices={"jade": 10, "silk": 5},
+        ),
+        True,
+    ),
+    "roll3-wealth-budget": (
+        dict(
+            next_roll=3,
+            goods="nutmeg,silk,jade",
+            pirates=2,
+            crews={"nutmeg": ["red"]},
+            spots={"pilot_small": "blue"},
+            player="red",
+            objective="wealth",
+            shares={"blue": {"silk": 2}},
+            prices={"silk": 20},
+            budget={"red": 1},
+        ),
+        True,
+    ),
 }
 
 
 def row_as_evaluation(s: Sweep, row: int) -> dict:
     den = int(s.denominator[row])
     return {
-        "spots": {name: {"cost": int(s.cost[row, k]), "expected_net": Fraction(int(s.net[row, k]), den)}
-                  for k, name in enumerate(s.spots) if s.legal[row, k]},
-        "boats": {g: {o: Fraction(int(s.boats[row, b, k]), den)
-                      for k, o in enumerate(("port", "shipyard", "plundered"))}
-                  for b, g in enumerate(s.goods_names(row))},
+        "spots": {
+            name: {"cost": int(s.cost[row, k]), "expected_net": Fraction(int(s.net[row, k]), den)}
+            for k, name in enumerate(s.spots)
+            if s.legal[row, k]
+        },
+        "boats": {
+            g: {
+                o: Fraction(int(s.boats[row, b, k]), den)
+                for k, o in enumerate(("port", "shipyard", "plundered"))
+            }
+            for b, g in enumerate(s.goods_names(row))
+        },
         "incomes": {o: Fraction(int(s.incomes[row, i]), den) for i, o in enumerate(s.owners)},
         "payoffs": {o: Fraction(int(s.payoffs[row, i]), den) for i, o in enumerate(s.owners)},
     }
@@ -145,10 +217,17 @@ def test_process_pool_gives_identical_arrays(reference):
 
 def test_dask_local_cluster_gives_identical_arrays(reference):
     distributed = pytest.importorskip("distributed")  # in the test extras: runs by default
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                                  worker_dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",
+            worker_dashboard_address=None,
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         assert_same(sweep(**EXECUTOR_FAMILY, executor=client.get_executor(), chunk_size=150), reference)
 
 
@@ -203,6 +282,7 @@ def test_an_invalid_pattern_is_refused_before_any_work():
 
 # -- results ---------------------------------------------------------------------------------
 
+
 def test_by_start_is_the_expectation_over_the_dice():
     start = {"ginseng": 2, "nutmeg": 3, "jade": 4}
     s = sweep(3, start=start, pirates=1)
@@ -210,12 +290,15 @@ def test_by_start_is_the_expectation_over_the_dice():
     assert s.probability.sum() == pytest.approx(1.0)
     rows = {s.position_names(r): r for r in range(len(s))}
     assert set(rows) == set(odds)
-    expected = [sum(p * s.value(rows[k], spot) for k, p in odds.items())
-                if s.legal[0, j] else None for j, spot in enumerate(s.spots)]
+    expected = [
+        sum(p * s.value(rows[k], spot) for k, p in odds.items()) if s.legal[0, j] else None
+        for j, spot in enumerate(s.spots)
+    ]
     assert s.by_start("net", exact=True)[0].tolist() == expected
     incomes = s.by_start("incomes", exact=True)[0].tolist()
-    assert incomes == [sum(p * Fraction(int(s.incomes[rows[k], 0]), int(s.denominator[0]))
-                           for k, p in odds.items())]
+    assert incomes == [
+        sum(p * Fraction(int(s.incomes[rows[k], 0]), int(s.denominator[0])) for k, p in odds.items())
+    ]
     # The same start inside the sweep of every start gives the same expectations.
     every = sweep(3, pirates=1)
     k = every.starts.index(start)
@@ -224,8 +307,15 @@ def test_by_start_is_the_expectation_over_the_dice():
 
 
 def test_frame_columns_and_values():
-    s = sweep(3, goods="ginseng,silk,jade", crews={"silk": ["red"]}, pirates=1, player="red",
-              objective="wealth", shares={"red": {"silk": 2}, "pirate1": {"jade": 1}})
+    s = sweep(
+        3,
+        goods="ginseng,silk,jade",
+        crews={"silk": ["red"]},
+        pirates=1,
+        player="red",
+        objective="wealth",
+        shares={"red": {"silk": 2}, "pirate1": {"jade": 1}},
+    )
     df = s.frame
     assert len(df) == len(s)
     assert df["position_nutmeg"].isna().all() and str(df["position_silk"].dtype) == "Int8"
@@ -243,8 +333,14 @@ def test_frame_columns_and_values():
 
 
 def test_save_and_read_back(tmp_path):
-    s = sweep(2, start={"ginseng": 3, "silk": 2, "jade": 4}, crews=(1, 0, 0), objective="wealth",
-              shares={"crew1": {"ginseng": 2}}, prices={"ginseng": 5})
+    s = sweep(
+        2,
+        start={"ginseng": 3, "silk": 2, "jade": 4},
+        crews=(1, 0, 0),
+        objective="wealth",
+        shares={"crew1": {"ginseng": 2}},
+        prices={"ginseng": 5},
+    )
     assert not np.array_equal(s.payoffs, s.incomes)
     assert s.save(tmp_path / "s.npz") == "npz"
     z = np.load(tmp_path / "s.npz")
@@ -264,23 +360,26 @@ def test_save_and_read_back(tmp_path):
         s.save(tmp_path / "s.txt")
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(crews={"silk": ["red"]}), "crews by good need exactly one good triple"),
-    (dict(goods="ginseng,silk,jade", crews={"nutmeg": ["red"]}), "crews.nutmeg"),
-    (dict(crews=(1, 2)), "three crews"),
-    (dict(crews=(1, ["red"], 0)), "crew sizes or three lists"),
-    (dict(pirates=1, spots={"pirate_1": "x"}), "spots.pirate_1"),
-    (dict(pirates=3), "pirates"),
-    (dict(spots={"pirate_2": "x"}), "pirate_2"),
-    (dict(goods="ginseng,nutmeg,silk", crews=(0, 0, 4)), "seats"),
-    (dict(chunk_size=0), "chunk_size"),
-    # The wealth keys are checked by the state's parser, under the state's field names.
-    (dict(objective="welth"), "objective: must be \"income\" or \"wealth\""),
-    (dict(shares={"red": {"tea": 1}}), "shares.red.tea: unknown good"),
-    (dict(shares={"red": {"jade": 4}, "blue": {"jade": 2}}), "6 shares of jade"),
-    (dict(prices={"jade": 30}), "prices.jade: a good at 30 has ended the game"),
-    (dict(budget={"red": -1}), "budget.red"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(crews={"silk": ["red"]}), "crews by good need exactly one good triple"),
+        (dict(goods="ginseng,silk,jade", crews={"nutmeg": ["red"]}), "crews.nutmeg"),
+        (dict(crews=(1, 2)), "three crews"),
+        (dict(crews=(1, ["red"], 0)), "crew sizes or three lists"),
+        (dict(pirates=1, spots={"pirate_1": "x"}), "spots.pirate_1"),
+        (dict(pirates=3), "pirates"),
+        (dict(spots={"pirate_2": "x"}), "pirate_2"),
+        (dict(goods="ginseng,nutmeg,silk", crews=(0, 0, 4)), "seats"),
+        (dict(chunk_size=0), "chunk_size"),
+        # The wealth keys are checked by the state's parser, under the state's field names.
+        (dict(objective="welth"), 'objective: must be "income" or "wealth"'),
+        (dict(shares={"red": {"tea": 1}}), "shares.red.tea: unknown good"),
+        (dict(shares={"red": {"jade": 4}, "blue": {"jade": 2}}), "6 shares of jade"),
+        (dict(prices={"jade": 30}), "prices.jade: a good at 30 has ended the game"),
+        (dict(budget={"red": -1}), "budget.red"),
+    ],
+)
 def test_bad_sweeps_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):
         sweep(3, **kwargs)
@@ -314,8 +413,9 @@ def test_payoff_ranking_adds_the_share_price_rise():
     for e in ranking:
         s, j = e["start"]["silk"], e["start"]["jade"]
         assert e["score"] == 36 * PORT[j] + 2 * 10 * PORT[s]  # nutmeg does not sail
-    incomes = rank_starts(["ginseng", "silk", "jade"], "income", crews={"jade": ["red"]},
-                          player="red", **wealth)
+    incomes = rank_starts(
+        ["ginseng", "silk", "jade"], "income", crews={"jade": ["red"]}, player="red", **wealth
+    )
     assert all(e["score"] == 36 * PORT[e["start"]["jade"]] for e in incomes)  # no share gains
     with pytest.raises(ValueError, match="--player"):
         rank_starts("ginseng,silk,jade", "income")
@@ -332,17 +432,26 @@ def test_payoff_ranking_adds_the_share_price_rise():
 def test_payoff_ranking_with_pirates_is_the_evaluators_payoff():
     """A plundered boat the captain sends to Manila raises its price too: the ranking's
     payoff is manila.evaluate's, with pirates and a budget as well."""
-    pattern = dict(crews={"jade": ["red"]}, pirates=1, spots={"pilot_small": "blue"},
-                   player="red", objective="wealth", shares={"red": {"jade": 1, "silk": 2},
-                                                             "pirate1": {"silk": 3}},
-                   prices={"silk": 10, "jade": 5}, budget={"red": 3})
+    pattern = dict(
+        crews={"jade": ["red"]},
+        pirates=1,
+        spots={"pilot_small": "blue"},
+        player="red",
+        objective="wealth",
+        shares={"red": {"jade": 1, "silk": 2}, "pirate1": {"silk": 3}},
+        prices={"silk": 10, "jade": 5},
+        budget={"red": 3},
+    )
     ranking = rank_starts("ginseng,silk,jade", **pattern)
     assert len(ranking) == 25
     for e in ranking[:3] + ranking[-2:]:
-        state = {"next_roll": 1, "boats": {g: {"position": p, "crew": pattern["crews"].get(g, [])}
-                                           for g, p in e["start"].items()},
-                 "spots": {"pirate_1": "pirate1", **pattern["spots"]}, "player": "red",
-                 **{k: pattern[k] for k in ("objective", "shares", "prices", "budget")}}
+        state = {
+            "next_roll": 1,
+            "boats": {g: {"position": p, "crew": pattern["crews"].get(g, [])} for g, p in e["start"].items()},
+            "spots": {"pirate_1": "pirate1", **pattern["spots"]},
+            "player": "red",
+            **{k: pattern[k] for k in ("objective", "shares", "prices", "budget")},
+        }
         ev = manila.evaluate(state, exact=True)
         assert e["score"] == ev.payoffs["red"] != ev.incomes["red"]
         best = ev.best_spot()
@@ -351,13 +460,16 @@ def test_payoff_ranking_with_pirates_is_the_evaluators_payoff():
 
 # -- command line ----------------------------------------------------------------------------
 
+
 def parser():
     """The commands as cli.py wires them."""
     p = argparse.ArgumentParser(prog="python -m manila")
     sub = p.add_subparsers(dest="command", required=True)
-    for name, add, run in (("sweep", add_sweep_arguments, run_sweep),
-                           ("starts", add_starts_arguments, run_starts),
-                           ("plot", add_plot_arguments, run_plot)):
+    for name, add, run in (
+        ("sweep", add_sweep_arguments, run_sweep),
+        ("starts", add_starts_arguments, run_starts),
+        ("plot", add_plot_arguments, run_plot),
+    ):
         add(sub.add_parser(name))
         sub.choices[name].set_defaults(run=run)
     return p
@@ -371,11 +483,39 @@ def run(*argv):
 @pytest.mark.parametrize("suffix", ["npz", "csv", "parquet"])
 def test_sweep_command_writes_every_format(tmp_path, suffix, capsys):
     out = tmp_path / f"out.{suffix}"
-    assert run("sweep", "--next-roll", "3", "--goods", "ginseng,silk,jade", "--crew", "silk=red,blue",
-               "--pirates", "1", "--occupy", "pilot_small=blue", "--player", "red",
-               "--executor", "thread", "--workers", "2", "--progress", "-o", str(out)) == 0
-    want = sweep(3, goods="ginseng,silk,jade", crews={"silk": ["red", "blue"]}, pirates=1,
-                 spots={"pilot_small": "blue"}, player="red")
+    assert (
+        run(
+            "sweep",
+            "--next-roll",
+            "3",
+            "--goods",
+            "ginseng,silk,jade",
+            "--crew",
+            "silk=red,blue",
+            "--pirates",
+            "1",
+            "--occupy",
+            "pilot_small=blue",
+            "--player",
+            "red",
+            "--executor",
+            "thread",
+            "--workers",
+            "2",
+            "--progress",
+            "-o",
+            str(out),
+        )
+        == 0
+    )
+    want = sweep(
+        3,
+        goods="ginseng,silk,jade",
+        crews={"silk": ["red", "blue"]},
+        pirates=1,
+        spots={"pilot_small": "blue"},
+        player="red",
+    )
     if suffix == "npz":
         assert np.array_equal(np.load(out)["net"], want.net)
     else:
@@ -387,12 +527,44 @@ def test_sweep_command_writes_every_format(tmp_path, suffix, capsys):
 
 def test_sweep_command_options(tmp_path):
     out = tmp_path / "o.npz"
-    assert run("sweep", "--next-roll", "2", "--start", "ginseng=3,silk=2,jade=4", "--crew-sizes", "1,0,1",
-               "--thirteen", "shipyard", "--executor", "process", "--workers", "2", "-o", str(out)) == 0
+    assert (
+        run(
+            "sweep",
+            "--next-roll",
+            "2",
+            "--start",
+            "ginseng=3,silk=2,jade=4",
+            "--crew-sizes",
+            "1,0,1",
+            "--thirteen",
+            "shipyard",
+            "--executor",
+            "process",
+            "--workers",
+            "2",
+            "-o",
+            str(out),
+        )
+        == 0
+    )
     z = np.load(out)
     assert z["net"].shape == (216, 15) and list(z["owners"]) == ["crew1", "crew2"]
-    assert run("sweep", "--next-roll", "3", "--goods", "ginseng,silk,jade", "--all-positions",
-               "--fix", "silk=arrived", "--exact", "-o", str(tmp_path / "o.csv")) == 0
+    assert (
+        run(
+            "sweep",
+            "--next-roll",
+            "3",
+            "--goods",
+            "ginseng,silk,jade",
+            "--all-positions",
+            "--fix",
+            "silk=arrived",
+            "--exact",
+            "-o",
+            str(tmp_path / "o.csv"),
+        )
+        == 0
+    )
     csv = pd.read_csv(tmp_path / "o.csv")
     assert len(csv) == 225 and (csv["position_silk"] == 14).all() and (csv["denominator"] == 216).all()
     with pytest.raises(ValueError, match="--output"):
@@ -405,14 +577,45 @@ def test_sweep_command_options(tmp_path):
 
 def test_sweep_command_wealth_options(tmp_path):
     out = tmp_path / "w.npz"
-    assert run("sweep", "--next-roll", "2", "--start", "ginseng=3,silk=2,jade=4", "--crew", "jade=red",
-               "--pirates", "1", "--player", "red", "--objective", "wealth",
-               "--shares", "red:jade2,silk1", "--shares", "pirate1:jade3", "--prices", "jade10,silk5",
-               "--budget", "red:9", "-o", str(out)) == 0
-    want = sweep(2, start={"ginseng": 3, "silk": 2, "jade": 4}, crews={"jade": ["red"]}, pirates=1,
-                 player="red", objective="wealth", shares={"red": {"jade": 2, "silk": 1},
-                                                           "pirate1": {"jade": 3}},
-                 prices={"jade": 10, "silk": 5}, budget={"red": 9})
+    assert (
+        run(
+            "sweep",
+            "--next-roll",
+            "2",
+            "--start",
+            "ginseng=3,silk=2,jade=4",
+            "--crew",
+            "jade=red",
+            "--pirates",
+            "1",
+            "--player",
+            "red",
+            "--objective",
+            "wealth",
+            "--shares",
+            "red:jade2,silk1",
+            "--shares",
+            "pirate1:jade3",
+            "--prices",
+            "jade10,silk5",
+            "--budget",
+            "red:9",
+            "-o",
+            str(out),
+        )
+        == 0
+    )
+    want = sweep(
+        2,
+        start={"ginseng": 3, "silk": 2, "jade": 4},
+        crews={"jade": ["red"]},
+        pirates=1,
+        player="red",
+        objective="wealth",
+        shares={"red": {"jade": 2, "silk": 1}, "pirate1": {"jade": 3}},
+        prices={"jade": 10, "silk": 5},
+        budget={"red": 9},
+    )
     z = np.load(out)
     assert np.array_equal(z["payoffs"], want.payoffs) and np.array_equal(z["net"], want.net)
     assert not np.array_equal(want.payoffs, want.incomes)
@@ -422,25 +625,58 @@ def test_sweep_command_wealth_options(tmp_path):
         (["--shares", "red:jade6"], "shares: 6 shares of jade"),
         (["--prices", "jade15"], "prices.jade: must be a price on the track"),
         (["--budget", "red"], "--budget: expected owner:7"),
-        (["--shares", "jade=2"], r"--shares: 'jade=2' is the old GOOD=N form; the syntax is now "
-                                 r"PLAYER:GOODN"),
-        (["--prices", "jade=10"], r"--prices: 'jade=10' is the old GOOD=N form; the syntax is now "
-                                  r"GOODPRICE"),
+        (
+            ["--shares", "jade=2"],
+            r"--shares: 'jade=2' is the old GOOD=N form; the syntax is now "
+            r"PLAYER:GOODN",
+        ),
+        (
+            ["--prices", "jade=10"],
+            r"--prices: 'jade=10' is the old GOOD=N form; the syntax is now "
+            r"GOODPRICE",
+        ),
     ]:
         with pytest.raises(ValueError, match=message):
             run("sweep", "--next-roll", "3", *argv, "-o", str(out))
 
 
 def test_starts_command_values_in_wealth(capsys):
-    assert run("starts", "--goods", "ginseng,silk,jade", "--crew", "jade=red", "--player", "red",
-               "--pirates", "1", "--objective", "wealth", "--shares", "red:silk2",
-               "--prices", "silk10", "--json", "--exact") == 0
+    assert (
+        run(
+            "starts",
+            "--goods",
+            "ginseng,silk,jade",
+            "--crew",
+            "jade=red",
+            "--player",
+            "red",
+            "--pirates",
+            "1",
+            "--objective",
+            "wealth",
+            "--shares",
+            "red:silk2",
+            "--prices",
+            "silk10",
+            "--json",
+            "--exact",
+        )
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["criterion"] == "payoff"
-    want = rank_starts("ginseng,silk,jade", crews={"jade": ["red"]}, player="red", pirates=1,
-                       objective="wealth", shares={"red": {"silk": 2}}, prices={"silk": 10})
-    assert [(e["start"], e["score"]) for e in data["starts"]] == \
-        [(e["start"], f"{e['score'].numerator}/{e['score'].denominator}") for e in want]
+    want = rank_starts(
+        "ginseng,silk,jade",
+        crews={"jade": ["red"]},
+        player="red",
+        pirates=1,
+        objective="wealth",
+        shares={"red": {"silk": 2}},
+        prices={"silk": 10},
+    )
+    assert [(e["start"], e["score"]) for e in data["starts"]] == [
+        (e["start"], f"{e['score'].numerator}/{e['score'].denominator}") for e in want
+    ]
     with pytest.raises(ValueError, match="the syntax is now PLAYER:GOODN"):
         run("starts", "--goods", "ginseng,silk,jade", "--player", "red", "--shares", "silk=2,jade=1")
 
@@ -460,27 +696,52 @@ def test_starts_command(capsys):
 
 def test_plot_command_writes_pngs(tmp_path, capsys):
     heat, bars = tmp_path / "heat.png", tmp_path / "bars.png"
-    assert run("plot", "heatmap", "--goods", "ginseng,silk,jade", "--spot", "insurance", "--x", "silk",
-               "--y", "jade", "--at", "ginseng=8", "--pirates", "1", "-o", str(heat)) == 0
-    assert run("plot", "starts", "--goods", "ginseng,nutmeg,silk", "--by", "arrive:nutmeg",
-               "-o", str(bars)) == 0
+    assert (
+        run(
+            "plot",
+            "heatmap",
+            "--goods",
+            "ginseng,silk,jade",
+            "--spot",
+            "insurance",
+            "--x",
+            "silk",
+            "--y",
+            "jade",
+            "--at",
+            "ginseng=8",
+            "--pirates",
+            "1",
+            "-o",
+            str(heat),
+        )
+        == 0
+    )
+    assert (
+        run("plot", "starts", "--goods", "ginseng,nutmeg,silk", "--by", "arrive:nutmeg", "-o", str(bars)) == 0
+    )
     for path in (heat, bars):
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
 
 
 def test_heatmap_grid_holds_the_spot_values():
-    grid = heatmap_grid("port_a", "silk", "jade", goods="ginseng,silk,jade", at={"ginseng": 8},
-                        pirates=1)
+    grid = heatmap_grid("port_a", "silk", "jade", goods="ginseng,silk,jade", at={"ginseng": 8}, pirates=1)
     assert grid.shape == (15, 15) and np.isfinite(grid).all()
     for silk, jade in [(0, 0), (12, 14), (13, 3)]:
-        state = {"next_roll": 3, "spots": {"pirate_1": "pirate1"}, "boats": {
-            "ginseng": {"position": 8, "crew": []},
-            "silk": {"position": "arrived" if silk == 14 else silk, "crew": []},
-            "jade": {"position": "arrived" if jade == 14 else jade, "crew": []}}}
+        state = {
+            "next_roll": 3,
+            "spots": {"pirate_1": "pirate1"},
+            "boats": {
+                "ginseng": {"position": 8, "crew": []},
+                "silk": {"position": "arrived" if silk == 14 else silk, "crew": []},
+                "jade": {"position": "arrived" if jade == 14 else jade, "crew": []},
+            },
+        }
         want = manila.evaluate(state, strict=False).spots["port_a"]["expected_net"]
         assert grid[jade, silk] == want
-    reach = heatmap_grid("pirate_2", "silk", "jade", goods="ginseng,silk,jade", at={"ginseng": 8},
-                         reachable=True)
+    reach = heatmap_grid(
+        "pirate_2", "silk", "jade", goods="ginseng,silk,jade", at={"ginseng": 8}, reachable=True
+    )
     assert np.isnan(reach).all()  # pirate_2 is not legal while pirate_1 is free
     with pytest.raises(ValueError, match="third boat"):
         heatmap_grid("port_a", "silk", "jade", goods="ginseng,silk,jade", at={"silk": 8})

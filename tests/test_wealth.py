@@ -26,9 +26,15 @@ SAMPLES = [(3, 200), (2, 110), (1, 30)]
 
 def sample(next_roll, count):
     rng = random.Random(9000 + next_roll)
-    return [add_wealth(rng, random_state(rng, next_roll, busy=rng.choice((0.2, 0.5, 0.9)),
-                                         decision_makers=(True, False, None)[i % 3]))
-            for i in range(count)]
+    return [
+        add_wealth(
+            rng,
+            random_state(
+                rng, next_roll, busy=rng.choice((0.2, 0.5, 0.9)), decision_makers=(True, False, None)[i % 3]
+            ),
+        )
+        for i in range(count)
+    ]
 
 
 CASES = [(roll, i, s) for roll, n in SAMPLES for i, s in enumerate(sample(roll, n))]
@@ -53,8 +59,15 @@ def test_sample_covers_part_3():
     assert count(lambda s: any(p == 20 for p in s["prices"].values())) >= 50
     assert count(blind) >= 30
     # The payoffs differ from the incomes somewhere, or the test would prove nothing.
-    assert count(lambda s: s["objective"] == "wealth" and
-                 (lambda r: r.payoffs != r.incomes)(manila.evaluate(s, strict=False))) >= 100
+    assert (
+        count(
+            lambda s: (
+                s["objective"] == "wealth"
+                and (lambda r: r.payoffs != r.incomes)(manila.evaluate(s, strict=False))
+            )
+        )
+        >= 100
+    )
 
 
 def _without_shares(state, objective):
@@ -80,10 +93,16 @@ def _arrival(state, good):
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from((2, 3)), st.sampled_from(("pilot_small", "pilot_large")),
-       st.integers(1, 5), st.sampled_from((0, 5, 10, 20)))
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from((2, 3)),
+    st.sampled_from(("pilot_small", "pilot_large")),
+    st.integers(1, 5),
+    st.sampled_from((0, 5, 10, 20)),
+)
 def test_shares_never_lower_the_odds_that_their_holders_pilot_brings_the_boat_home(
-        seed, roll, pilot, extra, price):
+    seed, roll, pilot, extra, price
+):
     rng = random.Random(seed)
     state = random_state(rng, roll, busy=0.5, decision_makers=False)  # no pirates: arrival = port
     holder = state.get("player") or "red"
@@ -101,12 +120,19 @@ def test_shares_never_lower_the_odds_that_their_holders_pilot_brings_the_boat_ho
 
 def test_wealth_changes_a_pilots_choice():
     """Shares can make a pilot bring home a boat they have no seat on: the objective matters."""
-    state = {"next_roll": 3, "player": "red", "objective": "wealth",
-             "boats": {"ginseng": {"position": 11, "crew": ["blue"]},
-                       "silk": {"position": 12, "crew": ["red"]},
-                       "jade": {"position": 9, "crew": []}},
-             "spots": {"pilot_large": "red"},
-             "shares": {"red": {"jade": 4}}, "prices": {"jade": 10}}
+    state = {
+        "next_roll": 3,
+        "player": "red",
+        "objective": "wealth",
+        "boats": {
+            "ginseng": {"position": 11, "crew": ["blue"]},
+            "silk": {"position": 12, "crew": ["red"]},
+            "jade": {"position": 9, "crew": []},
+        },
+        "spots": {"pilot_large": "red"},
+        "shares": {"red": {"jade": 4}},
+        "prices": {"jade": 10},
+    }
     wealth = manila.evaluate(state, exact=True, strict=False)
     income = manila.evaluate(dict(state, objective="income"), exact=True, strict=False)
     assert wealth.boats["jade"]["port"] > income.boats["jade"]["port"]
@@ -116,10 +142,8 @@ def test_wealth_changes_a_pilots_choice():
 
 # --- budgets: a tight budget and a blind passenger, through Python, CLI and HTTP ---------
 
-TIGHT = ("r3 ginseng@8:red,blue silk@10:green jade@12 pirate_1=blue port_c=green "
-         "player=red budget=red:3")
-BLIND = ("r3 ginseng@8:red,blue silk@10:green jade@12 pirate_1=blue port_c=green "
-         "player=red budget=red:1")
+TIGHT = "r3 ginseng@8:red,blue silk@10:green jade@12 pirate_1=blue port_c=green player=red budget=red:3"
+BLIND = "r3 ginseng@8:red,blue silk@10:green jade@12 pirate_1=blue port_c=green player=red budget=red:1"
 
 
 def check_tight(spots):
@@ -132,13 +156,25 @@ def check_tight(spots):
 def check_blind(spots):
     # Nothing costs 1 or less: every free spot but insurance, each for the whole budget.
     assert "insurance" not in spots
-    assert set(spots) == {"ginseng", "silk", "jade", "port_a", "port_b", "shipyard_a",
-                          "shipyard_b", "shipyard_c", "pirate_2", "pilot_small", "pilot_large"}
+    assert set(spots) == {
+        "ginseng",
+        "silk",
+        "jade",
+        "port_a",
+        "port_b",
+        "shipyard_a",
+        "shipyard_b",
+        "shipyard_c",
+        "pirate_2",
+        "pilot_small",
+        "pilot_large",
+    }
     assert all(entry["cost"] == 1 for entry in spots.values())
 
 
-@pytest.mark.parametrize("notation, check", [(TIGHT, check_tight), (BLIND, check_blind)],
-                         ids=["tight", "blind"])
+@pytest.mark.parametrize(
+    "notation, check", [(TIGHT, check_tight), (BLIND, check_blind)], ids=["tight", "blind"]
+)
 def test_budgets_in_python(notation, check):
     result = manila.evaluate(notation, exact=True)
     check(result.spots)
@@ -151,38 +187,51 @@ def server_url():
     srv = web.make_server("127.0.0.1", 0, quiet=True)
     thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
-    yield "http://%s:%d" % srv.server_address[:2]
+    host, port = srv.server_address[:2]
+    yield f"http://{host}:{port}"
     srv.shutdown()
     srv.server_close()
 
 
 def _cli_spots(notation):
-    out = subprocess.run([sys.executable, "-m", "manila", "evaluate", notation, "--json"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "manila", "evaluate", notation, "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return json.loads(out)["spots"]
 
 
-@pytest.mark.parametrize("notation, check", [(TIGHT, check_tight), (BLIND, check_blind)],
-                         ids=["tight", "blind"])
+@pytest.mark.parametrize(
+    "notation, check", [(TIGHT, check_tight), (BLIND, check_blind)], ids=["tight", "blind"]
+)
 def test_budgets_on_the_command_line(notation, check):
     check(_cli_spots(notation))
 
 
-@pytest.mark.parametrize("notation, check", [(TIGHT, check_tight), (BLIND, check_blind)],
-                         ids=["tight", "blind"])
+@pytest.mark.parametrize(
+    "notation, check", [(TIGHT, check_tight), (BLIND, check_blind)], ids=["tight", "blind"]
+)
 def test_budgets_over_http(notation, check, server_url):
     body = json.dumps({"notation": notation}).encode()
-    request = urllib.request.Request(server_url + "/v1/evaluate", data=body,
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        server_url + "/v1/evaluate", data=body, headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request) as response:
         check(json.load(response)["spots"])
 
 
 # --- validation --------------------------------------------------------------------------
 
-BASE = {"next_roll": 3, "boats": {"ginseng": {"position": 8, "crew": ["red"]},
-                                  "silk": {"position": 10, "crew": []},
-                                  "jade": {"position": 12, "crew": []}}}
+BASE = {
+    "next_roll": 3,
+    "boats": {
+        "ginseng": {"position": 8, "crew": ["red"]},
+        "silk": {"position": 10, "crew": []},
+        "jade": {"position": 12, "crew": []},
+    },
+}
 
 BAD = {
     "unknown good in shares": ({"shares": {"red": {"tea": 1}}}, "shares.red.tea", "unknown good"),
@@ -205,13 +254,16 @@ def test_bad_wealth_keys_are_named(extra, path, message):
     assert any(p.path == path and message in p.message for p in problems), problems
 
 
-@pytest.mark.parametrize("text, message", [
-    ("r3 ginseng@8 silk@10 jade@12 shares=red", "expected owner:"),
-    ("r3 ginseng@8 silk@10 jade@12 shares=red:jade", "such as jade2"),
-    ("r3 ginseng@8 silk@10 jade@12 budget=red:x", "whole number"),
-    ("r3 ginseng@8 silk@10 jade@12 budget=red:3 budget=red:4", "given twice"),
-    ("r3 ginseng@8 silk@10 jade@12 prices=jade7", "on the track"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("r3 ginseng@8 silk@10 jade@12 shares=red", "expected owner:"),
+        ("r3 ginseng@8 silk@10 jade@12 shares=red:jade", "such as jade2"),
+        ("r3 ginseng@8 silk@10 jade@12 budget=red:x", "whole number"),
+        ("r3 ginseng@8 silk@10 jade@12 budget=red:3 budget=red:4", "given twice"),
+        ("r3 ginseng@8 silk@10 jade@12 prices=jade7", "on the track"),
+    ],
+)
 def test_bad_wealth_notation(text, message):
     with pytest.raises(manila.StateError, match=message):
         manila.parse(text, strict=False)
@@ -229,10 +281,17 @@ def test_notation_round_trips_the_wealth_keys(seed):
 def test_price_rise_is_read_from_the_track():
     """0->5 and 5->10 gain 5 a share, 10->20 and 20->30 gain 10."""
     for price, rise in [(0, 5), (5, 5), (10, 10), (20, 10)]:
-        state = {"next_roll": 3, "objective": "wealth", "player": "red",
-                 "boats": {g: {"position": "arrived" if g == "jade" else 0, "crew": []}
-                           for g in ("ginseng", "silk", "jade")},
-                 "shares": {"red": {"jade": 2}}, "prices": {"jade": price}}
+        state = {
+            "next_roll": 3,
+            "objective": "wealth",
+            "player": "red",
+            "boats": {
+                g: {"position": "arrived" if g == "jade" else 0, "crew": []}
+                for g in ("ginseng", "silk", "jade")
+            },
+            "shares": {"red": {"jade": 2}},
+            "prices": {"jade": price},
+        }
         result = manila.evaluate(state, exact=True, strict=False)
         assert result.payoffs["red"] == 2 * rise
         assert result.incomes["red"] == 0

@@ -14,18 +14,21 @@ void register_advice(py::module_& m) {
     py::class_<PlacementAdvice>(m, "PlacementAdvice",
                                 "A placement turn's options with their exact values (numerators).")
         .def_readonly("denominator", &PlacementAdvice::denominator)
-        .def_property_readonly("options", [](const PlacementAdvice& a) {
-            std::vector<std::pair<int, int>> out;
-            for (const LegalSpot& s : a.options) out.emplace_back(s.id, s.cost);
-            return out;
-        })
+        .def_property_readonly("options",
+                               [](const PlacementAdvice& a) {
+                                   std::vector<std::pair<int, int>> out;
+                                   for (const LegalSpot& s : a.options)
+                                       out.emplace_back(s.id, s.cost);
+                                   return out;
+                               })
         .def_readonly("net", &PlacementAdvice::net)
         .def_readonly("best", &PlacementAdvice::best)
-        .def_property_readonly("line", [](const PlacementAdvice& a) {
-            std::vector<std::pair<int, int>> out;
-            for (const Turn& t : a.line) out.emplace_back(t.owner, t.spot);
-            return out;
-        })
+        .def_property_readonly("line",
+                               [](const PlacementAdvice& a) {
+                                   std::vector<std::pair<int, int>> out;
+                                   for (const Turn& t : a.line) out.emplace_back(t.owner, t.spot);
+                                   return out;
+                               })
         .def_readonly("payoffs", &PlacementAdvice::payoffs)
         .def_readonly("positions", &PlacementAdvice::positions);
 
@@ -45,5 +48,6 @@ void register_advice(py::module_& m) {
     m.def("advise_pilot", &advise_pilot, py::arg("voyage"), py::arg("large"),
           py::call_guard<py::gil_scoped_release>());
     m.def("advise_boarding", &advise_boarding, py::arg("voyage"), py::arg("second") = false,
-          py::arg("guard_boat") = -1, py::arg("guard_seat") = -1, py::call_guard<py::gil_scoped_release>());
+          py::arg("guard_boat") = -1, py::arg("guard_seat") = -1,
+          py::call_guard<py::gil_scoped_release>());
 }

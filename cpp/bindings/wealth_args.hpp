@@ -32,12 +32,14 @@ void set_wealth(Target& target, bool wealth, const std::vector<int>& prices,
         throw std::invalid_argument("shares, budgets: at most one entry per owner");
     for (std::size_t o = 0; o < shares.size(); ++o) {
         if (shares[o].size() != kNumGoods)
-            throw std::invalid_argument("shares[" + std::to_string(o) + "]: one count per good is needed");
+            throw std::invalid_argument("shares[" + std::to_string(o) +
+                                        "]: one count per good is needed");
         for (int g = 0; g < kNumGoods; ++g) {
             const int n = shares[o][static_cast<std::size_t>(g)];
             // Range-checked before the narrowing cast, which would wrap 256 to 0.
             if (n < 0 || n > kSharesPerGood)
-                throw std::invalid_argument("shares[" + std::to_string(o) + "]: counts must be 0.." +
+                throw std::invalid_argument("shares[" + std::to_string(o) +
+                                            "]: counts must be 0.." +
                                             std::to_string(kSharesPerGood));
             target.shares[o][static_cast<std::size_t>(g)] = static_cast<std::uint8_t>(n);
         }

@@ -20,13 +20,14 @@ constexpr int kAnyCount = kNumTableSpots + kMaxSeats * kNumBoats;
 // order, so every sequence of choices ends on a board of its own: there are no
 // transpositions to share, and the work goes into making each end of round cheap.
 class PlacementSearch {
-public:
+  public:
     struct Result {
         std::vector<std::int64_t> payoffs;  // every owner's, at the end of the voyage
         std::vector<Turn> line;             // the turns from this one on, last turn first
     };
 
-    PlacementSearch(const std::vector<int>& movers, std::int64_t den) : movers_(movers), den_(den) {}
+    PlacementSearch(const std::vector<int>& movers, std::int64_t den)
+        : movers_(movers), den_(den) {}
 
     Result solve(const Voyage& v, std::size_t depth) {
         if (depth == movers_.size()) {
@@ -81,15 +82,15 @@ public:
 
     std::int64_t positions = 0;
 
-private:
+  private:
     const std::vector<int>& movers_;
     std::int64_t den_;
 };
 
 void check_owner(const Voyage& v, int owner, const std::string& field) {
     if (owner < 0 || owner >= v.num_owners)
-        throw std::invalid_argument(field + ": owner id " + std::to_string(owner) + " is not in 0.." +
-                                    std::to_string(v.num_owners - 1));
+        throw std::invalid_argument(field + ": owner id " + std::to_string(owner) +
+                                    " is not in 0.." + std::to_string(v.num_owners - 1));
 }
 
 // The voyage after a pilot's move, or false if the move is not possible there.
@@ -110,8 +111,10 @@ std::string pilot_name(const Voyage& v, const PilotMove& m) {
         const int d = m[static_cast<std::size_t>(i)];
         if (d == 0) continue;
         if (!out.empty()) out += ' ';
-        out += std::string(kGoods[static_cast<std::size_t>(v.boats[static_cast<std::size_t>(i)].good)].name) +
-               (d > 0 ? "+" : "-") + std::to_string(std::abs(d));
+        out +=
+            std::string(
+                kGoods[static_cast<std::size_t>(v.boats[static_cast<std::size_t>(i)].good)].name) +
+            (d > 0 ? "+" : "-") + std::to_string(std::abs(d));
     }
     return out.empty() ? "none" : out;
 }
@@ -120,7 +123,8 @@ int first_best(const DecisionAdvice& a) {
     int best = 0;
     const auto d = static_cast<std::size_t>(a.decider);
     for (std::size_t k = 1; k < a.payoffs.size(); ++k)
-        if (a.payoffs[k][d] > a.payoffs[static_cast<std::size_t>(best)][d]) best = static_cast<int>(k);
+        if (a.payoffs[k][d] > a.payoffs[static_cast<std::size_t>(best)][d])
+            best = static_cast<int>(k);
     return best;
 }
 
@@ -156,17 +160,19 @@ DecisionAdvice pilot_decision(const Voyage& v, bool large) {
     for_each_pilot_move(large, [&](const PilotMove& m) {
         Voyage after = base;
         if (!apply_pilot(after, m)) return;
-        add_option(a, pilot_name(v, m), after, [&](const Voyage& w) -> std::optional<DecisionAdvice> {
-            if (!large_after) return std::nullopt;
-            return pilot_decision(w, true);
-        });
+        add_option(a, pilot_name(v, m), after,
+                   [&](const Voyage& w) -> std::optional<DecisionAdvice> {
+                       if (!large_after) return std::nullopt;
+                       return pilot_decision(w, true);
+                   });
     });
     finish(a);
     return a;
 }
 
 // The pirate in `slot` (0: pirate_1, the captain; 1: pirate_2) decides; `last`: nobody after.
-DecisionAdvice boarding_decision(const Voyage& v, int slot, int guard_boat, int guard_seat, bool last) {
+DecisionAdvice boarding_decision(const Voyage& v, int slot, int guard_boat, int guard_seat,
+                                 bool last) {
     DecisionAdvice a;
     a.denominator = denominator(v.next_roll);
     a.decider = v.spots[kPirate1 + slot];
@@ -204,9 +210,11 @@ DecisionAdvice boarding_decision(const Voyage& v, int slot, int guard_boat, int 
             for (int seat = b.crew_size - 1; seat >= 0; --seat) {  // rearmost first
                 if (i == guard_boat && seat == guard_seat) continue;
                 Voyage w = v;
-                w.boats[static_cast<std::size_t>(i)].crew[static_cast<std::size_t>(seat)] = a.decider;
+                w.boats[static_cast<std::size_t>(i)].crew[static_cast<std::size_t>(seat)] =
+                    a.decider;
                 leave_ship(w);
-                add_option(a, "board " + good + " displace " + std::to_string(seat + 1), w, next(0, i, seat));
+                add_option(a, "board " + good + " displace " + std::to_string(seat + 1), w,
+                           next(0, i, seat));
             }
         }
     }
@@ -223,7 +231,8 @@ PlacementAdvice advise_placement(const Voyage& v, const std::vector<int>& movers
         check_owner(v, movers[i], "movers[" + std::to_string(i) + "]");
         if (std::find(movers.begin(), movers.begin() + static_cast<std::ptrdiff_t>(i), movers[i]) !=
             movers.begin() + static_cast<std::ptrdiff_t>(i))
-            throw std::invalid_argument("movers[" + std::to_string(i) + "]: a player moves once per round");
+            throw std::invalid_argument("movers[" + std::to_string(i) +
+                                        "]: a player moves once per round");
     }
     PlacementAdvice out;
     out.denominator = denominator(v.next_roll);
@@ -237,7 +246,8 @@ PlacementAdvice advise_placement(const Voyage& v, const std::vector<int>& movers
     if (movers.size() == 1) {
         // The plain spot table, with decline as the option worth nothing more.
         const SpotValues sv = spot_values(v, {m, kAnyCount}, threads);
-        results[0] = {std::vector<std::int64_t>(sv.all.begin(), sv.all.begin() + sv.num_owners), {}};
+        results[0] = {std::vector<std::int64_t>(sv.all.begin(), sv.all.begin() + sv.num_owners),
+                      {}};
         for (std::size_t k = 1; k < n; ++k) {
             results[k].payoffs = results[0].payoffs;
             results[k].payoffs[static_cast<std::size_t>(m)] += sv.gain[k - 1];
@@ -256,7 +266,8 @@ PlacementAdvice advise_placement(const Voyage& v, const std::vector<int>& movers
     const std::int64_t declined = results[0].payoffs[mine];
     std::int64_t best_value = 0;
     for (std::size_t k = 0; k < n; ++k) {
-        const std::int64_t net = results[k].payoffs[mine] - out.options[k].cost * out.denominator - declined;
+        const std::int64_t net =
+            results[k].payoffs[mine] - out.options[k].cost * out.denominator - declined;
         out.net.push_back(net);
         if (net > best_value) best_value = net, out.best = static_cast<int>(k);
         out.positions += positions[k];
@@ -265,7 +276,8 @@ PlacementAdvice advise_placement(const Voyage& v, const std::vector<int>& movers
     if (movers.size() == 1) {
         // Only the mover's own payoff moved with a spot that changes no decision.
         const int id = out.options[best].id;
-        out.payoffs = id == kDeclineSpot ? results[0].payoffs : payoffs_of(with_accomplice(v, id, m));
+        out.payoffs =
+            id == kDeclineSpot ? results[0].payoffs : payoffs_of(with_accomplice(v, id, m));
     } else {
         out.payoffs = results[best].payoffs;
     }
@@ -278,32 +290,39 @@ PlacementAdvice advise_placement(const Voyage& v, const std::vector<int>& movers
 DecisionAdvice advise_pilot(const Voyage& v, bool large) {
     v.validate();
     if (v.next_roll != 3)
-        throw std::invalid_argument("moment: the pilots act after the last placement round, before roll 3, "
-                                    "not before roll " + std::to_string(v.next_roll));
+        throw std::invalid_argument(
+            "moment: the pilots act after the last placement round, before roll 3, "
+            "not before roll " +
+            std::to_string(v.next_roll));
     const Spot slot = large ? kPilotLarge : kPilotSmall;
     if (v.spots[slot] == kNoOwner)
-        throw std::invalid_argument(std::string("spots.") + kSpotNames[slot] + ": nobody holds this pilot");
+        throw std::invalid_argument(std::string("spots.") + kSpotNames[slot] +
+                                    ": nobody holds this pilot");
     if (large && v.spots[kPilotSmall] != kNoOwner)
-        throw std::invalid_argument("spots.pilot_small: the small pilot moves first; free its spot once it has acted");
+        throw std::invalid_argument(
+            "spots.pilot_small: the small pilot moves first; free its spot once it has acted");
     return pilot_decision(v, large);
 }
 
 DecisionAdvice advise_boarding(const Voyage& v, bool second, int guard_boat, int guard_seat) {
     v.validate();
     if (v.next_roll != 3)
-        throw std::invalid_argument("moment: boarding happens right after roll 2 (next_roll 3), not before roll " +
-                                    std::to_string(v.next_roll));
+        throw std::invalid_argument(
+            "moment: boarding happens right after roll 2 (next_roll 3), not before roll " +
+            std::to_string(v.next_roll));
     bool on_13 = false;
     for (const Boat& b : v.boats) on_13 |= b.position == kThirteen;
     if (!on_13) throw std::invalid_argument("boats: boarding needs a boat on 13");
     const int slot = second ? 1 : 0;
     if (v.spots[kPirate1 + slot] == kNoOwner)
-        throw std::invalid_argument(std::string("spots.") + kSpotNames[kPirate1 + slot] + ": no pirate there");
+        throw std::invalid_argument(std::string("spots.") + kSpotNames[kPirate1 + slot] +
+                                    ": no pirate there");
     if (guard_boat < -1 || guard_boat >= kNumBoats || guard_seat < -1 || guard_seat >= kMaxSeats ||
         (guard_boat < 0) != (guard_seat < 0))
         throw std::invalid_argument("guard: a boat index 0..2 and a seat 0..3, or both -1");
     if (second && guard_boat >= 0)
-        throw std::invalid_argument("guard: only the pirate left after the captain boarded has a seat to respect");
+        throw std::invalid_argument(
+            "guard: only the pirate left after the captain boarded has a seat to respect");
     const bool last = second || guard_boat >= 0 || v.spots[kPirate2] == kNoOwner;
     return boarding_decision(v, slot, guard_boat, guard_seat, last);
 }

@@ -21,7 +21,8 @@ BoatArray triple_of(int cell) {
 }
 
 std::string triple_text(const BoatArray& t) {
-    return "(" + std::to_string(t[0]) + ", " + std::to_string(t[1]) + ", " + std::to_string(t[2]) + ")";
+    return "(" + std::to_string(t[0]) + ", " + std::to_string(t[1]) + ", " + std::to_string(t[2]) +
+           ")";
 }
 
 void check_next_roll(int next_roll) {
@@ -84,9 +85,9 @@ void check_start(const Start& start, const char* field) {
     for (int i = 0; i < kNumBoats; ++i) {
         const int s = start.spaces[i];
         if (s < 0 || s > kMaxStartSpace)
-            reject(name + ".spaces[" + std::to_string(i) + "]",
-                   "a boat starts on space 0.." + std::to_string(kMaxStartSpace) + ", got " +
-                       std::to_string(s));
+            reject(name + ".spaces[" + std::to_string(i) + "]", "a boat starts on space 0.." +
+                                                                    std::to_string(kMaxStartSpace) +
+                                                                    ", got " + std::to_string(s));
         sum += s;
     }
     if (sum != kStartSum)
@@ -102,8 +103,7 @@ std::int64_t reach_denominator(int next_roll) {
 std::array<std::int64_t, kNumPositions> boat_counts(int space, int rolls) {
     if (space < 0 || space > kArrived)
         reject("space", "must be 0..13 or arrived (14), got " + std::to_string(space));
-    if (rolls < 0 || rolls > 3)
-        reject("rolls", "must be 0..3, got " + std::to_string(rolls));
+    if (rolls < 0 || rolls > 3) reject("rolls", "must be 0..3, got " + std::to_string(rolls));
     std::array<std::int64_t, kNumPositions> w{};
     w[static_cast<std::size_t>(space)] = 1;
     for (int r = 0; r < rolls; ++r) {
@@ -115,7 +115,8 @@ std::array<std::int64_t, kNumPositions> boat_counts(int space, int rolls) {
                 next[kArrived] += 6 * here;  // a boat in Manila stays there whatever it rolls
                 continue;
             }
-            for (int d = 1; d <= 6; ++d) next[static_cast<std::size_t>(std::min(q + d, kArrived))] += here;
+            for (int d = 1; d <= 6; ++d)
+                next[static_cast<std::size_t>(std::min(q + d, kArrived))] += here;
         }
         w = next;
     }
@@ -134,7 +135,8 @@ std::vector<Reached> reachable(const Start& start, int next_roll) {
         for (int b = 0; b < kNumPositions; ++b) {
             if (counts[1][b] == 0) continue;
             for (int c = 0; c < kNumPositions; ++c)
-                if (counts[2][c] != 0) out.push_back({{a, b, c}, counts[0][a] * counts[1][b] * counts[2][c]});
+                if (counts[2][c] != 0)
+                    out.push_back({{a, b, c}, counts[0][a] * counts[1][b] * counts[2][c]});
         }
     }
     return out;
@@ -202,9 +204,11 @@ Family enumerate_family(const FamilySpec& spec) {
     std::vector<Start> starts = spec.starts;
     if (starts.empty())
         for (const Start& s : legal_starts())
-            if (std::find(triples.begin(), triples.end(), s.goods) != triples.end()) starts.push_back(s);
+            if (std::find(triples.begin(), triples.end(), s.goods) != triples.end())
+                starts.push_back(s);
     std::vector<std::vector<Reached>> reached(starts.size());
-    for (std::size_t k = 0; k < starts.size(); ++k) reached[k] = reachable(starts[k], spec.next_roll);
+    for (std::size_t k = 0; k < starts.size(); ++k)
+        reached[k] = reachable(starts[k], spec.next_roll);
 
     // Rows: per good triple, every cell some start reaches, in cell order.
     constexpr std::int32_t kUnreached = -1, kReachedCell = -2;
@@ -243,10 +247,12 @@ Pattern Pattern::shape(const BoatArray& crew_sizes, int pirates) {
     for (int i = 0; i < kNumBoats; ++i) {
         if (crew_sizes[i] < 0 || crew_sizes[i] > kMaxSeats)
             reject("crew_sizes[" + std::to_string(i) + "]",
-                   "must be 0.." + std::to_string(kMaxSeats) + ", got " + std::to_string(crew_sizes[i]));
+                   "must be 0.." + std::to_string(kMaxSeats) + ", got " +
+                       std::to_string(crew_sizes[i]));
         for (int s = 0; s < crew_sizes[i]; ++s) p.crews[i].push_back(p.num_owners++);
     }
-    if (pirates < 0 || pirates > 2) reject("pirates", "must be 0, 1 or 2, got " + std::to_string(pirates));
+    if (pirates < 0 || pirates > 2)
+        reject("pirates", "must be 0, 1 or 2, got " + std::to_string(pirates));
     if (pirates >= 1) p.spots[kPirate1] = p.num_owners++;
     if (pirates >= 2) p.spots[kPirate2] = p.num_owners++;
     return p;

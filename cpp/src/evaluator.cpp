@@ -9,8 +9,8 @@
 #include <string>
 #include <utility>
 
-#include "manila/parallel.hpp"
 #include "evaluator_internal.hpp"
+#include "manila/parallel.hpp"
 
 namespace manila {
 namespace {
@@ -37,8 +37,8 @@ int reach(int p) { return p <= 6 ? 0 : (p >= kThirteen ? 7 : p - 6); }
 
 // How many faces of the last die send a boat of each reach group to each final class: from
 // space r+6 (groups 1..6) faces 8-r..6 pass 13 and face 7-r lands on it.
-constexpr std::array<std::array<int, kNumClasses>, kReaches> kFinalFaces{{
-    {0, 0, 6}, {0, 1, 5}, {1, 1, 4}, {2, 1, 3}, {3, 1, 2}, {4, 1, 1}, {5, 1, 0}, {6, 0, 0}}};
+constexpr std::array<std::array<int, kNumClasses>, kReaches> kFinalFaces{
+    {{0, 0, 6}, {0, 1, 5}, {1, 1, 4}, {2, 1, 3}, {3, 1, 2}, {4, 1, 1}, {5, 1, 0}, {6, 0, 0}}};
 
 // One boat's last die over rows of n numbers: out[r][j] = sum over classes c of
 // kFinalFaces[r][c] * x_c[j] for each reach group r. The faces of groups 1..6 step by
@@ -159,7 +159,7 @@ struct Crews {
     std::array<std::array<int, kMaxSeats>, kNumBoats> crew{};
     std::array<int, kNumBoats> size{};
     std::array<int, 2> pirate{kNoOwner, kNoOwner};  // owners of pirate_1, pirate_2
-    int on_ship = 0;                                 // bit k: pirate k has not boarded
+    int on_ship = 0;                                // bit k: pirate k has not boarded
     bool operator==(const Crews& o) const {
         return crew == o.crew && size == o.size && pirate == o.pirate && on_ship == o.on_ship;
     }
@@ -207,7 +207,10 @@ struct DecisionCache {
         Finals finals;
         std::array<std::int64_t, kReachCells> value;
     };
-    struct Key { int small, large; PilotMemo* memo; };  // small: -1 for the large pilot alone
+    struct Key {
+        int small, large;
+        PilotMemo* memo;
+    };  // small: -1 for the large pilot alone
 
     std::uint64_t generation = 0;
     std::vector<std::unique_ptr<Table>> tables;
@@ -225,14 +228,17 @@ struct DecisionCache {
     // The id of the table of these final payoffs, built if new.
     int intern(const Finals& finals) {
         std::uint64_t hash = 0;
-        for (std::int64_t x : finals) hash = (hash ^ static_cast<std::uint64_t>(x)) * 0x9E3779B97F4A7C15ull;
+        for (std::int64_t x : finals)
+            hash = (hash ^ static_cast<std::uint64_t>(x)) * 0x9E3779B97F4A7C15ull;
         for (int id = 0; id < num_tables; ++id)
             if (tables[id]->hash == hash && tables[id]->finals == finals) return id;
-        if (num_tables == static_cast<int>(tables.size())) tables.push_back(std::make_unique<Table>());
+        if (num_tables == static_cast<int>(tables.size()))
+            tables.push_back(std::make_unique<Table>());
         Table& t = *tables[num_tables];
         t.hash = hash;
         t.finals = finals;
-        t.flat = std::all_of(finals.begin(), finals.end(), [&](std::int64_t x) { return x == finals[0]; });
+        t.flat = std::all_of(finals.begin(), finals.end(),
+                             [&](std::int64_t x) { return x == finals[0]; });
         // The last three dice summed one boat at a time (they are independent).
         constexpr int kPlane = kReaches * kReaches;
         std::array<std::int64_t, kNumClasses * kNumClasses * kReaches> p;  // [a][b][r2]
@@ -263,7 +269,8 @@ struct DecisionCache {
 struct ConfigWork {
     Crews crews;
     bool settled = false, weighted = false;
-    std::vector<std::int64_t> settle;  // [kClassCombos][K]: payouts once the final classes are known
+    std::vector<std::int64_t>
+        settle;  // [kClassCombos][K]: payouts once the final classes are known
     // Per decider, the id (in the DecisionCache) of their expected payoff (times 6^3) at each
     // reach cell before roll 3, or -1 before it is needed: the decisions compare only these,
     // so the other channels never need a table of their own.
@@ -279,7 +286,8 @@ struct ConfigWork {
 
     void prepare(int K, const Crews& c) {
         if (weight.empty()) weight.assign(kReachCells, 0);
-        const std::size_t need = static_cast<std::size_t>(kClassCombos) * static_cast<std::size_t>(K);
+        const std::size_t need =
+            static_cast<std::size_t>(kClassCombos) * static_cast<std::size_t>(K);
         if (settle.size() < need) settle.resize(need);
         crews = c;
         settled = weighted = false;
@@ -306,7 +314,7 @@ std::uint64_t next_generation() {
 // memo tables stay in that core's cache) and hands it back to the shared pool when it ends,
 // so short-lived worker threads still find warm memory.
 class WorkspaceLease {
-public:
+  public:
     WorkspaceLease() : ws_(std::move(local().ws)) {
         if (ws_) return;
         std::lock_guard<std::mutex> lock(mutex_);
@@ -329,7 +337,7 @@ public:
     WorkspaceLease& operator=(const WorkspaceLease&) = delete;
     Workspace& get() { return *ws_; }
 
-private:
+  private:
     struct Slot {
         std::unique_ptr<Workspace> ws;
         ~Slot() {
@@ -365,11 +373,15 @@ constexpr int kOutcomeChannels = kArrivalChannel + kNumBoats;
 // decider's channel, so the tree is searched on per-decider tables of single numbers and
 // the K channels are summed once, from how often each position is reached.
 class Solver {
-public:
+  public:
     // generation: the decision cache's (solvers of one spot table share their choices).
     Solver(const Voyage& v, std::vector<int> tracked, bool boat_channels,
            std::uint64_t generation = next_generation())
-        : v_(v), moves_(pilot_moves()), ws_(lease_.get()), cache_(ws_.cache), tracked_(std::move(tracked)) {
+        : v_(v),
+          moves_(pilot_moves()),
+          ws_(lease_.get()),
+          cache_(ws_.cache),
+          tracked_(std::move(tracked)) {
         chan_.fill(-1);
         // Every decision maker must be tracked: their choices depend on their own income.
         for (Spot s : kDecisionSpots)
@@ -424,12 +436,13 @@ public:
         return result;
     }
 
-private:
+  private:
     // Without pilots nothing is decided before roll 3 except boarding, so away from the
     // boarding positions the three boats' dice are independent all the way: the sum over
     // all positions factors into one sum per boat, corrected where pirates board.
-    void independent_boats(const std::array<std::vector<std::pair<int, std::int64_t>>, kNumBoats>& dist,
-                           std::int64_t* result) {
+    void independent_boats(
+        const std::array<std::vector<std::pair<int, std::int64_t>>, kNumBoats>& dist,
+        std::int64_t* result) {
         std::array<std::array<std::int64_t, kNumClasses>, kNumBoats> odds{};
         for (int i = 0; i < kNumBoats; ++i)
             for (auto [p, w] : dist[i]) {
@@ -438,19 +451,24 @@ private:
             }
         const std::int64_t* settle = settled(0);
         for (int combo = 0; combo < kClassCombos; ++combo) {
-            const std::int64_t m = odds[0][combo / 9] * odds[1][(combo / 3) % 3] * odds[2][combo % 3];
+            const std::int64_t m =
+                odds[0][combo / 9] * odds[1][(combo / 3) % 3] * odds[2][combo % 3];
             if (m != 0) add_scaled(result, m, settle + combo * K_);
         }
         if (configs_[0]->crews.on_ship == 0) return;
         // Boarding depends on which boats are on 13 and, through the values, on the reach
         // groups: positions alike in both are decided once.
-        struct Boarding { int key, cell; std::int64_t weight; };  // key: reach cell * 8 + mask
+        struct Boarding {
+            int key, cell;
+            std::int64_t weight;
+        };  // key: reach cell * 8 + mask
         std::array<Boarding, kCells> boarding;
         int n = 0;
         for (auto [q0, w0] : dist[0])
             for (auto [q1, w1] : dist[1])
                 for (auto [q2, w2] : dist[2]) {
-                    const int mask = (q0 == kThirteen) | (q1 == kThirteen) << 1 | (q2 == kThirteen) << 2;
+                    const int mask =
+                        (q0 == kThirteen) | (q1 == kThirteen) << 1 | (q2 == kThirteen) << 2;
                     if (mask == 0) continue;
                     const int cell = cell_of({q0, q1, q2});
                     boarding[n++] = {moves_.reach_of[cell] * 8 + mask, cell, w0 * w1 * w2};
@@ -527,7 +545,8 @@ private:
             if (in_manila[bonus_[b].boat]) out[bonus_[b].channel] += bonus_[b].amount;
         if (boat_base_ >= 0) {
             out[boat_base_ + kManilaCountChannel + manila] += 1;
-            for (int i = 0; i < kNumBoats; ++i) out[boat_base_ + kArrivalChannel + i] += in_manila[i];
+            for (int i = 0; i < kNumBoats; ++i)
+                out[boat_base_ + kArrivalChannel + i] += in_manila[i];
         }
         const int shipyard = kNumBoats - manila;
         for (int k = 0; k < 3; ++k) {
@@ -543,7 +562,8 @@ private:
         ConfigWork& w = *configs_[config];
         if (w.settled) return w.settle.data();
         w.settled = true;
-        for (int combo = 0; combo < kClassCombos; ++combo) settle(w, combo, &w.settle[static_cast<std::size_t>(combo) * K_]);
+        for (int combo = 0; combo < kClassCombos; ++combo)
+            settle(w, combo, &w.settle[static_cast<std::size_t>(combo) * K_]);
         return w.settle.data();
     }
 
@@ -621,8 +641,8 @@ private:
             gather(w.weight.data(), kPlane, &w2[0], &w2[kPlane], &w2[2 * kPlane]);
             std::array<std::int64_t, kNumClasses * kNumClasses * kReaches> w1;  // [a][b][r2]
             for (int a = 0; a < kNumClasses; ++a)
-                gather(&w2[a * kPlane], kReaches, &w1[a * 3 * kReaches], &w1[(a * 3 + 1) * kReaches],
-                       &w1[(a * 3 + 2) * kReaches]);
+                gather(&w2[a * kPlane], kReaches, &w1[a * 3 * kReaches],
+                       &w1[(a * 3 + 1) * kReaches], &w1[(a * 3 + 2) * kReaches]);
             std::array<std::int64_t, kClassCombos> w0;  // [a][b][c]
             for (int ab = 0; ab < kNumClasses * kNumClasses; ++ab)
                 gather(&w1[ab * kReaches], 1, &w0[ab * 3], &w0[ab * 3 + 1], &w0[ab * 3 + 2]);
@@ -708,7 +728,8 @@ private:
         if (decider == 2) return {config, after_pilots(config, cell)};
         ConfigWork& w = *configs_[config];  // stays in place while configs_ grows
         const Crews& crews = w.crews;
-        if (!((crews.on_ship >> decider) & 1)) return board(config, decider + 1, cell, p, guard_boat, guard_seat);
+        if (!((crews.on_ship >> decider) & 1))
+            return board(config, decider + 1, cell, p, guard_boat, guard_seat);
         const int owner = crews.pirate[decider];
         const int d = pirate_[decider];
 
@@ -736,14 +757,17 @@ private:
                 consider(i, crews.size[i]);  // the next free seat
             } else if (v_.rules.pirate_variant && !free_seat_on_13) {
                 for (int seat = crews.size[i] - 1; seat >= 0; --seat)
-                    if (i != guard_boat || seat != guard_seat) consider(i, seat);  // displacing its holder
+                    if (i != guard_boat || seat != guard_seat)
+                        consider(i, seat);  // displacing its holder
             }
         }
         return best;
     }
 
     // A share gain: `amount` to `channel` when boat `boat` ends in Manila.
-    struct Bonus { int channel, boat, amount; };
+    struct Bonus {
+        int channel, boat, amount;
+    };
 
     const Voyage& v_;
     const PilotMoves& moves_;
@@ -797,7 +821,8 @@ bool decides(const Voyage& v, int owner) {
 // decisions already computed; that sum needs no new game tree. True, with the gain in
 // `gain`, when spot `id` is such a spot for owner `who`. `outcomes` are the outcome
 // channels of the evaluation without it.
-bool passive_gain(const Voyage& v, int id, int who, const std::int64_t* outcomes, std::int64_t& gain) {
+bool passive_gain(const Voyage& v, int id, int who, const std::int64_t* outcomes,
+                  std::int64_t& gain) {
     if (decides(v, who)) return false;  // their own choices would follow the new payoff
     const std::int64_t* manila = outcomes + kManilaCountChannel;  // P(n boats in Manila)
     gain = 0;
@@ -815,7 +840,8 @@ bool passive_gain(const Voyage& v, int id, int who, const std::int64_t* outcomes
                 mine += b.crew[s] == who;
             }
             const int value = kGoods[id].value;
-            const std::int64_t before = b.crew_size ? std::int64_t(mine) * (value / b.crew_size) : 0;
+            const std::int64_t before =
+                b.crew_size ? std::int64_t(mine) * (value / b.crew_size) : 0;
             const std::int64_t after = std::int64_t(mine + 1) * (value / (b.crew_size + 1));
             gain = (after - before) * outcomes[i * kNumOutcomes + kOutcomePort];
         }
@@ -874,8 +900,8 @@ SpotValues spot_values(const Voyage& v, const PointOfView& pov, int threads) {
     }
     parallel_for(static_cast<int>(hard.size()), threads, [&](int h) {
         const auto k = static_cast<std::size_t>(hard[static_cast<std::size_t>(h)]);
-        const std::int64_t with = Solver(with_accomplice(base, out.spots[k].id, who), {who}, false,
-                                         generation).run()[0];
+        const std::int64_t with =
+            Solver(with_accomplice(base, out.spots[k].id, who), {who}, false, generation).run()[0];
         out.gain[k] = with - without;
     });
     return out;
@@ -894,7 +920,8 @@ void fill_row(Table& t, int row, const Voyage& v, const PointOfView& pov, int th
     for (int o = 0; o < v.num_owners; ++o) {
         // The income is the payoff without the share gains.
         std::int64_t income = sv.all[static_cast<std::size_t>(o)];
-        for (int i = 0; i < kNumBoats; ++i) income -= v.manila_bonus(o, i) * outcomes[kArrivalChannel + i];
+        for (int i = 0; i < kNumBoats; ++i)
+            income -= v.manila_bonus(o, i) * outcomes[kArrivalChannel + i];
         t.incomes[owners_at + static_cast<std::size_t>(o)] = income;
     }
     std::copy(outcomes, outcomes + kNumBoats * kNumOutcomes,

@@ -26,10 +26,13 @@ void GameState::legal_main(std::vector<int>& out) const {
             return;
         case Phase::kRoll: {
             std::array<int, kNumBoats> faces{};
-            for (int i = 0; i < kNumBoats; ++i) faces[static_cast<std::size_t>(i)] = b_.boats[static_cast<std::size_t>(i)].position == kArrived ? 1 : 6;
+            for (int i = 0; i < kNumBoats; ++i)
+                faces[static_cast<std::size_t>(i)] =
+                    b_.boats[static_cast<std::size_t>(i)].position == kArrived ? 1 : 6;
             for (int d0 = 0; d0 < faces[0]; ++d0)
                 for (int d1 = 0; d1 < faces[1]; ++d1)
-                    for (int d2 = 0; d2 < faces[2]; ++d2) out.push_back(kRoll + d0 * 36 + d1 * 6 + d2);
+                    for (int d2 = 0; d2 < faces[2]; ++d2)
+                        out.push_back(kRoll + d0 * 36 + d1 * 6 + d2);
             return;
         }
         case Phase::kAuction: {
@@ -41,7 +44,8 @@ void GameState::legal_main(std::vector<int>& out) const {
         case Phase::kBuyShare: {
             const PlayerState& ps = b_.players[static_cast<std::size_t>(p)];
             for (int g = 0; g < kNumGoods; ++g)
-                if (b_.supply[static_cast<std::size_t>(g)] > 0 && ps.capacity() >= std::max(kMinSharePrice, b_.price(g)))
+                if (b_.supply[static_cast<std::size_t>(g)] > 0 &&
+                    ps.capacity() >= std::max(kMinSharePrice, b_.price(g)))
                     out.push_back(kBuy + g);
             out.push_back(kBuyNothing);
             return;
@@ -70,7 +74,8 @@ void GameState::legal_main(std::vector<int>& out) const {
                 const int i = boat_of(g);
                 if (i < 0 || b_.boats[static_cast<std::size_t>(i)].position == kArrived) continue;
                 out.push_back(kSmall + g * 2);
-                if (b_.boats[static_cast<std::size_t>(i)].position >= 1) out.push_back(kSmall + g * 2 + 1);
+                if (b_.boats[static_cast<std::size_t>(i)].position >= 1)
+                    out.push_back(kSmall + g * 2 + 1);
             }
             return;
         case Phase::kLargePilot: {
@@ -83,19 +88,22 @@ void GameState::legal_main(std::vector<int>& out) const {
             };
             for (int g = 0; g < kNumGoods; ++g)
                 for (int k = 0; k < 4; ++k)
-                    if (movable(g, kLargeOneDelta[static_cast<std::size_t>(k)])) out.push_back(kLargeOne + g * 4 + k);
+                    if (movable(g, kLargeOneDelta[static_cast<std::size_t>(k)]))
+                        out.push_back(kLargeOne + g * 4 + k);
             for (int pr = 0; pr < kNumPairs; ++pr)
                 for (int k = 0; k < 4; ++k) {
                     const auto pair = kPairs[static_cast<std::size_t>(pr)];
                     const auto d = kLargeTwoDelta[static_cast<std::size_t>(k)];
-                    if (movable(pair[0], d[0]) && movable(pair[1], d[1])) out.push_back(kLargeTwo + pr * 4 + k);
+                    if (movable(pair[0], d[0]) && movable(pair[1], d[1]))
+                        out.push_back(kLargeTwo + pr * 4 + k);
                 }
             return;
         }
         case Phase::kPlunder: {
             int allowed = 0;
             for (int i = 0; i < kNumBoats; ++i)
-                if ((b_.plunder >> i) & 1) allowed |= plunder_bit(b_.boats[static_cast<std::size_t>(i)].good);
+                if ((b_.plunder >> i) & 1)
+                    allowed |= plunder_bit(b_.boats[static_cast<std::size_t>(i)].good);
             for (int mask = 0; mask < (1 << kNumGoods); ++mask)
                 if ((mask & ~allowed) == 0) out.push_back(kPlunder + mask);
             return;
@@ -219,7 +227,8 @@ void GameState::apply_legal(int a) {
         }
         case Phase::kPlaceBoats: {
             const auto t = kStarts[static_cast<std::size_t>(a - kStart)];
-            for (int i = 0; i < kNumBoats; ++i) b_.boats[static_cast<std::size_t>(i)].position = t[static_cast<std::size_t>(i)];
+            for (int i = 0; i < kNumBoats; ++i)
+                b_.boats[static_cast<std::size_t>(i)].position = t[static_cast<std::size_t>(i)];
             b_.next_roll = 1;
             begin_placement();
             return;
@@ -256,7 +265,8 @@ void GameState::apply_legal(int a) {
         case Phase::kRoll: {
             const auto dice = roll_dice(a - kRoll);
             for (int i = 0; i < kNumBoats; ++i)
-                if (b_.boats[static_cast<std::size_t>(i)].position != kArrived) move_boat(i, dice[static_cast<std::size_t>(i)]);
+                if (b_.boats[static_cast<std::size_t>(i)].position != kArrived)
+                    move_boat(i, dice[static_cast<std::size_t>(i)]);
             after_roll();
             return;
         }
@@ -272,7 +282,8 @@ void GameState::apply_legal(int a) {
                     good = (a - kDisplace) / kMaxSeats;
                     seat = (a - kDisplace) % kMaxSeats;
                     // Variant: the displaced crew member goes home, without a refund.
-                    b_.boats[static_cast<std::size_t>(boat_of(good))].crew[static_cast<std::size_t>(seat)] = p;
+                    b_.boats[static_cast<std::size_t>(boat_of(good))]
+                        .crew[static_cast<std::size_t>(seat)] = p;
                 }
                 if (b_.decider == 0) {
                     b_.guard_boat = boat_of(good);
@@ -283,7 +294,9 @@ void GameState::apply_legal(int a) {
                 std::array<int, 2> left{kNoOwner, kNoOwner};
                 int n = 0;
                 for (int k = 0; k < 2; ++k)
-                    if ((b_.on_ship >> k) & 1) left[static_cast<std::size_t>(n++)] = b_.boarders[static_cast<std::size_t>(k)];
+                    if ((b_.on_ship >> k) & 1)
+                        left[static_cast<std::size_t>(n++)] =
+                            b_.boarders[static_cast<std::size_t>(k)];
                 b_.spots[kPirate1] = left[0];
                 b_.spots[kPirate2] = left[1];
             }

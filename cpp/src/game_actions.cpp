@@ -1,4 +1,5 @@
-// The action space in words: Rng, start triples, phase and action names, and why an action is illegal.
+// The action space in words: Rng, start triples, phase and action names, and why an action is
+// illegal.
 
 #include "manila/game.hpp"
 
@@ -35,24 +36,37 @@ std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t index) {
 
 std::array<int, kNumBoats> start_triple(int t) {
     if (t < 0 || t >= kNumStarts)
-        invalid("start triple index must be 0.." + std::to_string(kNumStarts - 1) + ", got " + std::to_string(t));
+        invalid("start triple index must be 0.." + std::to_string(kNumStarts - 1) + ", got " +
+                std::to_string(t));
     return kStarts[static_cast<std::size_t>(t)];
 }
 
 const char* phase_name(Phase p) {
     switch (p) {
-        case Phase::kDeal: return "deal";
-        case Phase::kAuction: return "auction";
-        case Phase::kBuyShare: return "buy_share";
-        case Phase::kChooseGoods: return "choose_goods";
-        case Phase::kPlaceBoats: return "place_boats";
-        case Phase::kPlacement: return "placement";
-        case Phase::kRoll: return "roll";
-        case Phase::kBoarding: return "boarding";
-        case Phase::kSmallPilot: return "small_pilot";
-        case Phase::kLargePilot: return "large_pilot";
-        case Phase::kPlunder: return "plunder";
-        case Phase::kGameOver: return "game_over";
+        case Phase::kDeal:
+            return "deal";
+        case Phase::kAuction:
+            return "auction";
+        case Phase::kBuyShare:
+            return "buy_share";
+        case Phase::kChooseGoods:
+            return "choose_goods";
+        case Phase::kPlaceBoats:
+            return "place_boats";
+        case Phase::kPlacement:
+            return "placement";
+        case Phase::kRoll:
+            return "roll";
+        case Phase::kBoarding:
+            return "boarding";
+        case Phase::kSmallPilot:
+            return "small_pilot";
+        case Phase::kLargePilot:
+            return "large_pilot";
+        case Phase::kPlunder:
+            return "plunder";
+        case Phase::kGameOver:
+            return "game_over";
     }
     return "?";
 }
@@ -69,18 +83,22 @@ std::string action_name(int a) {
         return std::string("leave ") + good_name(a - kLeaveHome) + " home";
     if (a >= kStart && a < kStart + kNumStarts) {
         const auto t = kStarts[static_cast<std::size_t>(a - kStart)];
-        return "start " + std::to_string(t[0]) + "-" + std::to_string(t[1]) + "-" + std::to_string(t[2]);
+        return "start " + std::to_string(t[0]) + "-" + std::to_string(t[1]) + "-" +
+               std::to_string(t[2]);
     }
     if (a >= kPlace && a < kPlace + kNumTableSpots) {
         const int id = a - kPlace;
-        return std::string("place ") + (id < kNumGoods ? good_name(id) : kSpotNames[static_cast<std::size_t>(id - kNumGoods)]);
+        return std::string("place ") + (id < kNumGoods
+                                            ? good_name(id)
+                                            : kSpotNames[static_cast<std::size_t>(id - kNumGoods)]);
     }
     if (a == kDecline) return "decline";
     if (a == kStay) return "stay";
     if (a >= kBoard && a < kBoard + kNumGoods) return std::string("board ") + good_name(a - kBoard);
     if (a >= kDisplace && a < kSmallNone) {
         const int k = a - kDisplace;
-        return std::string("board ") + good_name(k / kMaxSeats) + ", displacing seat " + std::to_string(k % kMaxSeats + 1);
+        return std::string("board ") + good_name(k / kMaxSeats) + ", displacing seat " +
+               std::to_string(k % kMaxSeats + 1);
     }
     if (a == kSmallNone) return "small pilot: none";
     if (a >= kSmall && a < kLargeNone) {
@@ -90,7 +108,8 @@ std::string action_name(int a) {
     if (a == kLargeNone) return "large pilot: none";
     if (a >= kLargeOne && a < kLargeTwo) {
         const int k = a - kLargeOne;
-        return std::string("large pilot: ") + good_name(k / 4) + " " + signed_str(kLargeOneDelta[static_cast<std::size_t>(k % 4)]);
+        return std::string("large pilot: ") + good_name(k / 4) + " " +
+               signed_str(kLargeOneDelta[static_cast<std::size_t>(k % 4)]);
     }
     if (a >= kLargeTwo && a < kPlunder) {
         const int k = a - kLargeTwo;
@@ -114,9 +133,11 @@ std::string action_name(int a) {
     if (a >= kDeal && a < kRoll) return std::string("deal ") + good_name(a - kDeal);
     if (a >= kRoll && a < kNumActions) {
         const auto d = roll_dice(a - kRoll);
-        return "roll " + std::to_string(d[0]) + "-" + std::to_string(d[1]) + "-" + std::to_string(d[2]);
+        return "roll " + std::to_string(d[0]) + "-" + std::to_string(d[1]) + "-" +
+               std::to_string(d[2]);
     }
-    invalid("action " + std::to_string(a) + " is not in the action space 0.." + std::to_string(kNumActions - 1));
+    invalid("action " + std::to_string(a) + " is not in the action space 0.." +
+            std::to_string(kNumActions - 1));
 }
 
 int PlayerState::unmortgaged() const {
@@ -144,53 +165,69 @@ int Board::pirates_on_ship() const {
 std::string GameState::illegal_reason(int a) const {
     using namespace action;
     if (a < 0 || a >= kNumActions)
-        return "action " + std::to_string(a) + " is not in the action space 0.." + std::to_string(kNumActions - 1);
+        return "action " + std::to_string(a) + " is not in the action space 0.." +
+               std::to_string(kNumActions - 1);
     if (is_legal(a)) return "";
     const std::string name = action_name(a);
     const std::string head = name + ": ";
     if (is_terminal()) return head + "the game is over (rule 13: end)";
     const bool chance_action = a >= kDeal;
     if (is_chance_node()) {
-        const std::string what = b_.phase == Phase::kDeal ? "a share to deal" : "a roll of the dice";
-        if (!chance_action) return head + "the next step is chance (" + what + "), not a player's move";
-        if (b_.phase == Phase::kDeal && a >= kRoll) return head + "the shares are being dealt, nothing is rolled yet";
+        const std::string what =
+            b_.phase == Phase::kDeal ? "a share to deal" : "a roll of the dice";
+        if (!chance_action)
+            return head + "the next step is chance (" + what + "), not a player's move";
+        if (b_.phase == Phase::kDeal && a >= kRoll)
+            return head + "the shares are being dealt, nothing is rolled yet";
         if (b_.phase == Phase::kDeal)
-            return head + "no " + good_name(a - kDeal) + " share is left among the face-down shares (set-up)";
+            return head + "no " + good_name(a - kDeal) +
+                   " share is left among the face-down shares (set-up)";
         if (a < kRoll) return head + "the shares have been dealt already (set-up)";
-        return head + "a boat in Manila rolls no die (rule 5): its die must read 1 in the roll action";
+        return head +
+               "a boat in Manila rolls no die (rule 5): its die must read 1 in the roll action";
     }
     const std::string who = player_name(b_.current);
-    if (chance_action) return head + "dice and the deal are chance outcomes; it is " + who + "'s move";
+    if (chance_action)
+        return head + "dice and the deal are chance outcomes; it is " + who + "'s move";
     const PlayerState& ps = b_.players[static_cast<std::size_t>(b_.current)];
     if (a == kMortgage) return head + who + " has no unmortgaged share (rule 11: loans)";
     if (a == kRepay) {
         if (ps.mortgaged == 0) return head + who + " has no mortgaged share (rule 11: loans)";
-        return head + "lifting a loan costs 15 and " + who + " has " + std::to_string(ps.cash) + " (rule 11: loans)";
+        return head + "lifting a loan costs 15 and " + who + " has " + std::to_string(ps.cash) +
+               " (rule 11: loans)";
     }
     auto wrong_phase = [&](const char* expected) {
-        return head + "not a move of the " + phase_name(b_.phase) + " phase; " + who + " must " + expected;
+        return head + "not a move of the " + phase_name(b_.phase) + " phase; " + who + " must " +
+               expected;
     };
     switch (b_.phase) {
         case Phase::kAuction: {
             if (a > kMaxBid) return wrong_phase("bid or pass (rule 1: auction)");
             const int cap = ps.capacity();
             if (a <= b_.high_bid)
-                return head + "a bid must be higher than the current bid of " + std::to_string(b_.high_bid) + " (rule 1: auction)";
-            return head + "a bid may not exceed cash plus 12 per unmortgaged share, " + std::to_string(cap) +
-                   " for " + who + " (rule 1: auction)";
+                return head + "a bid must be higher than the current bid of " +
+                       std::to_string(b_.high_bid) + " (rule 1: auction)";
+            return head + "a bid may not exceed cash plus 12 per unmortgaged share, " +
+                   std::to_string(cap) + " for " + who + " (rule 1: auction)";
         }
         case Phase::kBuyShare: {
-            if (a < kBuy || a > kBuyNothing) return wrong_phase("buy a share or buy nothing (rule 2a)");
+            if (a < kBuy || a > kBuyNothing)
+                return wrong_phase("buy a share or buy nothing (rule 2a)");
             const int g = a - kBuy;
             if (b_.supply[static_cast<std::size_t>(g)] == 0)
-                return head + "no " + std::string(good_name(g)) + " share is left in the supply (rule 2a)";
-            return head + "a " + good_name(g) + " share costs " + std::to_string(std::max(kMinSharePrice, b_.price(g))) +
-                   ", more than " + who + " can pay even by mortgaging (" + std::to_string(ps.capacity()) + ") (rule 2a)";
+                return head + "no " + std::string(good_name(g)) +
+                       " share is left in the supply (rule 2a)";
+            return head + "a " + good_name(g) + " share costs " +
+                   std::to_string(std::max(kMinSharePrice, b_.price(g))) + ", more than " + who +
+                   " can pay even by mortgaging (" + std::to_string(ps.capacity()) + ") (rule 2a)";
         }
-        case Phase::kChooseGoods: return wrong_phase("choose the good that stays home (rule 2b)");
-        case Phase::kPlaceBoats: return wrong_phase("choose start spaces 0..5 summing to 9 (rule 2c)");
+        case Phase::kChooseGoods:
+            return wrong_phase("choose the good that stays home (rule 2b)");
+        case Phase::kPlaceBoats:
+            return wrong_phase("choose start spaces 0..5 summing to 9 (rule 2c)");
         case Phase::kPlacement: {
-            if (a < kPlace || a > kDecline) return wrong_phase("place an accomplice or decline (rule 3)");
+            if (a < kPlace || a > kDecline)
+                return wrong_phase("place an accomplice or decline (rule 3)");
             const int id = a - kPlace;
             if (id < kNumGoods) {
                 const int i = boat_of(id);
@@ -199,44 +236,61 @@ std::string GameState::illegal_reason(int a) const {
             }
             const int s = id - kNumGoods;
             if (b_.spots[static_cast<std::size_t>(s)] != kNoOwner)
-                return head + "the spot is taken by " + player_name(b_.spots[static_cast<std::size_t>(s)]) + " (rule 4: spots)";
-            if (s == kPirate2) return head + "pirate_2 may only be taken once pirate_1 is occupied (rule 4: spots)";
+                return head + "the spot is taken by " +
+                       player_name(b_.spots[static_cast<std::size_t>(s)]) + " (rule 4: spots)";
+            if (s == kPirate2)
+                return head +
+                       "pirate_2 may only be taken once pirate_1 is occupied (rule 4: spots)";
             if (s == kInsurance)
-                return head + who + " cannot pay even the cheapest free spot (" + std::to_string(cheapest_paid_spot()) +
+                return head + who + " cannot pay even the cheapest free spot (" +
+                       std::to_string(cheapest_paid_spot()) +
                        "), and a blind passenger may not take insurance (rule 12)";
             int cost;
             bool blind;
             placement_terms(b_.current, id, cost, blind);
-            return head + "it costs " + std::to_string(cost) + " and " + who + " can pay " + std::to_string(ps.capacity()) +
-                   " even by mortgaging, yet can pay the cheapest free spot (" + std::to_string(cheapest_paid_spot()) +
+            return head + "it costs " + std::to_string(cost) + " and " + who + " can pay " +
+                   std::to_string(ps.capacity()) +
+                   " even by mortgaging, yet can pay the cheapest free spot (" +
+                   std::to_string(cheapest_paid_spot()) +
                    "), so is no blind passenger (rules 11, 12)";
         }
         case Phase::kBoarding: {
-            if (a < kStay || a >= kSmallNone) return wrong_phase("board a boat on 13 or stay (rule 6: pirates)");
+            if (a < kStay || a >= kSmallNone)
+                return wrong_phase("board a boat on 13 or stay (rule 6: pirates)");
             const bool displace = a >= kDisplace;
             const int good = displace ? (a - kDisplace) / kMaxSeats : a - kBoard;
             const int i = boat_of(good);
             if (i < 0) return head + good_name(good) + " is not sailing this voyage";
             const Boat& boat = b_.boats[static_cast<std::size_t>(i)];
             if (boat.position != kThirteen)
-                return head + "only a boat that ended roll 2 on space 13 can be boarded (rule 6: pirates)";
+                return head +
+                       "only a boat that ended roll 2 on space 13 can be boarded (rule 6: pirates)";
             if (!displace)
-                return head + "the boat has no free seat (rule 6: pirates; the pirate_variant option lets a pirate displace crew)";
+                return head +
+                       "the boat has no free seat (rule 6: pirates; the pirate_variant option lets "
+                       "a pirate displace crew)";
             const int seat = (a - kDisplace) % kMaxSeats;
             if (!b_.rules.pirate_variant)
-                return head + "displacing crew needs the rule option pirate_variant (rule 6: pirates)";
-            if (!boat.full()) return head + "the boat has a free seat: board it instead (rule 6: pirates)";
+                return head +
+                       "displacing crew needs the rule option pirate_variant (rule 6: pirates)";
+            if (!boat.full())
+                return head + "the boat has a free seat: board it instead (rule 6: pirates)";
             if (seat >= boat.crew_size) return head + "that seat is empty";
             if (b_.decider == 1 && i == b_.guard_boat && seat == b_.guard_seat)
-                return head + "a pirate may not displace the captain who just boarded (rule 6: variant)";
-            return head + "a boat on 13 still has a free seat, which must be filled first (rule 6: variant)";
+                return head +
+                       "a pirate may not displace the captain who just boarded (rule 6: variant)";
+            return head +
+                   "a boat on 13 still has a free seat, which must be filled first (rule 6: "
+                   "variant)";
         }
         case Phase::kSmallPilot:
         case Phase::kLargePilot: {
             const bool small = b_.phase == Phase::kSmallPilot;
-            const bool mine = small ? (a >= kSmallNone && a < kLargeNone) : (a >= kLargeNone && a < kPlunder);
-            if (!mine) return wrong_phase(small ? "move with the small pilot or not (rule 7: pilots)"
-                                                : "move with the large pilot or not (rule 7: pilots)");
+            const bool mine =
+                small ? (a >= kSmallNone && a < kLargeNone) : (a >= kLargeNone && a < kPlunder);
+            if (!mine)
+                return wrong_phase(small ? "move with the small pilot or not (rule 7: pilots)"
+                                         : "move with the large pilot or not (rule 7: pilots)");
             std::vector<std::pair<int, int>> moves;  // (good, delta)
             if (small) {
                 const int k = a - kSmall;
@@ -255,14 +309,19 @@ std::string GameState::illegal_reason(int a) const {
                 const int i = boat_of(good);
                 if (i < 0) return head + good_name(good) + " is not sailing this voyage";
                 const int pos = b_.boats[static_cast<std::size_t>(i)].position;
-                if (pos == kArrived) return head + "the " + good_name(good) + " boat is in Manila and cannot be moved (rule 7: pilots)";
+                if (pos == kArrived)
+                    return head + "the " + good_name(good) +
+                           " boat is in Manila and cannot be moved (rule 7: pilots)";
                 if (pos + d < 0) return head + "no boat goes below space 0 (rule 7: pilots)";
             }
             return head + "not a legal pilot move (rule 7: pilots)";
         }
         case Phase::kPlunder:
-            if (a < kPlunder || a >= kDeal) return wrong_phase("send each plundered boat to Manila or the shipyard (rule 6)");
-            return head + "only boats plundered this voyage (on 13 after roll 3) can be sent to the shipyard (rule 6)";
+            if (a < kPlunder || a >= kDeal)
+                return wrong_phase("send each plundered boat to Manila or the shipyard (rule 6)");
+            return head +
+                   "only boats plundered this voyage (on 13 after roll 3) can be sent to the "
+                   "shipyard (rule 6)";
         default:
             break;
     }

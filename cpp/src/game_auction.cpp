@@ -20,7 +20,8 @@ GameState::GameState(int players, Rules rules, std::uint64_t seed)
     b_.num_players = players;
     b_.rules = rules;
     b_.max_accomplices = players == 3 ? 4 : 3;
-    for (int p = 0; p < kMaxPlayers; ++p) b_.players[static_cast<std::size_t>(p)].cash = p < players ? kStartCash : 0;
+    for (int p = 0; p < kMaxPlayers; ++p)
+        b_.players[static_cast<std::size_t>(p)].cash = p < players ? kStartCash : 0;
     b_.supply.fill(kSharesPerGood - kDealtPerGood);
     b_.pile.fill(kDealtPerGood);
     b_.spots.fill(kNoOwner);

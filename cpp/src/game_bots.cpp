@@ -11,10 +11,10 @@
 #include <utility>
 #include <vector>
 
+#include "game_internal.hpp"
 #include "manila/enumerate.hpp"
 #include "manila/evaluator.hpp"
 #include "manila/parallel.hpp"
-#include "game_internal.hpp"
 
 namespace manila {
 
@@ -46,8 +46,9 @@ bool voyage_of(const GameState& s, int viewer, Objective objective, Voyage& v) {
         if (p == viewer) continue;
         const PlayerState& ps = b.players[static_cast<std::size_t>(p)];
         for (int g = 0; g < kNumGoods; ++g)
-            v.shares[static_cast<std::size_t>(p)][static_cast<std::size_t>(g)] = static_cast<std::uint8_t>(
-                ps.shares[static_cast<std::size_t>(g)] - ps.dealt[static_cast<std::size_t>(g)]);
+            v.shares[static_cast<std::size_t>(p)][static_cast<std::size_t>(g)] =
+                static_cast<std::uint8_t>(ps.shares[static_cast<std::size_t>(g)] -
+                                          ps.dealt[static_cast<std::size_t>(g)]);
     }
     return true;
 }
@@ -55,7 +56,8 @@ bool voyage_of(const GameState& s, int viewer, Objective objective, Voyage& v) {
 // What `who` has once the voyage just settled, in the objective's terms, times the
 // common denominator: the settled voyage income, or the change of wealth (income plus
 // the share gains of the price rise) from `before`.
-std::int64_t settled_value(const GameState& before, const GameState& after, int who, Objective objective);
+std::int64_t settled_value(const GameState& before, const GameState& after, int who,
+                           Objective objective);
 
 // Expected payoff (numerator over the common denominator) of `who` once the state's
 // pending boarding decisions are taken the evaluator's way.
@@ -69,9 +71,11 @@ int best_boarding(const GameState& s, Objective objective) {
     s.legal_actions(legal);
     std::vector<int> options{action::kStay};
     for (int g = 0; g < kNumGoods; ++g) {
-        if (std::binary_search(legal.begin(), legal.end(), action::kBoard + g)) options.push_back(action::kBoard + g);
+        if (std::binary_search(legal.begin(), legal.end(), action::kBoard + g))
+            options.push_back(action::kBoard + g);
         for (int seat = kMaxSeats - 1; seat >= 0; --seat)
-            if (std::binary_search(legal.begin(), legal.end(), action::kDisplace + g * kMaxSeats + seat))
+            if (std::binary_search(legal.begin(), legal.end(),
+                                   action::kDisplace + g * kMaxSeats + seat))
                 options.push_back(action::kDisplace + g * kMaxSeats + seat);
     }
     int best = options[0];
@@ -101,7 +105,8 @@ std::int64_t settled_income(const Board& b, int who) {
     return value;
 }
 
-std::int64_t settled_value(const GameState& before, const GameState& after, int who, Objective objective) {
+std::int64_t settled_value(const GameState& before, const GameState& after, int who,
+                           Objective objective) {
     if (objective == Objective::kWealth) return after.wealth(who) - before.wealth(who);
     return settled_income(after.board(), who);
 }
@@ -151,11 +156,14 @@ int office_share_gain(const GameState& s, const PlayerState& ps) {
     std::int64_t mean = 0;
     for (int space = 0; space <= kMaxStartSpace; ++space) {
         const auto counts = boat_counts(space, 3);
-        arrive[static_cast<std::size_t>(space)] = counts[kArrived] + (b.rules.thirteen_to_port ? counts[kThirteen] : 0);
+        arrive[static_cast<std::size_t>(space)] =
+            counts[kArrived] + (b.rules.thirteen_to_port ? counts[kThirteen] : 0);
         mean += arrive[static_cast<std::size_t>(space)];
     }
     std::array<std::int64_t, kNumGoods> gain{};
-    for (int g = 0; g < kNumGoods; ++g) gain[static_cast<std::size_t>(g)] = ps.shares[static_cast<std::size_t>(g)] * price_rise(b.price(g));
+    for (int g = 0; g < kNumGoods; ++g)
+        gain[static_cast<std::size_t>(g)] =
+            ps.shares[static_cast<std::size_t>(g)] * price_rise(b.price(g));
     std::sort(gain.begin(), gain.end(), std::greater<>());
     const std::int64_t den = 216 * (kMaxStartSpace + 1);  // odds over 216, mean over the spaces
     const std::int64_t total = gain[0] * ((kMaxStartSpace + 1) * arrive[kMaxStartSpace] - mean) +
@@ -167,7 +175,8 @@ int best_placement(const GameState& s, Objective objective) {
     const Board& b = s.board();
     const int me = b.current;
     Voyage v;
-    if (!voyage_of(s, me, objective, v)) throw std::logic_error("greedy: placement without a voyage");
+    if (!voyage_of(s, me, objective, v))
+        throw std::logic_error("greedy: placement without a voyage");
     const Table t = analyse(v, {me, b.max_accomplices}, 1);
     const std::int64_t den = t.denominator[0];
     const PlayerState& ps = b.players[static_cast<std::size_t>(me)];
@@ -176,13 +185,15 @@ int best_placement(const GameState& s, Objective objective) {
     for (int id = 0; id < kNumTableSpots; ++id) {
         int cost;
         bool blind;
-        if (!s.placement_terms(me, id, cost, blind) || !t.legal[static_cast<std::size_t>(id)]) continue;
+        if (!s.placement_terms(me, id, cost, blind) || !t.legal[static_cast<std::size_t>(id)])
+            continue;
         // The voyage carries the budgets, so the table already charges a blind passenger
         // all their cash.
         std::int64_t net = t.net[static_cast<std::size_t>(id)];
         if (!blind && id != table_id(kInsurance) && cost > ps.cash) {
             const int loans = (cost - ps.cash + kLoanAmount - 1) / kLoanAmount;
-            net -= static_cast<std::int64_t>(loans * (kRepayAmount - kLoanAmount)) * den;  // interest
+            net -=
+                static_cast<std::int64_t>(loans * (kRepayAmount - kLoanAmount)) * den;  // interest
         }
         if (net > best_net) best_net = net, best = action::kPlace + id;
     }
@@ -227,16 +238,19 @@ int greedy_action(const GameState& s, Objective objective) {
             for (int g = 0; g < kNumGoods; ++g) {
                 if (b.supply[static_cast<std::size_t>(g)] == 0) continue;
                 if (best < 0 || b.price(g) > b.price(best) ||
-                    (b.price(g) == b.price(best) && ps.shares[static_cast<std::size_t>(g)] > ps.shares[static_cast<std::size_t>(best)]))
+                    (b.price(g) == b.price(best) && ps.shares[static_cast<std::size_t>(g)] >
+                                                        ps.shares[static_cast<std::size_t>(best)]))
                     best = g;
             }
-            if (best >= 0 && std::max(kMinSharePrice, b.price(best)) <= ps.cash - 10) return kBuy + best;
+            if (best >= 0 && std::max(kMinSharePrice, b.price(best)) <= ps.cash - 10)
+                return kBuy + best;
             return kBuyNothing;
         }
         case Phase::kChooseGoods: {
             int home = 0;
             for (int g = 1; g < kNumGoods; ++g) {
-                const int sg = ps.shares[static_cast<std::size_t>(g)], sh = ps.shares[static_cast<std::size_t>(home)];
+                const int sg = ps.shares[static_cast<std::size_t>(g)],
+                          sh = ps.shares[static_cast<std::size_t>(home)];
                 if (sg < sh || (sg == sh && b.price(g) <= b.price(home))) home = g;
             }
             return kLeaveHome + home;
@@ -247,7 +261,8 @@ int greedy_action(const GameState& s, Objective objective) {
                 const int g = b.boats[static_cast<std::size_t>(i)].good;
                 return std::make_pair(ps.shares[static_cast<std::size_t>(g)], b.price(g));
             };
-            std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return key(x) > key(y); });
+            std::stable_sort(order.begin(), order.end(),
+                             [&](int x, int y) { return key(x) > key(y); });
             std::array<int, kNumBoats> start{};
             start[static_cast<std::size_t>(order[0])] = 5;
             start[static_cast<std::size_t>(order[1])] = 4;
@@ -256,12 +271,17 @@ int greedy_action(const GameState& s, Objective objective) {
                 if (kStarts[static_cast<std::size_t>(t)] == start) return kStart + t;
             throw std::logic_error("greedy: no start triple");
         }
-        case Phase::kPlacement: return best_placement(s, objective);
-        case Phase::kBoarding: return best_boarding(s, objective);
+        case Phase::kPlacement:
+            return best_placement(s, objective);
+        case Phase::kBoarding:
+            return best_boarding(s, objective);
         case Phase::kSmallPilot:
-        case Phase::kLargePilot: return best_pilot(s, objective);
-        case Phase::kPlunder: return best_plunder(s, objective);
-        default: break;
+        case Phase::kLargePilot:
+            return best_pilot(s, objective);
+        case Phase::kPlunder:
+            return best_plunder(s, objective);
+        default:
+            break;
     }
     throw std::logic_error("greedy_action: no rule for this phase");
 }
@@ -269,13 +289,15 @@ int greedy_action(const GameState& s, Objective objective) {
 // ---------------------------------------------------------------------------------------
 // Play-outs
 
-GameResult play_game(int players, const Rules& rules, std::uint64_t seed, const std::vector<BotKind>& bots,
-                     bool record, bool check) {
+GameResult play_game(int players, const Rules& rules, std::uint64_t seed,
+                     const std::vector<BotKind>& bots, bool record, bool check) {
     if (static_cast<int>(bots.size()) != players)
-        invalid("bots: one bot per seat is needed, " + std::to_string(players) + " in all, got " + std::to_string(bots.size()));
+        invalid("bots: one bot per seat is needed, " + std::to_string(players) + " in all, got " +
+                std::to_string(bots.size()));
     GameState s(players, rules, seed);
     std::vector<Rng> rngs;
-    for (int p = 0; p < players; ++p) rngs.emplace_back(derive_seed(seed, static_cast<std::uint64_t>(p) + 1));
+    for (int p = 0; p < players; ++p)
+        rngs.emplace_back(derive_seed(seed, static_cast<std::uint64_t>(p) + 1));
     std::vector<int> legal;
     legal.reserve(256);
     while (!s.is_terminal()) {
@@ -286,10 +308,12 @@ GameResult play_game(int players, const Rules& rules, std::uint64_t seed, const 
             const int p = s.current_player();
             const BotKind bot = bots[static_cast<std::size_t>(p)];
             if (bot == BotKind::kGreedy || bot == BotKind::kGreedyWealth) {
-                a = greedy_action(s, bot == BotKind::kGreedy ? Objective::kIncome : Objective::kWealth);
+                a = greedy_action(
+                    s, bot == BotKind::kGreedy ? Objective::kIncome : Objective::kWealth);
             } else {
                 s.legal_actions(legal);
-                a = legal[static_cast<std::size_t>(rngs[static_cast<std::size_t>(p)].below(static_cast<int>(legal.size())))];
+                a = legal[static_cast<std::size_t>(
+                    rngs[static_cast<std::size_t>(p)].below(static_cast<int>(legal.size())))];
             }
         }
         if (check) {
@@ -297,11 +321,13 @@ GameResult play_game(int players, const Rules& rules, std::uint64_t seed, const 
             const std::string broken = s.check_invariants();
             if (!broken.empty())
                 throw std::logic_error("game seed " + std::to_string(seed) + ", after action " +
-                                       std::to_string(s.history().size()) + " (" + action_name(a) + "): " + broken);
+                                       std::to_string(s.history().size()) + " (" + action_name(a) +
+                                       "): " + broken);
         } else {
             s.apply_legal(a);
         }
-        if (s.history().size() > static_cast<std::size_t>(kMaxGameActions)) throw std::runtime_error("play_game: the game does not end");
+        if (s.history().size() > static_cast<std::size_t>(kMaxGameActions))
+            throw std::runtime_error("play_game: the game does not end");
     }
     GameResult r;
     r.seed = seed;
@@ -312,20 +338,23 @@ GameResult play_game(int players, const Rules& rules, std::uint64_t seed, const 
     return r;
 }
 
-std::vector<GameResult> play_games(int players, const Rules& rules, std::uint64_t seed, std::int64_t first, int n,
-                                   const std::vector<BotKind>& bots, int threads, bool record, bool check) {
+std::vector<GameResult> play_games(int players, const Rules& rules, std::uint64_t seed,
+                                   std::int64_t first, int n, const std::vector<BotKind>& bots,
+                                   int threads, bool record, bool check) {
     if (n < 0) invalid("games: must be at least 0, got " + std::to_string(n));
     if (first < 0) invalid("first: must be at least 0, got " + std::to_string(first));
     if (players < kMinPlayers || players > kMaxPlayers)
         invalid("players: Manila is for 3 to 5 players, got " + std::to_string(players));
     if (static_cast<int>(bots.size()) != players)
-        invalid("bots: one bot per seat is needed, " + std::to_string(players) + " in all, got " + std::to_string(bots.size()));
+        invalid("bots: one bot per seat is needed, " + std::to_string(players) + " in all, got " +
+                std::to_string(bots.size()));
     if (threads < 0) invalid("threads: must be at least 0, got " + std::to_string(threads));
     std::vector<GameResult> out(static_cast<std::size_t>(n));
     if (threads == 0) threads = hardware_threads();
     parallel_for(n, threads, [&](int i) {
-        out[static_cast<std::size_t>(i)] = play_game(
-            players, rules, derive_seed(seed, static_cast<std::uint64_t>(first + i)), bots, record, check);
+        out[static_cast<std::size_t>(i)] =
+            play_game(players, rules, derive_seed(seed, static_cast<std::uint64_t>(first + i)),
+                      bots, record, check);
     });
     return out;
 }

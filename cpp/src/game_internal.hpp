@@ -25,7 +25,8 @@ inline constexpr std::array<std::array<int, kNumBoats>, kNumStarts> kStarts = []
 inline constexpr std::array<std::array<int, 2>, action::kNumPairs> kPairs{
     {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}}};
 inline constexpr std::array<int, 4> kLargeOneDelta{1, -1, 2, -2};
-inline constexpr std::array<std::array<int, 2>, 4> kLargeTwoDelta{{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}};
+inline constexpr std::array<std::array<int, 2>, 4> kLargeTwoDelta{
+    {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}};
 
 inline const char* good_name(int g) { return kGoods[static_cast<std::size_t>(g)].name; }
 inline std::string player_name(int p) { return "p" + std::to_string(p); }
@@ -34,9 +35,14 @@ inline std::string signed_str(int d) { return (d > 0 ? "+" : "") + std::to_strin
 inline int plunder_bit(int good) { return 1 << (kNumGoods - 1 - good); }
 
 // The dice of a roll action, one per sailing boat in good order.
-inline std::array<int, kNumBoats> roll_dice(int idx) { return {idx / 36 + 1, (idx / 6) % 6 + 1, idx % 6 + 1}; }
+inline std::array<int, kNumBoats> roll_dice(int idx) {
+    return {idx / 36 + 1, (idx / 6) % 6 + 1, idx % 6 + 1};
+}
 
-inline int seat_cost(const Boat& b) { return kGoods[static_cast<std::size_t>(b.good)].seat_cost[static_cast<std::size_t>(b.crew_size)]; }
+inline int seat_cost(const Boat& b) {
+    return kGoods[static_cast<std::size_t>(b.good)]
+        .seat_cost[static_cast<std::size_t>(b.crew_size)];
+}
 
 [[noreturn]] inline void invalid(const std::string& what) { throw std::invalid_argument(what); }
 

@@ -18,7 +18,8 @@ namespace {
 
 void check_viewer(const GameState& s, int viewer) {
     if (viewer < 0 || viewer >= s.num_players())
-        invalid("player: must be 0.." + std::to_string(s.num_players() - 1) + ", got " + std::to_string(viewer));
+        invalid("player: must be 0.." + std::to_string(s.num_players() - 1) + ", got " +
+                std::to_string(viewer));
 }
 
 void check_players(int players) {
@@ -30,47 +31,48 @@ void check_players(int players) {
 // layout has one definition.
 std::vector<std::pair<const char*, std::vector<int>>> section_shapes(int n) {
     return {
-        {"observer", {n}},                           // one-hot: the observer's own seat (absolute)
-        {"phase", {kNumPhases}},                     // one-hot
-        {"to_move", {n + 1}},                        // one-hot relative seat; last: chance or nobody
-        {"voyage", {1}},                             // voyage number (0 during the deal)
-        {"prices", {kNumGoods, kPriceSteps}},        // one-hot step on the price track
-        {"supply", {kNumGoods}},                     // face-up shares for sale
+        {"observer", {n}},                     // one-hot: the observer's own seat (absolute)
+        {"phase", {kNumPhases}},               // one-hot
+        {"to_move", {n + 1}},                  // one-hot relative seat; last: chance or nobody
+        {"voyage", {1}},                       // voyage number (0 during the deal)
+        {"prices", {kNumGoods, kPriceSteps}},  // one-hot step on the price track
+        {"supply", {kNumGoods}},               // face-up shares for sale
         {"cash", {n}},
-        {"shares", {n, kNumGoods}},                  // shares the observer can see
-        {"hidden_shares", {n}},                      // face-down shares the observer cannot see
+        {"shares", {n, kNumGoods}},  // shares the observer can see
+        {"hidden_shares", {n}},      // face-down shares the observer cannot see
         {"mortgaged", {n}},
-        {"accomplices", {n}},                        // in hand
-        {"declined", {n}},                           // declined this voyage
-        {"harbour_master", {n}},                     // one-hot
-        {"bidding", {n}},                            // still in the auction
-        {"high_bidder", {n}},                        // one-hot
+        {"accomplices", {n}},     // in hand
+        {"declined", {n}},        // declined this voyage
+        {"harbour_master", {n}},  // one-hot
+        {"bidding", {n}},         // still in the auction
+        {"high_bidder", {n}},     // one-hot
         {"high_bid", {1}},
-        {"stays_home", {kNumGoods}},                 // one-hot
+        {"stays_home", {kNumGoods}},                    // one-hot
         {"boat_position", {kNumGoods, kNumPositions}},  // one-hot space 0..13, last: Manila
-        {"crew", {kNumGoods, kMaxSeats, n}},         // one-hot relative seat of each seat's crew
-        {"spots", {kNumSpots, n}},                   // one-hot relative seat of each spot's owner
-        {"next_roll", {kNumRollsPerVoyage + 1}},     // one-hot: roll 1, 2, 3 next, or all rolled
-        {"rounds_left", {1}},                        // placement rounds before the next roll
-        {"pilots_done", {2}},                        // small, large
-        {"plundered", {kNumGoods}},                  // boats the captain is sending on
-        {"last_income", {n}},                        // of the last settlement
+        {"crew", {kNumGoods, kMaxSeats, n}},            // one-hot relative seat of each seat's crew
+        {"spots", {kNumSpots, n}},                // one-hot relative seat of each spot's owner
+        {"next_roll", {kNumRollsPerVoyage + 1}},  // one-hot: roll 1, 2, 3 next, or all rolled
+        {"rounds_left", {1}},                     // placement rounds before the next roll
+        {"pilots_done", {2}},                     // small, large
+        {"plundered", {kNumGoods}},               // boats the captain is sending on
+        {"last_income", {n}},                     // of the last settlement
     };
 }
 
 // Fills the tensor section by section, checking it follows observation_layout.
 class Writer {
-public:
+  public:
     Writer(float* out, std::vector<TensorSection> layout) : out_(out), layout_(std::move(layout)) {}
     // Starts the named section; returns a pointer to its first float.
     float* section(const char* name) {
         const TensorSection& sec = layout_.at(next_++);
-        if (sec.name != name) throw std::logic_error(std::string("observation: section ") + name + " out of order");
+        if (sec.name != name)
+            throw std::logic_error(std::string("observation: section ") + name + " out of order");
         return out_ + sec.offset;
     }
     bool complete() const { return next_ == layout_.size(); }
 
-private:
+  private:
     float* out_;
     std::vector<TensorSection> layout_;
     std::size_t next_ = 0;
@@ -86,7 +88,8 @@ std::array<int, kNumGoods> known_shares(const Board& b, int viewer, int p, Priva
     const PlayerState& ps = b.players[static_cast<std::size_t>(p)];
     std::array<int, kNumGoods> out = ps.shares;
     if (!sees_shares(viewer, p, info))
-        for (int g = 0; g < kNumGoods; ++g) out[static_cast<std::size_t>(g)] -= ps.dealt[static_cast<std::size_t>(g)];
+        for (int g = 0; g < kNumGoods; ++g)
+            out[static_cast<std::size_t>(g)] -= ps.dealt[static_cast<std::size_t>(g)];
     return out;
 }
 
@@ -111,7 +114,8 @@ std::vector<TensorSection> observation_layout(int players) {
         int size = 1;
         for (int d : shape) size *= d;
         // Only an income can be negative: an insurer pays at most the full claim.
-        const float low = std::string(name) == "last_income" ? -static_cast<float>(kInsuranceClaim.back()) : 0.0f;
+        const float low =
+            std::string(name) == "last_income" ? -static_cast<float>(kInsuranceClaim.back()) : 0.0f;
         out.push_back({name, offset, size, shape, low});
         offset += size;
     }
@@ -123,13 +127,15 @@ int observation_size(int players) {
     return layout.back().offset + layout.back().size;
 }
 
-void observation_tensor(const GameState& s, int viewer, PrivateInfo info, float* out, std::size_t size) {
+void observation_tensor(const GameState& s, int viewer, PrivateInfo info, float* out,
+                        std::size_t size) {
     check_viewer(s, viewer);
     const Board& b = s.board();
     const int n = b.num_players;
     if (size != static_cast<std::size_t>(observation_size(n)))
-        invalid("observation: a buffer of " + std::to_string(observation_size(n)) + " floats is needed for " +
-                std::to_string(n) + " players, got " + std::to_string(size));
+        invalid("observation: a buffer of " + std::to_string(observation_size(n)) +
+                " floats is needed for " + std::to_string(n) + " players, got " +
+                std::to_string(size));
     std::fill(out, out + size, 0.0f);
     auto rel = [&](int p) { return (p - viewer + n) % n; };  // the observer is row 0
     auto at = [](float* base, int i) -> float& { return base[static_cast<std::size_t>(i)]; };
@@ -143,9 +149,11 @@ void observation_tensor(const GameState& s, int viewer, PrivateInfo info, float*
     at(to_move, b.current >= 0 ? rel(b.current) : n) = 1;
     *w.section("voyage") = static_cast<float>(b.voyage);
     float* prices = w.section("prices");
-    for (int g = 0; g < kNumGoods; ++g) at(prices, g * kPriceSteps + b.price_step[static_cast<std::size_t>(g)]) = 1;
+    for (int g = 0; g < kNumGoods; ++g)
+        at(prices, g * kPriceSteps + b.price_step[static_cast<std::size_t>(g)]) = 1;
     float* supply = w.section("supply");
-    for (int g = 0; g < kNumGoods; ++g) at(supply, g) = static_cast<float>(b.supply[static_cast<std::size_t>(g)]);
+    for (int g = 0; g < kNumGoods; ++g)
+        at(supply, g) = static_cast<float>(b.supply[static_cast<std::size_t>(g)]);
 
     float* cash = w.section("cash");
     float* shares = w.section("shares");
@@ -161,7 +169,8 @@ void observation_tensor(const GameState& s, int viewer, PrivateInfo info, float*
         const int r = rel(p);
         at(cash, r) = static_cast<float>(ps.cash);
         const auto known = known_shares(b, viewer, p, info);
-        for (int g = 0; g < kNumGoods; ++g) at(shares, r * kNumGoods + g) = static_cast<float>(known[static_cast<std::size_t>(g)]);
+        for (int g = 0; g < kNumGoods; ++g)
+            at(shares, r * kNumGoods + g) = static_cast<float>(known[static_cast<std::size_t>(g)]);
         at(hidden, r) = static_cast<float>(hidden_shares(b, viewer, p, info));
         at(mortgaged, r) = static_cast<float>(ps.mortgaged);
         at(accomplices, r) = static_cast<float>(b.max_accomplices - b.accomplices(p));
@@ -172,7 +181,8 @@ void observation_tensor(const GameState& s, int viewer, PrivateInfo info, float*
     }
     *w.section("high_bid") = b.phase == Phase::kAuction ? static_cast<float>(b.high_bid) : 0.0f;
     float* home = w.section("stays_home");
-    if (b.phase >= Phase::kPlaceBoats && b.phase != Phase::kGameOver && b.stays_home >= 0) at(home, b.stays_home) = 1;
+    if (b.phase >= Phase::kPlaceBoats && b.phase != Phase::kGameOver && b.stays_home >= 0)
+        at(home, b.stays_home) = 1;
 
     float* position = w.section("boat_position");
     float* crew = w.section("crew");
@@ -181,7 +191,8 @@ void observation_tensor(const GameState& s, int viewer, PrivateInfo info, float*
         for (const Boat& boat : b.boats) {
             at(position, boat.good * kNumPositions + boat.position) = 1;
             for (int k = 0; k < boat.crew_size; ++k)
-                at(crew, (boat.good * kMaxSeats + k) * n + rel(boat.crew[static_cast<std::size_t>(k)])) = 1;
+                at(crew, (boat.good * kMaxSeats + k) * n +
+                             rel(boat.crew[static_cast<std::size_t>(k)])) = 1;
         }
         for (int k = 0; k < kNumSpots; ++k) {
             const int o = b.spots[static_cast<std::size_t>(k)];
@@ -190,7 +201,8 @@ void observation_tensor(const GameState& s, int viewer, PrivateInfo info, float*
     }
     float* next_roll = w.section("next_roll");
     if (afloat) at(next_roll, std::min(b.next_roll, kNumRollsPerVoyage + 1) - 1) = 1;
-    *w.section("rounds_left") = b.phase == Phase::kPlacement ? static_cast<float>(b.rounds_left) : 0.0f;
+    *w.section("rounds_left") =
+        b.phase == Phase::kPlacement ? static_cast<float>(b.rounds_left) : 0.0f;
     float* pilots = w.section("pilots_done");
     if (afloat) {
         pilots[0] = flag(b.small_done);
@@ -201,8 +213,10 @@ void observation_tensor(const GameState& s, int viewer, PrivateInfo info, float*
         for (int i = 0; i < kNumBoats; ++i)
             if ((b.plunder >> i) & 1) at(plundered, b.boats[static_cast<std::size_t>(i)].good) = 1;
     float* income = w.section("last_income");
-    for (int p = 0; p < n; ++p) at(income, rel(p)) = static_cast<float>(b.last.income[static_cast<std::size_t>(p)]);
-    if (!w.complete()) throw std::logic_error("observation: a section of the layout was not written");
+    for (int p = 0; p < n; ++p)
+        at(income, rel(p)) = static_cast<float>(b.last.income[static_cast<std::size_t>(p)]);
+    if (!w.complete())
+        throw std::logic_error("observation: a section of the layout was not written");
 }
 
 std::vector<float> observation_tensor(const GameState& s, int viewer, PrivateInfo info) {

@@ -18,7 +18,8 @@ namespace manila {
 
 int GameState::wealth(int p) const {
     if (p < 0 || p >= b_.num_players)
-        invalid("player: must be 0.." + std::to_string(b_.num_players - 1) + ", got " + std::to_string(p));
+        invalid("player: must be 0.." + std::to_string(b_.num_players - 1) + ", got " +
+                std::to_string(p));
     const PlayerState& ps = b_.players[static_cast<std::size_t>(p)];
     int w = ps.cash - kRepayAmount * ps.mortgaged;
     for (int g = 0; g < kNumGoods; ++g) w += ps.shares[static_cast<std::size_t>(g)] * b_.price(g);
@@ -31,10 +32,13 @@ std::vector<int> GameState::returns() const {
     return out;
 }
 
-int GameState::voyages_completed() const { return is_terminal() ? b_.voyage : std::max(0, b_.voyage - 1); }
+int GameState::voyages_completed() const {
+    return is_terminal() ? b_.voyage : std::max(0, b_.voyage - 1);
+}
 
 bool GameState::voyage(Voyage& v) const {
-    if (b_.phase < Phase::kPlacement || b_.phase > Phase::kLargePilot || b_.next_roll > 3) return false;
+    if (b_.phase < Phase::kPlacement || b_.phase > Phase::kLargePilot || b_.next_roll > 3)
+        return false;
     v = Voyage{};
     v.next_roll = b_.next_roll;
     v.boats = b_.boats;
@@ -61,7 +65,9 @@ std::string GameState::action_to_string(int a) const {
         const auto t = kStarts[static_cast<std::size_t>(a - action::kStart)];
         std::string out = "start";
         for (int i = 0; i < kNumBoats; ++i)
-            out += std::string(i ? ", " : " ") + good_name(b_.boats[static_cast<std::size_t>(i)].good) + " " + std::to_string(t[static_cast<std::size_t>(i)]);
+            out += std::string(i ? ", " : " ") +
+                   good_name(b_.boats[static_cast<std::size_t>(i)].good) + " " +
+                   std::to_string(t[static_cast<std::size_t>(i)]);
         return out;
     }
     if (a >= action::kRoll && a < action::kNumActions && b_.phase == Phase::kRoll) {
@@ -71,7 +77,8 @@ std::string GameState::action_to_string(int a) const {
         for (int i = 0; i < kNumBoats; ++i) {
             const Boat& boat = b_.boats[static_cast<std::size_t>(i)];
             if (boat.position == kArrived) continue;
-            out += std::string(first ? " " : ", ") + good_name(boat.good) + " " + std::to_string(d[static_cast<std::size_t>(i)]);
+            out += std::string(first ? " " : ", ") + good_name(boat.good) + " " +
+                   std::to_string(d[static_cast<std::size_t>(i)]);
             first = false;
         }
         return out;
@@ -91,7 +98,8 @@ std::string observation_string(const GameState& state, int viewer, PrivateInfo i
     std::ostringstream o;
     if (info != PrivateInfo::kAll) o << "view of " << player_name(viewer) << "\n";
     o << "voyage " << b.voyage << ", " << phase_name(b.phase);
-    if (b.phase == Phase::kPlacement || b.phase == Phase::kRoll) o << " before roll " << b.next_roll;
+    if (b.phase == Phase::kPlacement || b.phase == Phase::kRoll)
+        o << " before roll " << b.next_roll;
     if (b.harbour_master >= 0) o << ", harbour master " << player_name(b.harbour_master);
     if (state.is_terminal())
         o << ", game over";
@@ -102,7 +110,8 @@ std::string observation_string(const GameState& state, int viewer, PrivateInfo i
     o << "\nprices:";
     for (int g = 0; g < kNumGoods; ++g) o << " " << good_name(g) << " " << b.price(g);
     o << "; supply:";
-    for (int g = 0; g < kNumGoods; ++g) o << " " << good_name(g) << " " << b.supply[static_cast<std::size_t>(g)];
+    for (int g = 0; g < kNumGoods; ++g)
+        o << " " << good_name(g) << " " << b.supply[static_cast<std::size_t>(g)];
     o << "; bank " << b.bank << "\n";
     if (b.phase == Phase::kAuction)
         o << "auction: high bid " << b.high_bid
@@ -123,8 +132,8 @@ std::string observation_string(const GameState& state, int viewer, PrivateInfo i
         if (ps.mortgaged) o << " (" << ps.mortgaged << " mortgaged)";
         if (!hidden) o << ", wealth " << state.wealth(p);
         if (b.phase >= Phase::kPlacement && b.phase != Phase::kGameOver)
-            o << ", accomplices " << b.max_accomplices - b.accomplices(p) << "/" << b.max_accomplices << " free"
-              << (((b.declined >> p) & 1) ? " (declined)" : "");
+            o << ", accomplices " << b.max_accomplices - b.accomplices(p) << "/"
+              << b.max_accomplices << " free" << (((b.declined >> p) & 1) ? " (declined)" : "");
         o << "\n";
     }
     if (b.phase >= Phase::kPlacement && b.phase != Phase::kGameOver) {
@@ -136,14 +145,17 @@ std::string observation_string(const GameState& state, int viewer, PrivateInfo i
                 o << "on " << boat.position;
             o << ", crew [";
             for (int s = 0; s < boat.seats(); ++s)
-                o << (s ? " " : "") << (s < boat.crew_size ? player_name(boat.crew[static_cast<std::size_t>(s)]) : "-");
+                o << (s ? " " : "")
+                  << (s < boat.crew_size ? player_name(boat.crew[static_cast<std::size_t>(s)])
+                                         : "-");
             o << "]\n";
         }
         o << "spots:";
         bool any = false;
         for (int s = 0; s < kNumSpots; ++s)
             if (b.spots[static_cast<std::size_t>(s)] != kNoOwner) {
-                o << " " << kSpotNames[static_cast<std::size_t>(s)] << "=" << player_name(b.spots[static_cast<std::size_t>(s)]);
+                o << " " << kSpotNames[static_cast<std::size_t>(s)] << "="
+                  << player_name(b.spots[static_cast<std::size_t>(s)]);
                 any = true;
             }
         if (!any) o << " none";
@@ -160,18 +172,21 @@ std::string GameState::check_invariants() const {
         const PlayerState& ps = b_.players[static_cast<std::size_t>(p)];
         money += ps.cash;
         if (ps.cash < 0) o << player_name(p) << " has negative cash " << ps.cash << "; ";
-        if (ps.mortgaged < 0 || ps.unmortgaged() < 0) o << player_name(p) << " has " << ps.mortgaged << " mortgaged shares; ";
+        if (ps.mortgaged < 0 || ps.unmortgaged() < 0)
+            o << player_name(p) << " has " << ps.mortgaged << " mortgaged shares; ";
         const int acc = b_.accomplices(p);
         if (acc > b_.max_accomplices) o << player_name(p) << " has " << acc << " accomplices out; ";
     }
     if (money != kStartCash * n) o << "money not conserved: cash + bank = " << money << "; ";
     for (int g = 0; g < kNumGoods; ++g) {
         int total = b_.supply[static_cast<std::size_t>(g)] + b_.pile[static_cast<std::size_t>(g)];
-        for (int p = 0; p < n; ++p) total += b_.players[static_cast<std::size_t>(p)].shares[static_cast<std::size_t>(g)];
+        for (int p = 0; p < n; ++p)
+            total += b_.players[static_cast<std::size_t>(p)].shares[static_cast<std::size_t>(g)];
         if (total != kSharesPerGood) o << good_name(g) << ": " << total << " shares in all; ";
         const int step = b_.price_step[static_cast<std::size_t>(g)];
         if (step < 0 || step >= kPriceSteps) o << good_name(g) << ": price off the track; ";
-        if (!is_terminal() && step == kPriceSteps - 1) o << good_name(g) << " at 30 but the game goes on; ";
+        if (!is_terminal() && step == kPriceSteps - 1)
+            o << good_name(g) << " at 30 but the game goes on; ";
     }
     if (b_.phase != Phase::kDeal && b_.dealt != kSharesDealt * n) o << "the deal is incomplete; ";
     Voyage v;
@@ -185,7 +200,8 @@ std::string GameState::check_invariants() const {
         for (const Boat& boat : b_.boats) arrived += boat.position == kArrived;
         if (arrived != b_.in_port) o << "port slots do not match the boats in Manila; ";
     }
-    if (!is_terminal() && !is_chance_node() && (b_.current < 0 || b_.current >= n)) o << "no valid player to move; ";
+    if (!is_terminal() && !is_chance_node() && (b_.current < 0 || b_.current >= n))
+        o << "no valid player to move; ";
     return o.str();
 }
 

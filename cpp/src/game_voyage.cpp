@@ -105,7 +105,8 @@ void GameState::begin_large_pilot() {
 void GameState::move_boat(int i, int delta) {
     Boat& boat = b_.boats[static_cast<std::size_t>(i)];
     const int to = boat.position + delta;
-    if (to < 0 || boat.position == kArrived) throw std::logic_error("move_boat: an impossible move");
+    if (to < 0 || boat.position == kArrived)
+        throw std::logic_error("move_boat: an impossible move");
     if (to > kThirteen) {
         boat.position = kArrived;
         b_.port[static_cast<std::size_t>(b_.in_port++)] = boat.good;
@@ -157,7 +158,8 @@ void GameState::settle() {
             receive(b_.spots[kPirate1], value / pirates);
             receive(b_.spots[kPirate2], value / pirates);
         } else if (boat.position == kArrived && boat.crew_size > 0) {
-            for (int s = 0; s < boat.crew_size; ++s) receive(boat.crew[static_cast<std::size_t>(s)], value / boat.crew_size);
+            for (int s = 0; s < boat.crew_size; ++s)
+                receive(boat.crew[static_cast<std::size_t>(s)], value / boat.crew_size);
         }
     }
     st.in_manila = b_.in_port;
@@ -165,9 +167,13 @@ void GameState::settle() {
     st.port = b_.port;
     st.shipyard = b_.shipyard;
     for (int k = 0; k < 3; ++k) {
-        if (b_.in_port > k) receive(b_.spots[static_cast<std::size_t>(kPortA + k)], kSlotPayout[static_cast<std::size_t>(k)]);
+        if (b_.in_port > k)
+            receive(b_.spots[static_cast<std::size_t>(kPortA + k)],
+                    kSlotPayout[static_cast<std::size_t>(k)]);
         // Paid by the bank here; the insurer reimburses the bank below.
-        if (b_.in_shipyard > k) receive(b_.spots[static_cast<std::size_t>(kShipyardA + k)], kSlotPayout[static_cast<std::size_t>(k)]);
+        if (b_.in_shipyard > k)
+            receive(b_.spots[static_cast<std::size_t>(kShipyardA + k)],
+                    kSlotPayout[static_cast<std::size_t>(k)]);
     }
     const int insurer = b_.spots[kInsurance];
     st.insurer = insurer;
@@ -232,7 +238,8 @@ std::vector<std::pair<int, double>> GameState::chance_outcomes() const {
 }
 
 int GameState::sample_chance(Rng& rng) const {
-    if (!is_chance_node()) invalid("sample_chance: not a chance node (it is " + player_name(b_.current) + "'s move)");
+    if (!is_chance_node())
+        invalid("sample_chance: not a chance node (it is " + player_name(b_.current) + "'s move)");
     if (b_.phase == Phase::kDeal) {
         int total = 0;
         for (int n : b_.pile) total += n;

@@ -22,8 +22,8 @@ void Voyage::validate() const {
     if (next_roll < 1 || next_roll > 3)
         reject("next_roll", "must be 1, 2 or 3, got " + std::to_string(next_roll));
     if (num_owners < 0 || num_owners > kMaxOwners)
-        reject("num_owners", "must be 0.." + std::to_string(kMaxOwners) + ", got " +
-                                 std::to_string(num_owners));
+        reject("num_owners",
+               "must be 0.." + std::to_string(kMaxOwners) + ", got " + std::to_string(num_owners));
     for (int i = 0; i < kNumBoats; ++i) {
         const Boat& b = boats[i];
         if (b.good < 0 || b.good >= kNumGoods)
@@ -34,9 +34,9 @@ void Voyage::validate() const {
             reject(boat_field(b, i) + ".position",
                    "must be 0..13 or arrived (14), got " + std::to_string(b.position));
         if (b.crew_size < 0 || b.crew_size > b.seats())
-            reject(boat_field(b, i) + ".crew",
-                   "a " + std::string(kGoods[b.good].name) + " boat has " +
-                       std::to_string(b.seats()) + " seats, not " + std::to_string(b.crew_size));
+            reject(boat_field(b, i) + ".crew", "a " + std::string(kGoods[b.good].name) +
+                                                   " boat has " + std::to_string(b.seats()) +
+                                                   " seats, not " + std::to_string(b.crew_size));
         for (int s = 0; s < kMaxSeats; ++s) {
             const bool seated = s < b.crew_size;
             const int o = b.crew[s];
@@ -49,9 +49,9 @@ void Voyage::validate() const {
     }
     for (int s = 0; s < kNumSpots; ++s)
         if (spots[s] != kNoOwner && (spots[s] < 0 || spots[s] >= num_owners))
-            reject(std::string("spots.") + kSpotNames[s],
-                   "owner id " + std::to_string(spots[s]) + " is not in 0.." +
-                       std::to_string(num_owners - 1));
+            reject(std::string("spots.") + kSpotNames[s], "owner id " + std::to_string(spots[s]) +
+                                                              " is not in 0.." +
+                                                              std::to_string(num_owners - 1));
     if (spots[kPirate2] != kNoOwner && spots[kPirate1] == kNoOwner)
         reject("spots.pirate_2", "pirate_2 may only be occupied once pirate_1 is");
     if (objective != Objective::kIncome && objective != Objective::kWealth)
@@ -60,8 +60,9 @@ void Voyage::validate() const {
         const std::string good = kGoods[static_cast<std::size_t>(g)].name;
         const int p = price[static_cast<std::size_t>(g)];
         if (price_step(p) < 0 || price_step(p) == kPriceSteps - 1)
-            reject("prices." + good, "must be 0, 5, 10 or 20 (a good at 30 has ended the game), got " +
-                                         std::to_string(p));
+            reject("prices." + good,
+                   "must be 0, 5, 10 or 20 (a good at 30 has ended the game), got " +
+                       std::to_string(p));
         int total = 0;
         for (int o = 0; o < kMaxOwners; ++o) {
             const int n = shares[static_cast<std::size_t>(o)][static_cast<std::size_t>(g)];

@@ -1,9 +1,9 @@
 """manila: exact expected values for the board game Manila (Zoch, 2005).
 
-    >>> import manila
-    >>> result = manila.evaluate(manila.EXAMPLE)
-    >>> result.best_spot()
-    'jade'
+>>> import manila
+>>> result = manila.evaluate(manila.EXAMPLE)
+>>> result.best_spot()
+'jade'
 """
 
 from __future__ import annotations
@@ -16,27 +16,55 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
         "`pip install .` from the source tree rather than importing it from python/"
     ) from exc
 
-from ._errors import Problem, StateError
-from ._evaluation import Evaluation, evaluate, evaluate_many
 from ._advice import Advice, advise
-from ._position import Moment, Position, parse_position
-from ._example import EXAMPLE
-from ._state import GOODS, SPOTS, Boat, Rules, VoyageState, parse, validate
+
 # After these imports manila.sweep, manila.simulate and manila.ladder are the functions,
 # not the submodules (import from manila.sweep to reach the rest of it).
 from ._enumerate import enumerate_starts, reachable
+from ._errors import Problem, StateError
+from ._evaluation import Evaluation, evaluate, evaluate_many
+from ._example import EXAMPLE
+from ._ladder import LadderResult, ladder
+from ._position import Moment, Position, parse_position
+from ._simulate import SimulationResult, simulate
 from ._starts import rank_starts
+from ._state import GOODS, SPOTS, Boat, Rules, VoyageState, parse, validate
 from ._sweep import Sweep, read_frame, sweep
 from .bots import GreedyBot, RandomBot
 from .game import Game, IllegalActionError
-from ._simulate import SimulationResult, simulate
-from ._ladder import LadderResult, ladder
 
 __version__ = "0.1.0"
 __all__ = [
-    "Advice", "EXAMPLE", "GOODS", "Moment", "Position", "SPOTS", "Boat", "Evaluation", "Game", "GreedyBot", "IllegalActionError",
-    "LadderResult", "ladder",
-    "Problem", "RandomBot", "Rules", "SimulationResult", "StateError", "simulate",
-    "Sweep", "VoyageState", "read_frame", "enumerate_starts", "evaluate", "evaluate_many", "parse",
-    "advise", "parse_position", "rank_starts", "reachable", "sweep", "validate",
+    "EXAMPLE",
+    "GOODS",
+    "SPOTS",
+    "Advice",
+    "Boat",
+    "Evaluation",
+    "Game",
+    "GreedyBot",
+    "IllegalActionError",
+    "LadderResult",
+    "Moment",
+    "Position",
+    "Problem",
+    "RandomBot",
+    "Rules",
+    "SimulationResult",
+    "StateError",
+    "Sweep",
+    "VoyageState",
+    "advise",
+    "enumerate_starts",
+    "evaluate",
+    "evaluate_many",
+    "ladder",
+    "parse",
+    "parse_position",
+    "rank_starts",
+    "reachable",
+    "read_frame",
+    "simulate",
+    "sweep",
+    "validate",
 ]

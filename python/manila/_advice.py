@@ -9,8 +9,9 @@ decision is due, valued exactly, knowing that everyone after answers with their 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Mapping, Optional, Union
+from typing import Optional, Union
 
 from . import _core
 from ._evaluation import TABLE_SPOTS, _exact_text
@@ -35,9 +36,19 @@ class Advice:
     every player's expected payoff after that line. Fractions when ``exact``.
     """
 
-    def __init__(self, position: Position, exact: bool, denominator: int, to_move: str,
-                 names: list[str], costs: list[int], nets: list[int], best: int,
-                 line: list[tuple[str, str]], payoffs: list[int]):
+    def __init__(
+        self,
+        position: Position,
+        exact: bool,
+        denominator: int,
+        to_move: str,
+        names: list[str],
+        costs: list[int],
+        nets: list[int],
+        best: int,
+        line: list[tuple[str, str]],
+        payoffs: list[int],
+    ):
         self.position = position
         self.exact = exact
         self.denominator = denominator
@@ -58,8 +69,10 @@ class Advice:
 
     @property
     def options(self) -> dict[str, dict]:
-        return {n: {"cost": c, "expected_net": self._number(v)}
-                for n, c, v in zip(self._names, self._costs, self._nets)}
+        return {
+            n: {"cost": c, "expected_net": self._number(v)}
+            for n, c, v in zip(self._names, self._costs, self._nets)
+        }
 
     @property
     def payoffs(self) -> dict[str, Number]:
@@ -71,12 +84,15 @@ class Advice:
         return {
             "kind": self.kind,
             "to_move": self.to_move,
-            "options": {n: {"cost": c, "expected_net": self._number(v, exact)}
-                        for n, c, v in zip(self._names, self._costs, self._nets)},
+            "options": {
+                n: {"cost": c, "expected_net": self._number(v, exact)}
+                for n, c, v in zip(self._names, self._costs, self._nets)
+            },
             "best": self.best,
             "line": [list(turn) for turn in self.line],
-            "payoffs": {name: self._number(v, exact)
-                        for name, v in zip(self.position.state.owners, self._payoffs)},
+            "payoffs": {
+                name: self._number(v, exact) for name, v in zip(self.position.state.owners, self._payoffs)
+            },
             "horizon": HORIZONS.get(self.kind, DEFAULT_HORIZON),
         }
 
@@ -84,8 +100,9 @@ class Advice:
         return f"Advice({self.to_dict()!r})"
 
 
-def advise(position: PositionLike, exact: Optional[bool] = None, *, threads: int = 0,
-           strict: Optional[bool] = None) -> Advice:
+def advise(
+    position: PositionLike, exact: Optional[bool] = None, *, threads: int = 0, strict: Optional[bool] = None
+) -> Advice:
     """The advice for a position: a dict (a voyage state with a ``"moment"``), its notation,
     or a Position. ``exact`` gives fractions (None: as the JSON's ``"exact"`` says);
     ``threads`` spreads a placement search's first options (0: every core)."""
@@ -100,8 +117,18 @@ def advise(position: PositionLike, exact: Optional[bool] = None, *, threads: int
         a = _core.advise_placement(voyage, [ids[p] for p in pos.movers], threads)
         names = [DECLINE if spot == _core.DECLINE else TABLE_SPOTS[spot] for spot, _ in a.options]
         line = [(owners[o], DECLINE if s == _core.DECLINE else TABLE_SPOTS[s]) for o, s in a.line]
-        return Advice(pos, exact, a.denominator, pos.to_move, names, [c for _, c in a.options],
-                      list(a.net), a.best, line, list(a.payoffs))
+        return Advice(
+            pos,
+            exact,
+            a.denominator,
+            pos.to_move,
+            names,
+            [c for _, c in a.options],
+            list(a.net),
+            a.best,
+            line,
+            list(a.payoffs),
+        )
     if kind in ("pilot_small", "pilot_large"):
         d = _core.advise_pilot(voyage, kind == "pilot_large")
     else:
@@ -114,6 +141,15 @@ def advise(position: PositionLike, exact: Optional[bool] = None, *, threads: int
         d = _core.advise_boarding(voyage, second, *guard)
     me = d.decider
     first = d.payoffs[0][me]
-    return Advice(pos, exact, d.denominator, owners[me], list(d.names), [0] * len(d.names),
-                  [p[me] - first for p in d.payoffs], d.best,
-                  [(owners[o], name) for o, name in d.line], list(d.payoffs[d.best]))
+    return Advice(
+        pos,
+        exact,
+        d.denominator,
+        owners[me],
+        list(d.names),
+        [0] * len(d.names),
+        [p[me] - first for p in d.payoffs],
+        d.best,
+        [(owners[o], name) for o, name in d.line],
+        list(d.payoffs[d.best]),
+    )

@@ -1,6 +1,6 @@
 """Type stubs for the compiled engine (manila._core)."""
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -15,11 +15,22 @@ PRICE_TRACK: tuple[int, ...]
 SHARES_PER_GOOD: int
 
 class Voyage:
-    def __init__(self, *, next_roll: int, goods: Sequence[int], positions: Sequence[int],
-                 crews: Sequence[Sequence[int]], spots: Sequence[int], num_owners: int,
-                 thirteen_to_port: bool = True, pirate_variant: bool = False, wealth: bool = False,
-                 prices: Sequence[int] = ..., shares: Sequence[Sequence[int]] = ...,
-                 budgets: Sequence[int] = ...) -> None: ...
+    def __init__(
+        self,
+        *,
+        next_roll: int,
+        goods: Sequence[int],
+        positions: Sequence[int],
+        crews: Sequence[Sequence[int]],
+        spots: Sequence[int],
+        num_owners: int,
+        thirteen_to_port: bool = True,
+        pirate_variant: bool = False,
+        wealth: bool = False,
+        prices: Sequence[int] = ...,
+        shares: Sequence[Sequence[int]] = ...,
+        budgets: Sequence[int] = ...,
+    ) -> None: ...
     @property
     def next_roll(self) -> int: ...
     @property
@@ -66,8 +77,9 @@ def denominator(next_roll: int) -> int: ...
 def legal_spots(voyage: Voyage, owner: int, max_accomplices: int = 3) -> list[tuple[int, int]]: ...
 def expected_payoff(voyage: Voyage, owner: int) -> int: ...
 def analyse(voyage: Voyage, owner: int = -1, max_accomplices: int = 3, threads: int = 0) -> Table: ...
-def analyse_batch(voyages: Sequence[Voyage], owners: Sequence[int],
-                  max_accomplices: Sequence[int], threads: int = 0) -> Table: ...
+def analyse_batch(
+    voyages: Sequence[Voyage], owners: Sequence[int], max_accomplices: Sequence[int], threads: int = 0
+) -> Table: ...
 
 # Advice (bind_advice.cpp).
 DECLINE: int
@@ -104,8 +116,9 @@ class DecisionAdvice:
 
 def advise_placement(voyage: Voyage, movers: Sequence[int], threads: int = 0) -> PlacementAdvice: ...
 def advise_pilot(voyage: Voyage, large: bool) -> DecisionAdvice: ...
-def advise_boarding(voyage: Voyage, second: bool = False, guard_boat: int = -1,
-                    guard_seat: int = -1) -> DecisionAdvice: ...
+def advise_boarding(
+    voyage: Voyage, second: bool = False, guard_boat: int = -1, guard_seat: int = -1
+) -> DecisionAdvice: ...
 
 # The enumerator (bind_enumerate.cpp).
 class Family:
@@ -133,18 +146,34 @@ class Family:
 def legal_starts() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]: ...
 def reach_denominator(next_roll: int) -> int: ...
 def boat_counts(space: int, rolls: int) -> list[int]: ...
-def reachable(goods: Sequence[int], spaces: Sequence[int],
-              next_roll: int) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]: ...
-def enumerate_family(next_roll: int, goods: Sequence[Sequence[int]] = ..., reachable: bool = True,
-                     starts: Sequence[tuple[Sequence[int], Sequence[int]]] = ...,
-                     fixed: Sequence[int] = ...) -> Family: ...
+def reachable(
+    goods: Sequence[int], spaces: Sequence[int], next_roll: int
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]: ...
+def enumerate_family(
+    next_roll: int,
+    goods: Sequence[Sequence[int]] = ...,
+    reachable: bool = True,
+    starts: Sequence[tuple[Sequence[int], Sequence[int]]] = ...,
+    fixed: Sequence[int] = ...,
+) -> Family: ...
 def shape_pattern(crew_sizes: Sequence[int], pirates: int) -> tuple[list[list[int]], list[int], int]: ...
-def analyse_rows(goods: npt.ArrayLike, positions: npt.ArrayLike, next_roll: int,
-                 crews: Sequence[Sequence[int]], spots: Sequence[int], num_owners: int,
-                 thirteen_to_port: bool = True, pirate_variant: bool = False, owner: int = -1,
-                 max_accomplices: int = 3, threads: int = 0, wealth: bool = False,
-                 prices: Sequence[int] = (), shares: Sequence[Sequence[int]] = (),
-                 budgets: Sequence[int] = ()) -> Table: ...
+def analyse_rows(
+    goods: npt.ArrayLike,
+    positions: npt.ArrayLike,
+    next_roll: int,
+    crews: Sequence[Sequence[int]],
+    spots: Sequence[int],
+    num_owners: int,
+    thirteen_to_port: bool = True,
+    pirate_variant: bool = False,
+    owner: int = -1,
+    max_accomplices: int = 3,
+    threads: int = 0,
+    wealth: bool = False,
+    prices: Sequence[int] = (),
+    shares: Sequence[Sequence[int]] = (),
+    budgets: Sequence[int] = (),
+) -> Table: ...
 
 # The whole game (bind_game.cpp); use manila.Game instead.
 NUM_ACTIONS: int
@@ -163,9 +192,10 @@ class Rng:
     state: int
 
 class GameState:
-    def __init__(self, players: int, seed: int, thirteen_to_port: bool = True,
-                 pirate_variant: bool = False) -> None: ...
-    def clone(self) -> "GameState": ...
+    def __init__(
+        self, players: int, seed: int, thirteen_to_port: bool = True, pirate_variant: bool = False
+    ) -> None: ...
+    def clone(self) -> GameState: ...
     def current_player(self) -> int: ...
     def is_chance_node(self) -> bool: ...
     def is_terminal(self) -> bool: ...
@@ -183,8 +213,9 @@ class GameState:
     def observation(self, player: int, private_info: str = "single") -> dict: ...
     def information_state_string(self, player: int, private_info: str = "single") -> str: ...
     def observation_string(self, player: int, private_info: str = "single") -> str: ...
-    def observation_tensor(self, player: int, private_info: str = "single",
-                           out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]: ...
+    def observation_tensor(
+        self, player: int, private_info: str = "single", out: npt.NDArray[np.float32] | None = None
+    ) -> npt.NDArray[np.float32]: ...
     def __getattr__(self, name: str) -> object: ...  # more accessors: see bind_game.cpp
 
 def action_name(action: int) -> str: ...

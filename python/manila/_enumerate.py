@@ -17,14 +17,14 @@ Manila counts all six faces alike). The enumeration itself runs in C++ (manila._
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any, Optional, Union
 
 from . import _core
 from ._errors import Problem, StateError
 from ._reach import ARRIVED, START_SPACES, START_SUM
 from ._state import GOODS, _is_int
-
 
 Position = Union[int, str]
 Start = Mapping[str, int]
@@ -50,8 +50,11 @@ def goods_triple(goods: Any, path: str = "goods") -> tuple[str, ...]:
     if isinstance(goods, str) or not isinstance(goods, Iterable):
         raise StateError([Problem(path, f"three goods are needed, got {goods!r}")])
     names = list(goods)
-    problems = [Problem(path, f"unknown good {g!r}; the goods are {', '.join(GOODS)}")
-                for g in names if g not in GOODS]
+    problems = [
+        Problem(path, f"unknown good {g!r}; the goods are {', '.join(GOODS)}")
+        for g in names
+        if g not in GOODS
+    ]
     if not problems and (len(names) != 3 or len(set(names)) != 3):
         problems.append(Problem(path, f"three different goods are needed, got {names!r}"))
     if problems:
@@ -70,8 +73,9 @@ def parse_start(start: Any, path: str = "start") -> tuple[tuple[str, ...], tuple
         if not (_is_int(space) and space in START_SPACES):
             problems.append(Problem(f"{path}.{good}", f"a boat starts on space 0..5, got {space!r}"))
     if not problems and sum(start[g] for g in goods) != START_SUM:
-        problems.append(Problem(path, f"the start spaces must sum to {START_SUM}, got "
-                                      f"{sum(start[g] for g in goods)}"))
+        problems.append(
+            Problem(path, f"the start spaces must sum to {START_SUM}, got {sum(start[g] for g in goods)}")
+        )
     if problems:
         raise StateError(problems)
     return goods, tuple(start[g] for g in goods)
@@ -79,8 +83,9 @@ def parse_start(start: Any, path: str = "start") -> tuple[tuple[str, ...], tuple
 
 def _check_next_roll(next_roll: Any) -> int:
     if not (_is_int(next_roll) and 1 <= next_roll <= 3):
-        raise StateError([Problem("next_roll", f"must be 1, 2 or 3 (the roll that comes next), "
-                                               f"got {next_roll!r}")])
+        raise StateError(
+            [Problem("next_roll", f"must be 1, 2 or 3 (the roll that comes next), got {next_roll!r}")]
+        )
     return next_roll
 
 
@@ -94,8 +99,9 @@ def enumerate_starts() -> list[dict[str, int]]:
     return [{GOODS[g]: int(s) for g, s in zip(gs, ss)} for gs, ss in zip(goods.tolist(), spaces.tolist())]
 
 
-def reachable(start: Start, next_roll: int, exact: bool = True
-              ) -> dict[tuple[Position, ...], Union[Fraction, float]]:
+def reachable(
+    start: Start, next_roll: int, exact: bool = True
+) -> dict[tuple[Position, ...], Union[Fraction, float]]:
     """Every position triple the boats of ``start`` can stand on before roll ``next_roll``.
 
     Keys are tuples of positions (0..13 or "arrived") in the start's good order (canonical);
@@ -109,13 +115,19 @@ def reachable(start: Start, next_roll: int, exact: bool = True
     positions, counts = _core.reachable(ids, list(spaces), next_roll)
     den = _core.reach_denominator(next_roll)
     number = (lambda c: Fraction(c, den)) if exact else (lambda c: c / den)
-    return {tuple(position_name(p) for p in row): number(c)
-            for row, c in zip(positions.tolist(), counts.tolist())}
+    return {
+        tuple(position_name(p) for p in row): number(c) for row, c in zip(positions.tolist(), counts.tolist())
+    }
 
 
-def family(next_roll: int = 1, *, goods: Any = None, start: Any = None, reachable: bool = True,
-           fixed: Optional[Union[Mapping[str, Position], Sequence[Optional[Position]]]] = None
-           ) -> "_core.Family":
+def family(
+    next_roll: int = 1,
+    *,
+    goods: Any = None,
+    start: Any = None,
+    reachable: bool = True,
+    fixed: Optional[Union[Mapping[str, Position], Sequence[Optional[Position]]]] = None,
+) -> _core.Family:
     """The rows (goods, positions) of a family of states, enumerated in C++.
 
     ``goods``: one triple of names, a list of triples, or None for all four triples.
@@ -140,8 +152,12 @@ def family(next_roll: int = 1, *, goods: Any = None, start: Any = None, reachabl
             g, spaces = parse_start(s, "start" if isinstance(start, Mapping) else f"start[{k}]")
             starts.append(([GOODS.index(x) for x in g], list(spaces)))
     return _core.enumerate_family(
-        next_roll, [[GOODS.index(g) for g in t] for t in triples], reachable, starts,
-        _fixed_codes(fixed, triples))
+        next_roll,
+        [[GOODS.index(g) for g in t] for t in triples],
+        reachable,
+        starts,
+        _fixed_codes(fixed, triples),
+    )
 
 
 def _good_triples(goods: Any) -> list[tuple[str, ...]]:
@@ -160,8 +176,15 @@ def _fixed_codes(fixed: Any, triples: list[tuple[str, ...]]) -> list[int]:
         return [-1, -1, -1]
     if isinstance(fixed, Mapping):
         if len(triples) != 1:
-            raise StateError([Problem("fixed", "positions fixed by good need exactly one good triple "
-                                               "(goods=...); give a tuple by boat otherwise")])
+            raise StateError(
+                [
+                    Problem(
+                        "fixed",
+                        "positions fixed by good need exactly one good triple "
+                        "(goods=...); give a tuple by boat otherwise",
+                    )
+                ]
+            )
         for good in fixed:
             if good not in triples[0]:
                 raise StateError([Problem(f"fixed.{good}", f"not a sailing good of {', '.join(triples[0])}")])

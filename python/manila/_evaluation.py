@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from math import gcd
-from typing import Iterable, Mapping, Optional, Union
+from typing import Optional, Union
 
 from . import _core
 from ._state import GOODS, SPOTS, VoyageState, as_state, is_mapping
@@ -27,7 +28,7 @@ class Evaluation:
     ``to_dict()`` gives the JSON of the contract.
     """
 
-    def __init__(self, state: VoyageState, table: "_core.Table", row: int, exact: bool):
+    def __init__(self, state: VoyageState, table: _core.Table, row: int, exact: bool):
         self.state = state
         self.exact = exact
         self._table = table
@@ -47,15 +48,20 @@ class Evaluation:
         """Each spot the point-of-view player may take now: its cost and expected net value."""
         t, r = self._table, self._row
         legal, cost, net = t.legal[r], t.cost[r], t.net[r]
-        return {name: {"cost": int(cost[i]), "expected_net": self._number(int(net[i]))}
-                for i, name in enumerate(TABLE_SPOTS) if legal[i]}
+        return {
+            name: {"cost": int(cost[i]), "expected_net": self._number(int(net[i]))}
+            for i, name in enumerate(TABLE_SPOTS)
+            if legal[i]
+        }
 
     @property
     def boats(self) -> dict[str, dict]:
         """Per sailing good, the probability that it ends in port, in the shipyard or plundered."""
         counts = self._table.boats[self._row]
-        return {good: {o: self._number(int(counts[i][k])) for k, o in enumerate(OUTCOMES)}
-                for i, good in enumerate(self.state.boats)}
+        return {
+            good: {o: self._number(int(counts[i][k])) for k, o in enumerate(OUTCOMES)}
+            for i, good in enumerate(self.state.boats)
+        }
 
     @property
     def incomes(self) -> dict[str, Union[float, Fraction]]:
@@ -84,10 +90,15 @@ class Evaluation:
         legal, cost, net = t.legal[r].tolist(), t.cost[r].tolist(), t.net[r].tolist()
         boats, incomes, payoffs = t.boats[r].tolist(), t.incomes[r].tolist(), t.payoffs[r].tolist()
         return {
-            "spots": {name: {"cost": cost[i], "expected_net": conv(net[i])}
-                      for i, name in enumerate(TABLE_SPOTS) if legal[i]},
-            "boats": {good: {o: conv(boats[i][k]) for k, o in enumerate(OUTCOMES)}
-                      for i, good in enumerate(self.state.boats)},
+            "spots": {
+                name: {"cost": cost[i], "expected_net": conv(net[i])}
+                for i, name in enumerate(TABLE_SPOTS)
+                if legal[i]
+            },
+            "boats": {
+                good: {o: conv(boats[i][k]) for k, o in enumerate(OUTCOMES)}
+                for i, good in enumerate(self.state.boats)
+            },
             "incomes": {name: conv(incomes[i]) for i, name in enumerate(self.state.owners)},
             "payoffs": {name: conv(payoffs[i]) for i, name in enumerate(self.state.owners)},
         }
@@ -103,8 +114,14 @@ def _wants_exact(state: StateLike, exact: Optional[bool]) -> bool:
     return is_mapping(state) and state.get("exact") is True
 
 
-def evaluate(state: StateLike, exact: Optional[bool] = None, *, player: Optional[str] = None,
-             threads: int = 0, strict: Optional[bool] = None) -> Evaluation:
+def evaluate(
+    state: StateLike,
+    exact: Optional[bool] = None,
+    *,
+    player: Optional[str] = None,
+    threads: int = 0,
+    strict: Optional[bool] = None,
+) -> Evaluation:
     """Evaluates one voyage state: a dict of the JSON contract, its notation, or a VoyageState.
 
     ``exact`` gives fractions instead of floats (None: as the JSON's ``"exact"`` says,
@@ -119,16 +136,23 @@ def evaluate(state: StateLike, exact: Optional[bool] = None, *, player: Optional
     return Evaluation(state, table, 0, exact)
 
 
-def evaluate_many(states: Iterable[StateLike], exact: Optional[bool] = None, *,
-                  threads: int = 0, strict: Optional[bool] = None) -> list[Evaluation]:
+def evaluate_many(
+    states: Iterable[StateLike],
+    exact: Optional[bool] = None,
+    *,
+    threads: int = 0,
+    strict: Optional[bool] = None,
+) -> list[Evaluation]:
     """Evaluates many states in one call into C++, spread over ``threads`` (0: all cores)."""
     given = list(states)
     parsed = [as_state(s, strict) for s in given]
-    table = _core.analyse_batch([s.to_core() for s in parsed],
-                                [s.point_of_view for s in parsed],
-                                [s.max_accomplices for s in parsed], threads)
-    return [Evaluation(s, table, i, _wants_exact(g, exact))
-            for i, (g, s) in enumerate(zip(given, parsed))]
+    table = _core.analyse_batch(
+        [s.to_core() for s in parsed],
+        [s.point_of_view for s in parsed],
+        [s.max_accomplices for s in parsed],
+        threads,
+    )
+    return [Evaluation(s, table, i, _wants_exact(g, exact)) for i, (g, s) in enumerate(zip(given, parsed))]
 
 
 def _with_player(state: VoyageState, player: Optional[str]) -> VoyageState:

@@ -105,10 +105,12 @@ def read_text(source: str, limit: int = MAX_INPUT) -> str:
     except OSError as exc:
         raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
     if raw is None:
-        raise InputError(f"{name}: larger than {limit // (1024 * 1024)} MB; a voyage state or a "
-                         f"game record is a few kB, so this is not one")
+        raise InputError(
+            f"{name}: larger than {limit // (1024 * 1024)} MB; a voyage state or a "
+            f"game record is a few kB, so this is not one"
+        )
     if raw.startswith(codecs.BOM_UTF8):  # as some editors write it
-        raw = raw[len(codecs.BOM_UTF8):]
+        raw = raw[len(codecs.BOM_UTF8) :]
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -117,8 +119,13 @@ def read_text(source: str, limit: int = MAX_INPUT) -> str:
 
 def _looks_like_file_name(text: str) -> bool:
     # One word that is neither notation (r1 ..., good@place, key=value) nor JSON.
-    return (not any(c.isspace() for c in text) and "@" not in text and "=" not in text
-            and not _ROLL_START.match(text) and not _JSON_START.match(text))
+    return (
+        not any(c.isspace() for c in text)
+        and "@" not in text
+        and "=" not in text
+        and not _ROLL_START.match(text)
+        and not _JSON_START.match(text)
+    )
 
 
 def _is_file_path(text: str) -> bool:
@@ -136,11 +143,14 @@ def read_state(source: str) -> Any:
     if source == "-" or _is_file_path(source):
         return state_from_text(read_text(source), source_name(source))
     if _looks_like_file_name(source):
-        raise InputError(f"{source}: no such file (nor a voyage state in notation, such as "
-                         f"'r1 ginseng@3 nutmeg@4 silk@2', or JSON)")
+        raise InputError(
+            f"{source}: no such file (nor a voyage state in notation, such as "
+            f"'r1 ginseng@3 nutmeg@4 silk@2', or JSON)"
+        )
     if len(source.encode("utf-8")) > MAX_INPUT:
-        raise InputError(f"the state given on the command line is larger than "
-                         f"{MAX_INPUT // (1024 * 1024)} MB")
+        raise InputError(
+            f"the state given on the command line is larger than {MAX_INPUT // (1024 * 1024)} MB"
+        )
     return state_from_text(source, "the state given")
 
 
@@ -148,8 +158,9 @@ def state_from_text(text: str, name: str) -> Any:
     """A JSON object or a notation string; JSON that is not an object is refused here."""
     stripped = text.strip()
     if not stripped:
-        raise InputError(f"{name}: empty; give a voyage state as JSON or in the notation "
-                         f"(see docs/notation.md)")
+        raise InputError(
+            f"{name}: empty; give a voyage state as JSON or in the notation (see docs/notation.md)"
+        )
     if not _JSON_START.match(stripped):
         return stripped  # the notation; its parser reports its mistakes with their place
     value = parse_json(stripped, name)

@@ -35,14 +35,15 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Optional, Sequence, Union
+from typing import Callable, Optional, Union
 
 from . import _core
+from ._simulate import _bot_names
 from .bots import bot_factory, bot_seed, is_core_bot
 from .game import Game, RulesLike
-from ._simulate import _bot_names
 from .view import PlayerView
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975
@@ -82,8 +83,14 @@ class BotStats:
         return self.wealth / self.games if self.games else 0.0
 
     def to_dict(self) -> dict:
-        return {"games": self.games, "wins": self.wins, "win_rate": self.win_rate,
-                "ci95": list(self.ci95), "mean_wealth": self.mean_wealth, "rating": self.rating}
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "ci95": list(self.ci95),
+            "mean_wealth": self.mean_wealth,
+            "rating": self.rating,
+        }
 
 
 @dataclass
@@ -107,25 +114,37 @@ class LadderResult:
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
     def to_dict(self) -> dict:
-        return {"players": self.players, "games": self.games, "rotations": self.rotations,
-                "seed": self.seed, "lineup": list(self.lineup), "rules": self.rules,
-                "bots": {name: stats.to_dict() for name, stats in self.bots.items()}}
+        return {
+            "players": self.players,
+            "games": self.games,
+            "rotations": self.rotations,
+            "seed": self.seed,
+            "lineup": list(self.lineup),
+            "rules": self.rules,
+            "bots": {name: stats.to_dict() for name, stats in self.bots.items()},
+        }
 
     def table(self) -> str:
         """The results for people, best rating (else win rate) first."""
+
         def key(item):
             stats = item[1]
             return -(stats.rating["ordinal"] if stats.rating else stats.win_rate)
+
         width = max([len(n) for n in self.bots] + [3])
-        lines = [f"{self.games} games ({self.rotations} rotations of {self.players} seats), "
-                 f"seed {self.seed}: {', '.join(self.lineup)}",
-                 f"{'bot':<{width}} {'games':>6} {'wins':>8} {'win rate':>9} {'95% interval':>15} "
-                 f"{'mean wealth':>12} {'rating (mu ± sigma)':>20}"]
+        lines = [
+            f"{self.games} games ({self.rotations} rotations of {self.players} seats), "
+            f"seed {self.seed}: {', '.join(self.lineup)}",
+            f"{'bot':<{width}} {'games':>6} {'wins':>8} {'win rate':>9} {'95% interval':>15} "
+            f"{'mean wealth':>12} {'rating (mu ± sigma)':>20}",
+        ]
         for name, s in sorted(self.bots.items(), key=key):
             lo, hi = s.ci95
             rating = f"{s.rating['mu']:.2f} ± {s.rating['sigma']:.2f}" if s.rating else "n/a"
-            lines.append(f"{name:<{width}} {s.games:>6} {s.wins:>8.1f} {100 * s.win_rate:>8.1f}% "
-                         f"{100 * lo:>6.1f}–{100 * hi:>5.1f}% {s.mean_wealth:>12.1f} {rating:>20}")
+            lines.append(
+                f"{name:<{width}} {s.games:>6} {s.wins:>8.1f} {100 * s.win_rate:>8.1f}% "
+                f"{100 * lo:>6.1f}–{100 * hi:>5.1f}% {s.mean_wealth:>12.1f} {rating:>20}"
+            )
         if not any(s.rating for s in self.bots.values()):
             lines.append("ratings need openskill: pip install 'manila[rating]'")
         lines.append(f"time: {self.seconds:.2f} s ({self.games_per_second:,.1f} games/s)")
@@ -162,8 +181,15 @@ def _play_chunk(chunk: _Chunk) -> list[list[int]]:
     thirteen, variant = chunk.rules
     if all(is_core_bot(b) for b in seats):
         _, wealth, _, _, _ = _core.play_games(
-            players=chunk.players, seed=chunk.seed, first=chunk.first, n=chunk.n, bots=seats,
-            threads=chunk.threads, thirteen_to_port=thirteen == "port", pirate_variant=variant)
+            players=chunk.players,
+            seed=chunk.seed,
+            first=chunk.first,
+            n=chunk.n,
+            bots=seats,
+            threads=chunk.threads,
+            thirteen_to_port=thirteen == "port",
+            pirate_variant=variant,
+        )
         return wealth.tolist()
     factories = [bot_factory(b) for b in seats]
     rules = {"thirteen_after_last_roll": thirteen, "pirate_variant": variant}
@@ -184,15 +210,25 @@ def _play_chunk(chunk: _Chunk) -> list[list[int]]:
     return out
 
 
-def _chunks(players: int, seed: int, rules: tuple[str, bool], lineup: Sequence[str], rotations: int,
-            threads: int, core: bool) -> list[_Chunk]:
+def _chunks(
+    players: int,
+    seed: int,
+    rules: tuple[str, bool],
+    lineup: Sequence[str],
+    rotations: int,
+    threads: int,
+    core: bool,
+) -> list[_Chunk]:
     # Chunks small enough for a lively progress bar and an even spread over workers.
     size = max(1, min(rotations, (100 if core else 5), math.ceil(rotations / 8)))
-    return [_Chunk(players, seed, rules, tuple(lineup), j, first, min(size, rotations - first), threads)
-            for first in range(0, rotations, size) for j in range(players)]
+    return [
+        _Chunk(players, seed, rules, tuple(lineup), j, first, min(size, rotations - first), threads)
+        for first in range(0, rotations, size)
+        for j in range(players)
+    ]
 
 
-def _make_executor(executor: Union[None, str, Executor]) -> tuple[Optional[Executor], bool]:
+def _make_executor(executor: Union[str, Executor, None]) -> tuple[Optional[Executor], bool]:
     """(executor, whether we own it)."""
     if executor is None or isinstance(executor, Executor):
         return executor, False
@@ -200,7 +236,9 @@ def _make_executor(executor: Union[None, str, Executor]) -> tuple[Optional[Execu
         return ThreadPoolExecutor(), True
     if executor == "processes":
         return ProcessPoolExecutor(), True
-    raise ValueError(f'executor: None, "threads", "processes" or a concurrent.futures.Executor, got {executor!r}')
+    raise ValueError(
+        f'executor: None, "threads", "processes" or a concurrent.futures.Executor, got {executor!r}'
+    )
 
 
 # ----------------------------------------------------------------------------- ratings
@@ -219,8 +257,9 @@ class _Ratings:
     def update(self, seats: Sequence[str], wealth: Sequence[int]) -> None:
         if self.model is None:
             return
-        teams = [[self.model.create_rating([self.ratings[b].mu, self.ratings[b].sigma], name=b)]
-                 for b in seats]
+        teams = [
+            [self.model.create_rating([self.ratings[b].mu, self.ratings[b].sigma], name=b)] for b in seats
+        ]
         # Competition ranking: 1 + the number of players richer; equal wealth, equal rank.
         ranks = [1 + sum(other > w for other in wealth) for w in wealth]
         new = self.model.rate(teams, ranks=ranks)
@@ -247,10 +286,16 @@ def _lineup(bots: Union[str, Sequence[str]], players: int) -> list[str]:
     return lineup
 
 
-def ladder(players: int = 4, bots: Union[str, Sequence[str]] = "greedy,random,random,random",
-           games: int = 200, seed: int = 0, rules: RulesLike = None,
-           executor: Union[None, str, Executor] = None, threads: int = 0,
-           progress: Optional[Callable[[int], None]] = None) -> LadderResult:
+def ladder(
+    players: int = 4,
+    bots: Union[str, Sequence[str]] = "greedy,random,random,random",
+    games: int = 200,
+    seed: int = 0,
+    rules: RulesLike = None,
+    executor: Union[str, Executor, None] = None,
+    threads: int = 0,
+    progress: Optional[Callable[[int], None]] = None,
+) -> LadderResult:
     """Plays ``games`` games (a multiple of ``players``) with the seats rotated evenly and
     returns every bot's results and rating (see the module doc).
 
@@ -265,15 +310,18 @@ def ladder(players: int = 4, bots: Union[str, Sequence[str]] = "greedy,random,ra
         raise ValueError(f"games: a number of games >= 0, got {games!r}")
     if games % players:
         lower, upper = games - games % players, games - games % players + players
-        raise ValueError(f"games: must be a multiple of {players} (one rotation puts each bot in each "
-                         f"seat once), got {games}; use {lower or upper} or {upper}")
+        raise ValueError(
+            f"games: must be a multiple of {players} (one rotation puts each bot in each "
+            f"seat once), got {games}; use {lower or upper} or {upper}"
+        )
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
         raise ValueError(f"threads: >= 0 (0: all cores), got {threads!r}")
     pool, owned = _make_executor(executor)
     core = all(is_core_bot(b) for b in lineup)
     rule_values = (base.rules.thirteen_after_last_roll, base.rules.pirate_variant)
-    chunks = _chunks(players, seed, rule_values, lineup, games // players,
-                     threads if pool is None else 1, core)
+    chunks = _chunks(
+        players, seed, rule_values, lineup, games // players, threads if pool is None else 1, core
+    )
     results: dict[tuple[int, int], list[int]] = {}  # (rotation, seating) -> wealth by seat
     start = time.perf_counter()
     try:
@@ -305,5 +353,12 @@ def ladder(players: int = 4, bots: Union[str, Sequence[str]] = "greedy,random,ra
         ratings.update(seats, wealth)
     for name in names:
         stats[name].rating = ratings.result(name)
-    return LadderResult(players=players, games=games, seed=seed, lineup=lineup,
-                        rules=base.rules.to_dict(), bots=stats, seconds=elapsed)
+    return LadderResult(
+        players=players,
+        games=games,
+        seed=seed,
+        lineup=lineup,
+        rules=base.rules.to_dict(),
+        bots=stats,
+        seconds=elapsed,
+    )

@@ -10,35 +10,48 @@ from ._state import CARGO_VALUES, GOODS, PRICES, SEATS, SHARES_PER_GOOD, SPOTS
 
 SPOT_LABELS: dict[str, str] = {
     **{good: f"{good.capitalize()} seat" for good in GOODS},
-    "port_a": "Port A", "port_b": "Port B", "port_c": "Port C",
-    "shipyard_a": "Shipyard A", "shipyard_b": "Shipyard B", "shipyard_c": "Shipyard C",
-    "pirate_1": "Pirate captain", "pirate_2": "Pirate 2",
-    "pilot_small": "Small pilot", "pilot_large": "Large pilot",
+    "port_a": "Port A",
+    "port_b": "Port B",
+    "port_c": "Port C",
+    "shipyard_a": "Shipyard A",
+    "shipyard_b": "Shipyard B",
+    "shipyard_c": "Shipyard C",
+    "pirate_1": "Pirate captain",
+    "pirate_2": "Pirate 2",
+    "pilot_small": "Small pilot",
+    "pilot_large": "Large pilot",
     "insurance": "Insurance",
 }
 
 # What each spot costs and earns, in a few words, for the page's buttons.
 SPOT_NOTES: dict[str, str] = {
-    "port_a": "pay 4 · 6 if ≥1 in port", "port_b": "pay 3 · 8 if ≥2 in port",
+    "port_a": "pay 4 · 6 if ≥1 in port",
+    "port_b": "pay 3 · 8 if ≥2 in port",
     "port_c": "pay 2 · 15 if 3 in port",
-    "shipyard_a": "pay 4 · 6 if ≥1 wrecked", "shipyard_b": "pay 3 · 8 if ≥2 wrecked",
+    "shipyard_a": "pay 4 · 6 if ≥1 wrecked",
+    "shipyard_b": "pay 3 · 8 if ≥2 wrecked",
     "shipyard_c": "pay 2 · 15 if 3 wrecked",
-    "pirate_1": "pay 5", "pirate_2": "pay 5 · after captain",
-    "pilot_small": "pay 2 · 1 space", "pilot_large": "pay 5 · 2 spaces",
+    "pirate_1": "pay 5",
+    "pirate_2": "pay 5 · after captain",
+    "pilot_small": "pay 2 · 1 space",
+    "pilot_large": "pay 5 · 2 spaces",
     "insurance": "get 10 · pays wrecks",
 }
 
 # The assumption behind every spot table, shown beside each one.
-NOBODY_AFTER_YOU = ("Values assume nobody places after you: the voyage plays out from this "
-                    "board plus your one accomplice.")
+NOBODY_AFTER_YOU = (
+    "Values assume nobody places after you: the voyage plays out from this board plus your one accomplice."
+)
 
 
 # Said on the page whenever its values are in wealth (shares entered).
 IN_WEALTH = "Values in wealth: income plus the price rise of your shares for each good that reaches Manila."
 
 # The one sentence that tells the reply-aware advice from the spot table, beside both.
-REPLY_AWARE = ("The spot table assumes nobody places after you; the reply-aware choice assumes "
-               "everyone after you in this round answers with their own best.")
+REPLY_AWARE = (
+    "The spot table assumes nobody places after you; the reply-aware choice assumes "
+    "everyone after you in this round answers with their own best."
+)
 
 # The option of placing no more this voyage, in advice.
 DECLINE_LABEL = "Place no more"
@@ -60,12 +73,18 @@ def cost_text(cost: int) -> str:
 
 def page_data() -> dict:
     """Everything the page needs to know of goods, seats and spots, as JSON."""
-    return {"goods": list(GOODS), "seats": {g: list(c) for g, c in SEATS.items()},
-            "cargo": dict(CARGO_VALUES), "labels": SPOT_LABELS,
-            "spots": [[s, SPOT_LABELS[s], SPOT_NOTES[s]] for s in SPOTS],
-            "nobody_after_you": NOBODY_AFTER_YOU,
-            # Wealth: the price track during a voyage and the most shares of a good.
-            "prices": list(PRICES), "shares_per_good": SHARES_PER_GOOD,
-            "in_wealth": IN_WEALTH,
-            # Advice.
-            "reply_aware": REPLY_AWARE, "decline": DECLINE_LABEL}
+    return {
+        "goods": list(GOODS),
+        "seats": {g: list(c) for g, c in SEATS.items()},
+        "cargo": dict(CARGO_VALUES),
+        "labels": SPOT_LABELS,
+        "spots": [[s, SPOT_LABELS[s], SPOT_NOTES[s]] for s in SPOTS],
+        "nobody_after_you": NOBODY_AFTER_YOU,
+        # Wealth: the price track during a voyage and the most shares of a good.
+        "prices": list(PRICES),
+        "shares_per_good": SHARES_PER_GOOD,
+        "in_wealth": IN_WEALTH,
+        # Advice.
+        "reply_aware": REPLY_AWARE,
+        "decline": DECLINE_LABEL,
+    }

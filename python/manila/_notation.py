@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any, Optional
 
 from ._errors import Problem, StateError
 
@@ -177,10 +178,10 @@ def _counts(scanner: _Scanner, text: str, at: int, what: str) -> dict:
 def _owner_and(scanner: _Scanner, text: str, at: int, example: str) -> tuple[Optional[str], str, int]:
     """Splits ``owner:rest`` (the owner may be a quoted JSON string holding a colon)."""
     end = _string_end(text, 0) if text.startswith('"') else text.find(":")
-    if end < 0 or text[end:end + 1] != ":":
+    if end < 0 or text[end : end + 1] != ":":
         scanner.fail(at, f"expected owner:{example}")
         return None, "", at
-    return _single_owner(scanner, text[:end], at), text[end + 1:], at + end + 1
+    return _single_owner(scanner, text[:end], at), text[end + 1 :], at + end + 1
 
 
 def _single_owner(scanner: _Scanner, text: str, at: int) -> Optional[str]:
@@ -216,7 +217,7 @@ def _moment_item(scanner: _Scanner, moment: dict, key: str, value: str, at: int)
                     scanner.fail(where, f"expected player:count such as red:2, found {digits!r}")
                 return
             hands[owner] = int(digits)
-            rest = count[len(digits) + 1:]
+            rest = count[len(digits) + 1 :]
             where += len(digits) + 1
         moment["accomplices"] = hands
     else:  # protect
@@ -250,8 +251,7 @@ def _read_item(scanner: _Scanner, at: int, item: str, data: dict, rules: dict, s
         key, _, value = item.partition("=")
         where = at + len(key) + 1
         if key in ("shares", "budget"):  # one item per player
-            owner, rest, where = _owner_and(scanner, value, where,
-                                            "jade2,silk1" if key == "shares" else "7")
+            owner, rest, where = _owner_and(scanner, value, where, "jade2,silk1" if key == "shares" else "7")
             if owner is None:
                 return
             entries = data.setdefault(key, {})
@@ -280,9 +280,12 @@ def _read_item(scanner: _Scanner, at: int, item: str, data: dict, rules: dict, s
         else:
             data["spots"][key] = _single_owner(scanner, value, where)
     else:
-        scanner.fail(at, f"unreadable item {item!r}: expected good@position[:crew], "
-                         f"spot=owner, player=..., players=..., thirteen=..., variant, "
-                         f"wealth, shares=..., prices=... or budget=...")
+        scanner.fail(
+            at,
+            f"unreadable item {item!r}: expected good@position[:crew], "
+            f"spot=owner, player=..., players=..., thirteen=..., variant, "
+            f"wealth, shares=..., prices=... or budget=...",
+        )
 
 
 def notation_to_dict(text: Any) -> dict:

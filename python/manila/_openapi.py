@@ -13,157 +13,306 @@ MAX_BODY = 64 * 1024  # bytes; the server's default cap
 
 
 def _error_response(description: str) -> dict:
-    return {"description": description,
-            "content": {JSON_TYPE: {"schema": {"$ref": "#/components/schemas/Errors"}}}}
+    return {
+        "description": description,
+        "content": {JSON_TYPE: {"schema": {"$ref": "#/components/schemas/Errors"}}},
+    }
 
 
 def _flag(name: str, description: str) -> dict:
-    return {"name": name, "in": "query", "required": False, "description": description,
-            "schema": {"type": "string", "enum": ["1", "0", "true", "false"]}}
+    return {
+        "name": name,
+        "in": "query",
+        "required": False,
+        "description": description,
+        "schema": {"type": "string", "enum": ["1", "0", "true", "false"]},
+    }
 
 
 def description() -> dict:
     """The OpenAPI 3.1 description of the server, as served at /openapi.json."""
-    owner = {"type": "string", "pattern": r"\S",
-             "description": "a player's name: any string that is not blank"}
-    number = {"oneOf": [{"type": "number"},
-                        {"type": "string", "pattern": r"^-?[0-9]+/[0-9]+$"}],
-              "description": 'a float, or with exact an exact fraction "n/d" in lowest terms'}
-    boat = {good: {
-        "type": "object", "additionalProperties": False, "required": ["position"],
-        "properties": {
-            "position": {"oneOf": [{"type": "integer", "minimum": 0, "maximum": 13},
-                                   {"const": "arrived"}]},
-            "crew": {"type": "array", "items": {"$ref": "#/components/schemas/Owner"},
-                     "maxItems": len(SEATS[good]),
-                     "description": "owners of the occupied seats, front seat first"}}}
-        for good in GOODS}
+    owner = {
+        "type": "string",
+        "pattern": r"\S",
+        "description": "a player's name: any string that is not blank",
+    }
+    number = {
+        "oneOf": [{"type": "number"}, {"type": "string", "pattern": r"^-?[0-9]+/[0-9]+$"}],
+        "description": 'a float, or with exact an exact fraction "n/d" in lowest terms',
+    }
+    boat = {
+        good: {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["position"],
+            "properties": {
+                "position": {
+                    "oneOf": [{"type": "integer", "minimum": 0, "maximum": 13}, {"const": "arrived"}]
+                },
+                "crew": {
+                    "type": "array",
+                    "items": {"$ref": "#/components/schemas/Owner"},
+                    "maxItems": len(SEATS[good]),
+                    "description": "owners of the occupied seats, front seat first",
+                },
+            },
+        }
+        for good in GOODS
+    }
     state = {
-        "type": "object", "additionalProperties": False, "required": ["next_roll", "boats"],
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["next_roll", "boats"],
         "description": "The voyage state (docs/numbers.md). The schema cannot say everything: "
-                       "pirate_2 needs pirate_1, a player holds at most 3 accomplices (4 with "
-                       "players 3), and unless strict is false the positions must be reachable "
-                       "from a legal start; a state breaking these gets a 400.",
+        "pirate_2 needs pirate_1, a player holds at most 3 accomplices (4 with "
+        "players 3), and unless strict is false the positions must be reachable "
+        "from a legal start; a state breaking these gets a 400.",
         "properties": {
-            "rules": {"oneOf": [{"type": "null"}, {
-                "type": "object", "additionalProperties": False, "properties": {
-                    "thirteen_after_last_roll": {"enum": ["port", "shipyard"]},
-                    "pirate_variant": {"type": "boolean"}}}]},
+            "rules": {
+                "oneOf": [
+                    {"type": "null"},
+                    {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {
+                            "thirteen_after_last_roll": {"enum": ["port", "shipyard"]},
+                            "pirate_variant": {"type": "boolean"},
+                        },
+                    },
+                ]
+            },
             "next_roll": {"type": "integer", "minimum": 1, "maximum": 3},
             "player": {"oneOf": [{"$ref": "#/components/schemas/Owner"}, {"type": "null"}]},
-            "players": {"oneOf": [{"type": "integer", "minimum": 3, "maximum": 5},
-                                  {"type": "null"}]},
-            "boats": {"type": "object", "minProperties": 3, "maxProperties": 3,
-                      "additionalProperties": False,
-                      "properties": {g: {"$ref": f"#/components/schemas/Boat_{g}"} for g in GOODS}},
-            "spots": {"oneOf": [{"type": "null"}, {
-                "type": "object", "additionalProperties": False,
-                "properties": {s: {"oneOf": [{"$ref": "#/components/schemas/Owner"},
-                                             {"type": "null"}]} for s in SPOTS}}]},
-            "objective": {"enum": list(OBJECTIVES),
-                          "description": "what players maximise: voyage income, or income plus "
-                                         "share gains (docs/numbers.md)"},
-            "shares": {"type": "object", "description": "shares each player holds, by good",
-                       "additionalProperties": {
-                           "type": "object", "additionalProperties": False,
-                           "properties": {g: {"type": "integer", "minimum": 0,
-                                              "maximum": SHARES_PER_GOOD} for g in GOODS}}},
-            "prices": {"type": "object", "additionalProperties": False,
-                       "properties": {g: {"enum": list(PRICES)} for g in GOODS}},
-            "budget": {"type": "object", "description": "the most each player can pay now",
-                       "additionalProperties": {"type": "integer", "minimum": 0}},
+            "players": {"oneOf": [{"type": "integer", "minimum": 3, "maximum": 5}, {"type": "null"}]},
+            "boats": {
+                "type": "object",
+                "minProperties": 3,
+                "maxProperties": 3,
+                "additionalProperties": False,
+                "properties": {g: {"$ref": f"#/components/schemas/Boat_{g}"} for g in GOODS},
+            },
+            "spots": {
+                "oneOf": [
+                    {"type": "null"},
+                    {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {
+                            s: {"oneOf": [{"$ref": "#/components/schemas/Owner"}, {"type": "null"}]}
+                            for s in SPOTS
+                        },
+                    },
+                ]
+            },
+            "objective": {
+                "enum": list(OBJECTIVES),
+                "description": "what players maximise: voyage income, or income plus "
+                "share gains (docs/numbers.md)",
+            },
+            "shares": {
+                "type": "object",
+                "description": "shares each player holds, by good",
+                "additionalProperties": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {
+                        g: {"type": "integer", "minimum": 0, "maximum": SHARES_PER_GOOD} for g in GOODS
+                    },
+                },
+            },
+            "prices": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {g: {"enum": list(PRICES)} for g in GOODS},
+            },
+            "budget": {
+                "type": "object",
+                "description": "the most each player can pay now",
+                "additionalProperties": {"type": "integer", "minimum": 0},
+            },
             "exact": {"type": "boolean", "description": "answer in exact fractions"},
-            "strict": {"type": "boolean",
-                       "description": "false accepts positions no real voyage reaches"},
+            "strict": {"type": "boolean", "description": "false accepts positions no real voyage reaches"},
             "version": {"type": "integer"},
-        }}
+        },
+    }
     names = {"type": "array", "items": {"$ref": "#/components/schemas/Owner"}}
     position = {
         "description": "A voyage state with the decision that is due (docs/advice.md).",
         "allOf": [{"$ref": "#/components/schemas/State"}],
-        "type": "object", "required": ["next_roll", "boats", "moment"],
-        "properties": {"moment": {
-            "type": "object", "required": ["kind"], "additionalProperties": False,
-            "properties": {
-                "kind": {"enum": list(KINDS)},
-                "order": names, "to_move": {"$ref": "#/components/schemas/Owner"},
-                "accomplices": {"type": "object",
-                                "additionalProperties": {"type": "integer", "minimum": 0}},
-                "declined": names,
-                "protected": {"type": "object", "required": ["good", "seat"],
-                              "properties": {"good": {"enum": list(GOODS)},
-                                             "seat": {"type": "integer", "minimum": 1,
-                                                      "maximum": 4}}}}}}}
+        "type": "object",
+        "required": ["next_roll", "boats", "moment"],
+        "properties": {
+            "moment": {
+                "type": "object",
+                "required": ["kind"],
+                "additionalProperties": False,
+                "properties": {
+                    "kind": {"enum": list(KINDS)},
+                    "order": names,
+                    "to_move": {"$ref": "#/components/schemas/Owner"},
+                    "accomplices": {
+                        "type": "object",
+                        "additionalProperties": {"type": "integer", "minimum": 0},
+                    },
+                    "declined": names,
+                    "protected": {
+                        "type": "object",
+                        "required": ["good", "seat"],
+                        "properties": {
+                            "good": {"enum": list(GOODS)},
+                            "seat": {"type": "integer", "minimum": 1, "maximum": 4},
+                        },
+                    },
+                },
+            }
+        },
+    }
     advice = {
-        "type": "object", "required": ["kind", "to_move", "options", "best", "line", "payoffs"],
+        "type": "object",
+        "required": ["kind", "to_move", "options", "best", "line", "payoffs"],
         "properties": {
             "kind": {"enum": list(KINDS)},
             "to_move": {"$ref": "#/components/schemas/Owner"},
-            "options": {"type": "object", "additionalProperties": {
-                "type": "object", "required": ["cost", "expected_net"],
-                "properties": {"cost": {"type": "integer"},
-                               "expected_net": {"$ref": "#/components/schemas/Number"}}}},
+            "options": {
+                "type": "object",
+                "additionalProperties": {
+                    "type": "object",
+                    "required": ["cost", "expected_net"],
+                    "properties": {
+                        "cost": {"type": "integer"},
+                        "expected_net": {"$ref": "#/components/schemas/Number"},
+                    },
+                },
+            },
             "best": {"type": "string"},
-            "line": {"type": "array", "items": {"type": "array", "minItems": 2, "maxItems": 2,
-                                                "items": {"type": "string"}}},
-            "payoffs": {"type": "object",
-                        "additionalProperties": {"$ref": "#/components/schemas/Number"}},
-            "horizon": {"type": "string"}}}
-    advise_body = {"required": True, "content": {JSON_TYPE: {
-        "schema": {"oneOf": [{"$ref": "#/components/schemas/Position"},
-                             {"$ref": "#/components/schemas/NotationRequest"}]},
-        "examples": {"placement": {
-            "summary": "a placement turn, four players still to move",
-            "value": {"notation": "r3 ginseng@9:a silk@11:b jade@10:c,d turn=a order=a,b,c,d"}}}}}}
+            "line": {
+                "type": "array",
+                "items": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "string"}},
+            },
+            "payoffs": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/Number"}},
+            "horizon": {"type": "string"},
+        },
+    }
+    advise_body = {
+        "required": True,
+        "content": {
+            JSON_TYPE: {
+                "schema": {
+                    "oneOf": [
+                        {"$ref": "#/components/schemas/Position"},
+                        {"$ref": "#/components/schemas/NotationRequest"},
+                    ]
+                },
+                "examples": {
+                    "placement": {
+                        "summary": "a placement turn, four players still to move",
+                        "value": {"notation": "r3 ginseng@9:a silk@11:b jade@10:c,d turn=a order=a,b,c,d"},
+                    }
+                },
+            }
+        },
+    }
     notation = {
-        "type": "object", "additionalProperties": False, "required": ["notation"],
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["notation"],
         "properties": {
-            "notation": {"type": "string",
-                         "description": "the one-line notation, e.g. "
-                                        "\"r2 ginseng@8:red,blue silk@arrived:green jade@12\""},
-            "exact": {"type": "boolean"}, "strict": {"type": "boolean"}}}
-    body = {"required": True, "content": {JSON_TYPE: {
-        "schema": {"oneOf": [{"$ref": "#/components/schemas/State"},
-                             {"$ref": "#/components/schemas/NotationRequest"}]},
-        "examples": {
-            "state": {"summary": "a state before roll 3", "value": EXAMPLE},
-            "notation": {"summary": "the same state in notation",
-                         "value": {"notation": str(VoyageState.from_dict(EXAMPLE))}},
-            "hypothetical": {"summary": "positions no real voyage reaches, with strict false",
-                             "value": {"notation": "r2 ginseng@12 silk@13 jade@0:red",
-                                       "strict": False}}}}}}
+            "notation": {
+                "type": "string",
+                "description": "the one-line notation, e.g. "
+                '"r2 ginseng@8:red,blue silk@arrived:green jade@12"',
+            },
+            "exact": {"type": "boolean"},
+            "strict": {"type": "boolean"},
+        },
+    }
+    body = {
+        "required": True,
+        "content": {
+            JSON_TYPE: {
+                "schema": {
+                    "oneOf": [
+                        {"$ref": "#/components/schemas/State"},
+                        {"$ref": "#/components/schemas/NotationRequest"},
+                    ]
+                },
+                "examples": {
+                    "state": {"summary": "a state before roll 3", "value": EXAMPLE},
+                    "notation": {
+                        "summary": "the same state in notation",
+                        "value": {"notation": str(VoyageState.from_dict(EXAMPLE))},
+                    },
+                    "hypothetical": {
+                        "summary": "positions no real voyage reaches, with strict false",
+                        "value": {"notation": "r2 ginseng@12 silk@13 jade@0:red", "strict": False},
+                    },
+                },
+            }
+        },
+    }
     evaluation = {
-        "type": "object", "required": ["spots", "boats", "incomes"],
+        "type": "object",
+        "required": ["spots", "boats", "incomes"],
         "properties": {
-            "spots": {"type": "object", "propertyNames": {"enum": list(TABLE_SPOTS)},
-                      "additionalProperties": {
-                          "type": "object", "required": ["cost", "expected_net"],
-                          "properties": {"cost": {"type": "integer"},
-                                         "expected_net": {"$ref": "#/components/schemas/Number"}}}},
-            "boats": {"type": "object", "propertyNames": {"enum": list(GOODS)},
-                      "minProperties": 3, "maxProperties": 3,
-                      "additionalProperties": {
-                          "type": "object", "required": ["port", "shipyard", "plundered"],
-                          "properties": {k: {"$ref": "#/components/schemas/Number"}
-                                         for k in ("port", "shipyard", "plundered")}}},
-            "incomes": {"type": "object",
-                        "additionalProperties": {"$ref": "#/components/schemas/Number"}},
-            "payoffs": {"type": "object",
-                        "additionalProperties": {"$ref": "#/components/schemas/Number"}}}}
+            "spots": {
+                "type": "object",
+                "propertyNames": {"enum": list(TABLE_SPOTS)},
+                "additionalProperties": {
+                    "type": "object",
+                    "required": ["cost", "expected_net"],
+                    "properties": {
+                        "cost": {"type": "integer"},
+                        "expected_net": {"$ref": "#/components/schemas/Number"},
+                    },
+                },
+            },
+            "boats": {
+                "type": "object",
+                "propertyNames": {"enum": list(GOODS)},
+                "minProperties": 3,
+                "maxProperties": 3,
+                "additionalProperties": {
+                    "type": "object",
+                    "required": ["port", "shipyard", "plundered"],
+                    "properties": {
+                        k: {"$ref": "#/components/schemas/Number"} for k in ("port", "shipyard", "plundered")
+                    },
+                },
+            },
+            "incomes": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/Number"}},
+            "payoffs": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/Number"}},
+        },
+    }
     validation = {
-        "type": "object", "required": ["valid", "state", "notation"],
+        "type": "object",
+        "required": ["valid", "state", "notation"],
         "properties": {
             "valid": {"const": True},
             "state": {"$ref": "#/components/schemas/State"},
-            "notation": {"type": "string"}}}
-    problem = {"type": "object", "required": ["path", "message"], "additionalProperties": False,
-               "properties": {"path": {"type": "string",
-                                       "description": "where: a JSON path such as boats.silk.crew, "
-                                                      "query.NAME, headers.NAME, or empty"},
-                              "message": {"type": "string"}}}
-    errors = {"type": "object", "required": ["errors"], "additionalProperties": False,
-              "properties": {"errors": {"type": "array", "minItems": 1,
-                                        "items": {"$ref": "#/components/schemas/Problem"}}}}
+            "notation": {"type": "string"},
+        },
+    }
+    problem = {
+        "type": "object",
+        "required": ["path", "message"],
+        "additionalProperties": False,
+        "properties": {
+            "path": {
+                "type": "string",
+                "description": "where: a JSON path such as boats.silk.crew, "
+                "query.NAME, headers.NAME, or empty",
+            },
+            "message": {"type": "string"},
+        },
+    }
+    errors = {
+        "type": "object",
+        "required": ["errors"],
+        "additionalProperties": False,
+        "properties": {
+            "errors": {"type": "array", "minItems": 1, "items": {"$ref": "#/components/schemas/Problem"}}
+        },
+    }
     body_errors = {
         "400": _error_response("unreadable JSON, an invalid state, or a bad query parameter"),
         "408": _error_response("the body did not arrive within the time limit"),
@@ -179,76 +328,134 @@ def description() -> dict:
 
     return {
         "openapi": "3.1.0",
-        "info": {"title": "manila", "version": __version__,
-                 "description": "Exact expected values for a voyage of the board game Manila. "
-                                "Every error answers {\"errors\": [{\"path\", \"message\"}]}; "
-                                "an unknown path is a 404, a method a route lacks a 405 with "
-                                "Allow."},
-        "paths": {
-            "/v1/evaluate": {"post": {
-                "operationId": "evaluate",
-                "summary": "value every spot, boat and player of a voyage state",
-                "parameters": [
-                    _flag("exact", "1 or true: exact fractions \"n/d\" (overrides the body's exact)"),
-                    _flag("strict", "0 or false: accept unreachable positions (overrides the "
-                                    "body's strict)")],
-                "requestBody": body,
-                "responses": {
-                    "200": ok("the evaluation JSON (docs/numbers.md); the spot values assume nobody places after the player",
-                              {"$ref": "#/components/schemas/Evaluation"}),
-                    **body_errors,
-                    "503": _error_response("the evaluation took longer than the time limit"),
-                }}},
-            "/v1/advise": {"post": {
-                "operationId": "advise",
-                "summary": "the best choice at a decision, knowing everyone after answers",
-                "description": "Every option of the decision that is due, valued exactly with "
-                               "everyone after the decider playing their own best reply "
-                               "(docs/advice.md). A search can take seconds early in a voyage: "
-                               "only a few run at once and more are answered 503 at once.",
-                "parameters": [
-                    _flag("exact", "1 or true: exact fractions \"n/d\""),
-                    _flag("strict", "0 or false: accept unreachable positions")],
-                "requestBody": advise_body,
-                "responses": {
-                    "200": ok("the advice JSON (docs/advice.md)",
-                              {"$ref": "#/components/schemas/Advice"}),
-                    **body_errors,
-                    "503": _error_response("busy (too many advice searches at once), or the "
-                                           "search took longer than the time limit"),
-                }}},
-            "/v1/validate": {"post": {
-                "operationId": "validate",
-                "summary": "check a state without evaluating it",
-                "description": "A valid state comes back in canonical JSON and notation; an "
-                               "invalid one gets a 400 listing every problem found.",
-                "parameters": [_flag("strict", "0 or false: accept unreachable positions")],
-                "requestBody": body,
-                "responses": {"200": ok("the verdict", {"$ref": "#/components/schemas/Validation"}),
-                              **body_errors}}},
-            "/v1/example": {"get": {
-                "operationId": "example", "summary": "an example voyage state",
-                "responses": {"200": ok("a state", {"$ref": "#/components/schemas/State"}),
-                              "400": _error_response("a query parameter was given"),
-                              **internal}}},
-            "/healthz": {"get": {
-                "operationId": "health", "summary": "whether the server is up",
-                "responses": {"200": ok("up", {
-                    "type": "object", "required": ["status", "version"],
-                    "properties": {"status": {"const": "ok"}, "version": {"type": "string"}}}),
-                    **internal}}},
-            "/openapi.json": {"get": {
-                "operationId": "openapi", "summary": "this description",
-                "responses": {"200": ok("OpenAPI 3.1", {"type": "object"}), **internal}}},
-            "/": {"get": {
-                "operationId": "page", "summary": "the calculator page for players",
-                "responses": {"200": ok("one self-contained HTML page", {"type": "string"},
-                                        "text/html"),
-                              **internal}}},
+        "info": {
+            "title": "manila",
+            "version": __version__,
+            "description": "Exact expected values for a voyage of the board game Manila. "
+            'Every error answers {"errors": [{"path", "message"}]}; '
+            "an unknown path is a 404, a method a route lacks a 405 with "
+            "Allow.",
         },
-        "components": {"schemas": {
-            "Owner": owner, "Number": number, "State": state, "NotationRequest": notation,
-            "Evaluation": evaluation, "Validation": validation, "Position": position,
-            "Advice": advice, "Problem": problem,
-            "Errors": errors, **{f"Boat_{g}": boat[g] for g in GOODS}}},
+        "paths": {
+            "/v1/evaluate": {
+                "post": {
+                    "operationId": "evaluate",
+                    "summary": "value every spot, boat and player of a voyage state",
+                    "parameters": [
+                        _flag("exact", '1 or true: exact fractions "n/d" (overrides the body\'s exact)'),
+                        _flag(
+                            "strict", "0 or false: accept unreachable positions (overrides the body's strict)"
+                        ),
+                    ],
+                    "requestBody": body,
+                    "responses": {
+                        "200": ok(
+                            "the evaluation JSON (docs/numbers.md); the spot values assume nobody places after the player",
+                            {"$ref": "#/components/schemas/Evaluation"},
+                        ),
+                        **body_errors,
+                        "503": _error_response("the evaluation took longer than the time limit"),
+                    },
+                }
+            },
+            "/v1/advise": {
+                "post": {
+                    "operationId": "advise",
+                    "summary": "the best choice at a decision, knowing everyone after answers",
+                    "description": "Every option of the decision that is due, valued exactly with "
+                    "everyone after the decider playing their own best reply "
+                    "(docs/advice.md). A search can take seconds early in a voyage: "
+                    "only a few run at once and more are answered 503 at once.",
+                    "parameters": [
+                        _flag("exact", '1 or true: exact fractions "n/d"'),
+                        _flag("strict", "0 or false: accept unreachable positions"),
+                    ],
+                    "requestBody": advise_body,
+                    "responses": {
+                        "200": ok(
+                            "the advice JSON (docs/advice.md)", {"$ref": "#/components/schemas/Advice"}
+                        ),
+                        **body_errors,
+                        "503": _error_response(
+                            "busy (too many advice searches at once), or the "
+                            "search took longer than the time limit"
+                        ),
+                    },
+                }
+            },
+            "/v1/validate": {
+                "post": {
+                    "operationId": "validate",
+                    "summary": "check a state without evaluating it",
+                    "description": "A valid state comes back in canonical JSON and notation; an "
+                    "invalid one gets a 400 listing every problem found.",
+                    "parameters": [_flag("strict", "0 or false: accept unreachable positions")],
+                    "requestBody": body,
+                    "responses": {
+                        "200": ok("the verdict", {"$ref": "#/components/schemas/Validation"}),
+                        **body_errors,
+                    },
+                }
+            },
+            "/v1/example": {
+                "get": {
+                    "operationId": "example",
+                    "summary": "an example voyage state",
+                    "responses": {
+                        "200": ok("a state", {"$ref": "#/components/schemas/State"}),
+                        "400": _error_response("a query parameter was given"),
+                        **internal,
+                    },
+                }
+            },
+            "/healthz": {
+                "get": {
+                    "operationId": "health",
+                    "summary": "whether the server is up",
+                    "responses": {
+                        "200": ok(
+                            "up",
+                            {
+                                "type": "object",
+                                "required": ["status", "version"],
+                                "properties": {"status": {"const": "ok"}, "version": {"type": "string"}},
+                            },
+                        ),
+                        **internal,
+                    },
+                }
+            },
+            "/openapi.json": {
+                "get": {
+                    "operationId": "openapi",
+                    "summary": "this description",
+                    "responses": {"200": ok("OpenAPI 3.1", {"type": "object"}), **internal},
+                }
+            },
+            "/": {
+                "get": {
+                    "operationId": "page",
+                    "summary": "the calculator page for players",
+                    "responses": {
+                        "200": ok("one self-contained HTML page", {"type": "string"}, "text/html"),
+                        **internal,
+                    },
+                }
+            },
+        },
+        "components": {
+            "schemas": {
+                "Owner": owner,
+                "Number": number,
+                "State": state,
+                "NotationRequest": notation,
+                "Evaluation": evaluation,
+                "Validation": validation,
+                "Position": position,
+                "Advice": advice,
+                "Problem": problem,
+                "Errors": errors,
+                **{f"Boat_{g}": boat[g] for g in GOODS},
+            }
+        },
     }

@@ -11,8 +11,9 @@ A position's ``moment`` says what kind of decision is due and whose it is:
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, Optional, Union
+from typing import Any, Optional, Union
 
 from ._errors import Problem, StateError
 from ._notation import format_moment, notation_to_dict
@@ -56,14 +57,21 @@ class Position:
     moment: Moment
 
     @classmethod
-    def from_dict(cls, data: Any, strict: Optional[bool] = None) -> "Position":
+    def from_dict(cls, data: Any, strict: Optional[bool] = None) -> Position:
         """Reads the position JSON (a voyage state with a ``"moment"``); StateError lists
         every problem, each with its path."""
         if not isinstance(data, Mapping):
             raise StateError([Problem("", f"a position must be a JSON object, got {type(data).__name__}")])
         if "moment" not in data:
-            raise StateError([Problem("moment", "missing: a position is a voyage state with the "
-                                                "decision that is due, e.g. {\"kind\": \"pilot_small\"}")])
+            raise StateError(
+                [
+                    Problem(
+                        "moment",
+                        "missing: a position is a voyage state with the "
+                        'decision that is due, e.g. {"kind": "pilot_small"}',
+                    )
+                ]
+            )
         rest = {k: v for k, v in data.items() if k != "moment"}
         problems: list[Problem] = []
         state = None
@@ -103,9 +111,8 @@ class Position:
     def movers(self) -> tuple[str, ...]:
         """Placement: the players still to choose this round, in turn, ``to_move`` first."""
         m = self.moment
-        later = m.order[m.order.index(self.to_move):]
-        return tuple(p for p in later if p == self.to_move or
-                     (p not in m.declined and self.hand(p) > 0))
+        later = m.order[m.order.index(self.to_move) :]
+        return tuple(p for p in later if p == self.to_move or (p not in m.declined and self.hand(p) > 0))
 
 
 def parse_position(text: str, strict: Optional[bool] = True) -> Position:
@@ -123,8 +130,9 @@ def as_position(position: Union[Position, Mapping, str], strict: Optional[bool] 
 
 
 def _on_board(state: VoyageState, player: str) -> int:
-    return sum(b.crew.count(player) for b in state.boats.values()) + \
-        sum(o == player for o in state.spots.values())
+    return sum(b.crew.count(player) for b in state.boats.values()) + sum(
+        o == player for o in state.spots.values()
+    )
 
 
 def _with_owners(state: VoyageState, names: tuple[str, ...]) -> VoyageState:
@@ -213,8 +221,13 @@ class _MomentParser:
     def protected(self, data: Any) -> Optional[tuple[str, int]]:
         if data is None:
             return None
-        if (isinstance(data, Mapping) and data.get("good") in GOODS and _is_int(data.get("seat"))
-                and 1 <= data["seat"] <= 4 and set(data) == {"good", "seat"}):
+        if (
+            isinstance(data, Mapping)
+            and data.get("good") in GOODS
+            and _is_int(data.get("seat"))
+            and 1 <= data["seat"] <= 4
+            and set(data) == {"good", "seat"}
+        ):
             return data["good"], data["seat"]
         self.fail("protected", 'must be {"good": ..., "seat": 1..4}: the seat the captain just boarded')
         return None
@@ -236,15 +249,18 @@ class _MomentParser:
             if player not in m.order:
                 self.fail("declined", f"{player} is not in the order")
         if m.to_move in m.declined:
-            self.fail("to_move", f"{m.to_move} has declined: a player who declines places no more "
-                                 "this voyage")
+            self.fail(
+                "to_move", f"{m.to_move} has declined: a player who declines places no more this voyage"
+            )
         limit = state.max_accomplices
         for player in m.order:
             held = _on_board(state, player)
             hand = m.accomplices.get(player, max(0, limit - held))
             if held + hand > limit:
-                self.fail(f"accomplices.{player}", f"{player} has {held} on the board and {hand} in "
-                                                   f"hand, but a player has only {limit}")
+                self.fail(
+                    f"accomplices.{player}",
+                    f"{player} has {held} on the board and {hand} in hand, but a player has only {limit}",
+                )
             elif player == m.to_move and hand == 0:
                 self.fail("to_move", f"{player} has no accomplice in hand ({held} on the board)")
         if m.protected is not None:
@@ -252,8 +268,11 @@ class _MomentParser:
 
     def pilot(self, m: Moment, state: VoyageState) -> None:
         if state.next_roll != 3:
-            self.fail("kind", f"the pilots act after the last placement round, before roll 3; "
-                              f"this voyage is before roll {state.next_roll}")
+            self.fail(
+                "kind",
+                f"the pilots act after the last placement round, before roll 3; "
+                f"this voyage is before roll {state.next_roll}",
+            )
             return
         holder = state.spots.get(m.kind)
         if holder is None:
@@ -261,15 +280,17 @@ class _MomentParser:
         elif m.to_move is not None and m.to_move != holder:
             self.fail("to_move", f"{m.kind} is {holder}'s, not {m.to_move}'s")
         if m.kind == "pilot_large" and "pilot_small" in state.spots:
-            self.fail("kind", "the small pilot moves first: take pilot_small off the spots once it "
-                              "has acted")
+            self.fail("kind", "the small pilot moves first: take pilot_small off the spots once it has acted")
         if m.protected is not None:
             self.fail("protected", "belongs to boarding, not to a pilot's move")
 
     def boarding(self, m: Moment, state: VoyageState) -> None:
         if state.next_roll != 3:
-            self.fail("kind", f"boarding happens right after roll 2 (next_roll 3); this voyage is "
-                              f"before roll {state.next_roll}")
+            self.fail(
+                "kind",
+                f"boarding happens right after roll 2 (next_roll 3); this voyage is "
+                f"before roll {state.next_roll}",
+            )
             return
         if not any(b.position == 13 for b in state.boats.values()):
             self.fail("kind", "boarding needs a boat that roll 2 brought onto 13")
@@ -280,7 +301,6 @@ class _MomentParser:
             self.fail("to_move", f"{m.to_move} is not a pirate on the ship")
         elif m.protected is not None:
             if m.to_move is not None and m.to_move != pirates[0]:
-                self.fail("protected", "only the pirate left after the captain boarded has a seat "
-                                       "to respect")
+                self.fail("protected", "only the pirate left after the captain boarded has a seat to respect")
             elif m.protected[0] not in state.boats or len(state.boats[m.protected[0]].crew) < m.protected[1]:
                 self.fail("protected", f"{m.protected[0]} has no seat {m.protected[1]} taken")

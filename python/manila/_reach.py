@@ -8,9 +8,10 @@ triples decide exactly.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from itertools import product
-from typing import Mapping, Union
+from typing import Union
 
 from ._errors import Problem
 
@@ -55,16 +56,23 @@ def _find_problems(next_roll: int, positions: Mapping[str, Position]) -> list[Pr
         if not options[good]:
             where = "have arrived" if position == ARRIVED else f"be on {position}"
             made = "no roll yet" if rolls == 0 else f"{rolls} roll{'s' * (rolls > 1)}"
-            problems.append(Problem(
-                f"boats.{good}.position",
-                f"a boat cannot {where} before roll {next_roll}: it started on 0..5 and has "
-                f"made {made}", remedy="strict"))
+            problems.append(
+                Problem(
+                    f"boats.{good}.position",
+                    f"a boat cannot {where} before roll {next_roll}: it started on 0..5 and has made {made}",
+                    remedy="strict",
+                )
+            )
     if problems:
         return problems
     if not any(sum(starts) == START_SUM for starts in product(*options.values())):
         spans = ", ".join(f"{g} {min(s)}..{max(s)}" for g, s in options.items())
-        problems.append(Problem(
-            "boats",
-            f"these positions cannot arise together: the start spaces must sum to 9, but "
-            f"they could only have been {spans}", remedy="strict"))
+        problems.append(
+            Problem(
+                "boats",
+                f"these positions cannot arise together: the start spaces must sum to 9, but "
+                f"they could only have been {spans}",
+                remedy="strict",
+            )
+        )
     return problems

@@ -15,8 +15,9 @@ C++ with the GIL released, spread over threads; bot objects of your own (anythin
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Union
 
 from . import _core
 from .bots import bot_factory, bot_seed, is_core_bot
@@ -54,11 +55,19 @@ class SimulationResult:
 
     def to_dict(self) -> dict:
         """The JSON summary (deterministic: no timing in it)."""
-        return {"games": self.games, "players": self.players, "seed": self.seed,
-                "rules": self.rules, "bots": self.bots, "wins": self.wins,
-                "win_rates": self.win_rates, "ties": self.ties,
-                "mean_wealth": self.mean_wealth, "mean_voyages": self.mean_voyages,
-                "mean_actions": self.mean_actions}
+        return {
+            "games": self.games,
+            "players": self.players,
+            "seed": self.seed,
+            "rules": self.rules,
+            "bots": self.bots,
+            "wins": self.wins,
+            "win_rates": self.win_rates,
+            "ties": self.ties,
+            "mean_wealth": self.mean_wealth,
+            "mean_voyages": self.mean_voyages,
+            "mean_actions": self.mean_actions,
+        }
 
 
 class _Totals:
@@ -88,14 +97,30 @@ def game_seed(seed: int, index: int) -> int:
     return _core.derive_seed(seed, index)
 
 
-def game_record(index: int, seed: int, game: Game, bots: Sequence[str], history: Sequence[int],
-                wealth: Sequence[int], voyages: int) -> dict:
+def game_record(
+    index: int,
+    seed: int,
+    game: Game,
+    bots: Sequence[str],
+    history: Sequence[int],
+    wealth: Sequence[int],
+    voyages: int,
+) -> dict:
     """One line of the JSON-lines output: enough to replay the game (``replay``)."""
     best = max(wealth)
-    return {"version": RECORD_VERSION, "index": index, "seed": seed, "players": game.players,
-            "rules": game.rules.to_dict(), "bots": list(bots), "history": [int(a) for a in history],
-            "wealth": [int(w) for w in wealth], "winners": [p for p, w in enumerate(wealth) if w == best],
-            "voyages": int(voyages), "actions": len(history)}
+    return {
+        "version": RECORD_VERSION,
+        "index": index,
+        "seed": seed,
+        "players": game.players,
+        "rules": game.rules.to_dict(),
+        "bots": list(bots),
+        "history": [int(a) for a in history],
+        "wealth": [int(w) for w in wealth],
+        "winners": [p for p, w in enumerate(wealth) if w == best],
+        "voyages": int(voyages),
+        "actions": len(history),
+    }
 
 
 def _bot_names(bots: Union[str, Sequence[BotSpec]], players: int) -> list[BotSpec]:
@@ -121,10 +146,17 @@ def _label(b: BotSpec) -> str:
     return b if isinstance(b, str) else getattr(b, "name", getattr(b, "__name__", "custom"))
 
 
-def simulate(players: int = 4, games: int = 1000, bots: Union[str, Sequence[BotSpec]] = "random",
-             seed: int = 0, rules: RulesLike = None, threads: int = 0,
-             record: Optional[Callable[[dict], None]] = None, progress: Any = None,
-             check: bool = False) -> SimulationResult:
+def simulate(
+    players: int = 4,
+    games: int = 1000,
+    bots: Union[str, Sequence[BotSpec]] = "random",
+    seed: int = 0,
+    rules: RulesLike = None,
+    threads: int = 0,
+    record: Optional[Callable[[dict], None]] = None,
+    progress: Any = None,
+    check: bool = False,
+) -> SimulationResult:
     """Plays ``games`` games and returns their statistics.
 
     ``bots``: one per seat (or one for all), as names ("random", "greedy", or the
@@ -148,9 +180,18 @@ def simulate(players: int = 4, games: int = 1000, bots: Union[str, Sequence[BotS
     elapsed = time.perf_counter() - start
     n = max(totals.games, 1)
     return SimulationResult(
-        players=players, games=totals.games, bots=labels, seed=seed, rules=base.rules.to_dict(),
-        wins=totals.wins, ties=totals.ties, mean_wealth=[w / n for w in totals.wealth],
-        mean_voyages=totals.voyages / n, mean_actions=totals.actions / n, seconds=elapsed)
+        players=players,
+        games=totals.games,
+        bots=labels,
+        seed=seed,
+        rules=base.rules.to_dict(),
+        wins=totals.wins,
+        ties=totals.ties,
+        mean_wealth=[w / n for w in totals.wealth],
+        mean_voyages=totals.voyages / n,
+        mean_actions=totals.actions / n,
+        seconds=elapsed,
+    )
 
 
 def _chunk_size(games: int, bots: Sequence[str]) -> int:
@@ -159,17 +200,25 @@ def _chunk_size(games: int, bots: Sequence[str]) -> int:
     return max(1, min(games, per_second // 10, max(1, games // 50)))
 
 
-def _simulate_core(base: Game, games: int, bots: list[str], threads: int, record, progress,
-                   check: bool, totals: _Totals) -> None:
+def _simulate_core(
+    base: Game, games: int, bots: list[str], threads: int, record, progress, check: bool, totals: _Totals
+) -> None:
     done = 0
     chunk = _chunk_size(games, bots)
     while done < games:
         n = min(chunk, games - done)
         seeds, wealth, voyages, actions, histories = _core.play_games(
-            players=base.players, seed=base.seed, first=done, n=n, bots=bots, threads=threads,
-            record=record is not None, check=check,
+            players=base.players,
+            seed=base.seed,
+            first=done,
+            n=n,
+            bots=bots,
+            threads=threads,
+            record=record is not None,
+            check=check,
             thirteen_to_port=base.rules.thirteen_after_last_roll == "port",
-            pirate_variant=base.rules.pirate_variant)
+            pirate_variant=base.rules.pirate_variant,
+        )
         for i in range(n):
             w = wealth[i].tolist()
             totals.add(w, int(voyages[i]), int(actions[i]))
@@ -181,8 +230,16 @@ def _simulate_core(base: Game, games: int, bots: list[str], threads: int, record
             progress(n)
 
 
-def _simulate_python(base: Game, games: int, specs: Sequence[BotSpec], labels: list[str], record,
-                     progress, check: bool, totals: _Totals) -> None:
+def _simulate_python(
+    base: Game,
+    games: int,
+    specs: Sequence[BotSpec],
+    labels: list[str],
+    record,
+    progress,
+    check: bool,
+    totals: _Totals,
+) -> None:
     for i in range(games):
         seed = game_seed(base.seed, i)
         game = Game(base.players, seed, base.rules)
@@ -192,7 +249,11 @@ def _simulate_python(base: Game, games: int, specs: Sequence[BotSpec], labels: l
         state = game.new_initial_state()
         views = [PlayerView(state, p) for p in range(base.players)]  # each bot sees its own view
         while not state.is_terminal():
-            a = state.sample_chance() if state.is_chance_node() else bots[state.current_player()].step(views[state.current_player()])
+            a = (
+                state.sample_chance()
+                if state.is_chance_node()
+                else bots[state.current_player()].step(views[state.current_player()])
+            )
             state.apply_action(a)
             if check:
                 problems = state.invariant_problems()

@@ -24,16 +24,17 @@ Deterministic: no randomness, so the same game gives the same moves.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from collections.abc import Sequence
+from functools import cache
 from itertools import combinations
-from typing import Any, Optional, Sequence
+from typing import Any, Optional
 
 from . import _core
 from ._advice import advise
 from ._evaluation import evaluate, evaluate_many
-from .game import action_id
 from ._position import Position
 from ._state import GOODS, PRICE_TRACK, SHARES_PER_GOOD
+from .game import action_id
 from .view import PlayerView
 
 # How many turns of the round the placement search covers, by the roll that comes next.
@@ -46,13 +47,14 @@ def _rise(price: int) -> int:
     return PRICE_TRACK[step + 1] - price if step + 1 < len(PRICE_TRACK) else 0
 
 
-@lru_cache(maxsize=None)
+@cache
 def arrival_odds() -> tuple:
     """P(a boat from start space 0..5 ends in Manila) on an empty board, three rolls to go,
     as exact fractions from the evaluator."""
     boards = [(0, 4, 5), (1, 3, 5), (2, 2, 5)]
-    states = [{"next_roll": 1, "boats": {g: {"position": s} for g, s in zip(GOODS, triple)}}
-              for triple in boards]
+    states = [
+        {"next_roll": 1, "boats": {g: {"position": s} for g, s in zip(GOODS, triple)}} for triple in boards
+    ]
     odds = {}
     for triple, result in zip(boards, evaluate_many(states, exact=True, threads=1)):
         for good, space in zip(GOODS, triple):
@@ -92,7 +94,7 @@ class SolverBot:
 
     def _placement(self, state: Any) -> int:
         pos = self._position(state)
-        movers = pos.movers[:SEARCH_TURNS[pos.state.next_roll]]
+        movers = pos.movers[: SEARCH_TURNS[pos.state.next_roll]]
         owners = pos.state.owners
         a = _core.advise_placement(pos.state.to_core(), [owners.index(p) for p in movers], 1)
         spot = a.options[a.best][0]
@@ -109,8 +111,7 @@ class SolverBot:
         visible ones plus their hidden count shared out like the unseen pool."""
         me = obs["observer"]
         players = obs["players"]
-        unseen = {g: SHARES_PER_GOOD - obs["supply"][g] - sum(p["shares"][g] for p in players)
-                  for g in GOODS}
+        unseen = {g: SHARES_PER_GOOD - obs["supply"][g] - sum(p["shares"][g] for p in players) for g in GOODS}
         pool = sum(unseen.values())
         out = []
         for i, p in enumerate(players):
@@ -125,8 +126,7 @@ class SolverBot:
         """My expected share gain minus the others' mean, for these goods at these starts."""
         odds = arrival_odds()
         prices = obs["prices"]
-        gains = [sum(h[g] * _rise(prices[g]) * float(odds[s]) for g, s in starts.items())
-                 for h in shares]
+        gains = [sum(h[g] * _rise(prices[g]) * float(odds[s]) for g, s in starts.items()) for h in shares]
         me = obs["observer"]
         others = [x for i, x in enumerate(gains) if i != me]
         return gains[me] - sum(others) / len(others)
@@ -135,10 +135,12 @@ class SolverBot:
         """(relative gain, starts, action name) for every choice of goods and start spaces."""
         shares = self._expected_shares(obs)
         out = []
-        for sailing in ([goods] if goods else combinations(GOODS, 3)):
+        for sailing in [goods] if goods else combinations(GOODS, 3):
             for triple in _START_TRIPLES:
                 starts = dict(zip(sailing, triple))
-                out.append((self._gain(obs, shares, starts), tuple(sailing), "start " + "-".join(map(str, triple))))
+                out.append(
+                    (self._gain(obs, shares, starts), tuple(sailing), "start " + "-".join(map(str, triple)))
+                )
         return out
 
     def _first_mover(self, obs: dict, sailing: tuple, start: str) -> float:
@@ -158,7 +160,7 @@ class SolverBot:
         me = obs["players"][obs["observer"]]
         bid = obs["auction"]["high_bid"] + 1
         if bid <= worth and bid <= me["cash"]:
-                return action_id(f"bid {bid}")
+            return action_id(f"bid {bid}")
         return action_id("pass")
 
     def _buy(self, state: Any) -> int:
@@ -191,7 +193,9 @@ class SolverBot:
 
 
 _TABLE = GOODS + tuple(_core.SPOTS)
-_START_TRIPLES = [_core.start_triple(k) for k in range(_core.ACTION_OFFSETS["place"] - _core.ACTION_OFFSETS["start"])]
+_START_TRIPLES = [
+    _core.start_triple(k) for k in range(_core.ACTION_OFFSETS["place"] - _core.ACTION_OFFSETS["start"])
+]
 
 
 def _observe(state: Any) -> dict:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, Mapping, Optional
+from typing import Any, Optional
 
 from ._errors import Problem, StateError
 from ._evaluation import TABLE_SPOTS
 from ._state import CARGO_VALUES, _is_int
 from ._sweep import Crews, sweep
-
 
 CRITERIA = {
     "cargo": "expected income of the three cargoes together (sum of value x P(port))",
@@ -17,9 +17,8 @@ CRITERIA = {
     "arrive:GOOD": "probability that one good ends in port",
     "income": "the player's expected voyage income from the accomplices given",
     "payoff": "the player's expected payoff: the voyage income, plus under the wealth "
-              "objective the expected rise in value of the shares they hold",
-    "spot:SPOT": "the expected net value of one spot for the player (the harbour master "
-                 "places first)",
+    "objective the expected rise in value of the shares they hold",
+    "spot:SPOT": "the expected net value of one spot for the player (the harbour master places first)",
     "best": "the expected net value of the player's best spot",
 }
 
@@ -31,8 +30,11 @@ def describe_criterion(by: str) -> str:
     if key not in CRITERIA:
         raise ValueError(f"--by: unknown criterion {by!r}; the criteria are {', '.join(CRITERIA)}")
     text = CRITERIA[key]
-    return text.replace("one cargo", f"the {arg} cargo").replace("one good", arg).replace(
-        "one spot", arg) if arg else text
+    return (
+        text.replace("one cargo", f"the {arg} cargo").replace("one good", arg).replace("one spot", arg)
+        if arg
+        else text
+    )
 
 
 def default_criterion(player: Optional[str]) -> str:
@@ -40,13 +42,22 @@ def default_criterion(player: Optional[str]) -> str:
     return "payoff" if player is not None else "cargo"
 
 
-def rank_starts(goods: Any, by: Optional[str] = None, *, crews: Crews = None,
-                pirates: Optional[int] = None, spots: Optional[Mapping[str, str]] = None,
-                player: Optional[str] = None, players: Optional[int] = None,
-                rules: Optional[Mapping[str, Any]] = None, objective: Optional[str] = None,
-                shares: Optional[Mapping[str, Mapping[str, int]]] = None,
-                prices: Optional[Mapping[str, int]] = None, budget: Optional[Mapping[str, int]] = None,
-                threads: Optional[int] = None) -> list[dict]:
+def rank_starts(
+    goods: Any,
+    by: Optional[str] = None,
+    *,
+    crews: Crews = None,
+    pirates: Optional[int] = None,
+    spots: Optional[Mapping[str, str]] = None,
+    player: Optional[str] = None,
+    players: Optional[int] = None,
+    rules: Optional[Mapping[str, Any]] = None,
+    objective: Optional[str] = None,
+    shares: Optional[Mapping[str, Mapping[str, int]]] = None,
+    prices: Optional[Mapping[str, int]] = None,
+    budget: Optional[Mapping[str, int]] = None,
+    threads: Optional[int] = None,
+) -> list[dict]:
     """The 25 starts of three goods, best first by criterion ``by`` (see CRITERIA; default
     ``payoff`` with a player, ``cargo`` without), ties in start order.
 
@@ -62,14 +73,33 @@ def rank_starts(goods: Any, by: Optional[str] = None, *, crews: Crews = None,
     describe_criterion(by)
     kind, _, arg = by.partition(":")
     if isinstance(shares, Mapping) and any(_is_int(n) for n in shares.values()):
-        raise StateError([Problem("shares", "shares are now given per player, as in a voyage "
-                                            "state: {player: {good: count}}, e.g. "
-                                            "shares={\"red\": {\"jade\": 2}} with objective=\"wealth\"")])
+        raise StateError(
+            [
+                Problem(
+                    "shares",
+                    "shares are now given per player, as in a voyage "
+                    "state: {player: {good: count}}, e.g. "
+                    'shares={"red": {"jade": 2}} with objective="wealth"',
+                )
+            ]
+        )
     if kind in ("income", "payoff") and player is None:
         raise ValueError(f"--by {kind}: say whose {kind} with --player")
-    result = sweep(1, goods=goods, crews=crews, pirates=pirates, spots=spots, player=player,
-                   players=players, rules=rules, objective=objective, shares=shares,
-                   prices=prices, budget=budget, threads=threads)
+    result = sweep(
+        1,
+        goods=goods,
+        crews=crews,
+        pirates=pirates,
+        spots=spots,
+        player=player,
+        players=players,
+        rules=rules,
+        objective=objective,
+        shares=shares,
+        prices=prices,
+        budget=budget,
+        threads=threads,
+    )
     triple = result.goods_names(0)
     if kind in ("cargo", "arrive") and arg and arg not in triple:
         raise ValueError(f"--by: {arg} does not sail (the goods are {', '.join(triple)})")
@@ -94,12 +124,15 @@ def rank_starts(goods: Any, by: Optional[str] = None, *, crews: Crews = None,
                 raise ValueError(f"--by spot:{arg}: the player may not take {arg} here")
         else:
             score = Fraction(int(result.net[row, best]), den) if best is not None else Fraction(0)
-        entries.append({
-            "start": {g: int(p) for g, p in zip(triple, result.positions[row].tolist())},
-            "score": Fraction(score),
-            "port": port,
-            "best_spot": None if best is None else
-            (TABLE_SPOTS[best], Fraction(int(result.net[row, best]), den)),
-        })
+        entries.append(
+            {
+                "start": {g: int(p) for g, p in zip(triple, result.positions[row].tolist())},
+                "score": Fraction(score),
+                "port": port,
+                "best_spot": None
+                if best is None
+                else (TABLE_SPOTS[best], Fraction(int(result.net[row, best]), den)),
+            }
+        )
     entries.sort(key=lambda e: -e["score"])  # stable: ties keep the start order
     return entries

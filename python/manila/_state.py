@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import difflib
 from collections import abc
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Mapping, Optional, Union
+from typing import Any, Optional, Union
 
 from . import _core
 from ._errors import Problem, StateError
@@ -46,6 +47,7 @@ def _share_row(held: Optional[Mapping[str, int]]) -> list[int]:
         row[_GOOD_INDEX[good]] = n
     return row
 
+
 Position = Union[int, str]
 
 
@@ -55,8 +57,10 @@ class Rules:
     pirate_variant: bool = False
 
     def to_dict(self) -> dict:
-        return {"thirteen_after_last_roll": self.thirteen_after_last_roll,
-                "pirate_variant": self.pirate_variant}
+        return {
+            "thirteen_after_last_roll": self.thirteen_after_last_roll,
+            "pirate_variant": self.pirate_variant,
+        }
 
 
 @dataclass(frozen=True)
@@ -86,7 +90,7 @@ class VoyageState:
     extra_owners: tuple[str, ...] = ()
 
     @classmethod
-    def from_dict(cls, data: Any, strict: Optional[bool] = None) -> "VoyageState":
+    def from_dict(cls, data: Any, strict: Optional[bool] = None) -> VoyageState:
         """Builds a state from the JSON contract, raising StateError with every problem found.
 
         With ``strict`` (the default; or the JSON's own ``"strict"`` key when the argument
@@ -100,8 +104,7 @@ class VoyageState:
 
     def reachability_problems(self) -> list[Problem]:
         """Why the boats cannot stand where they are in a real voyage; empty if they can."""
-        return reachability_problems(
-            self.next_roll, {g: b.position for g, b in self.boats.items()})
+        return reachability_problems(self.next_roll, {g: b.position for g, b in self.boats.items()})
 
     def to_dict(self) -> dict:
         out: dict = {"rules": self.rules.to_dict(), "next_roll": self.next_roll}
@@ -143,19 +146,18 @@ class VoyageState:
         """The engine's owner id of ``player``, or -1 for a fresh player."""
         return -1 if self.player is None else self.owners.index(self.player)
 
-    def to_core(self) -> "_core.Voyage":
+    def to_core(self) -> _core.Voyage:
         """The engine's form of this state; owners are numbered in the order of ``owners``."""
         return self._core
 
     @cached_property
-    def _core(self) -> "_core.Voyage":
+    def _core(self) -> _core.Voyage:
         # Built once per state: states are immutable, and bots evaluate the same one often.
         ids = {name: i for i, name in enumerate(self.owners)}
         return _core.Voyage(
             next_roll=self.next_roll,
             goods=[_GOOD_INDEX[g] for g in self.boats],
-            positions=[_core.ARRIVED if b.position == ARRIVED else b.position
-                       for b in self.boats.values()],
+            positions=[_core.ARRIVED if b.position == ARRIVED else b.position for b in self.boats.values()],
             crews=[[ids[o] for o in b.crew] for b in self.boats.values()],
             spots=[ids[self.spots[s]] if s in self.spots else -1 for s in SPOTS],
             num_owners=len(ids),
@@ -213,7 +215,7 @@ def _is_owner(x: Any) -> bool:
 def is_mapping(x: Any) -> bool:
     """A JSON object or any other mapping (a dict is checked first: typing's and the abc's
     isinstance checks cost more than the rest of parsing a small state)."""
-    return isinstance(x, dict) or isinstance(x, abc.Mapping)
+    return isinstance(x, (dict, abc.Mapping))
 
 
 class _Parser:
@@ -233,17 +235,23 @@ class _Parser:
 
     def parse(self, data: Any, strict: Optional[bool]) -> VoyageState:
         if not is_mapping(data):
-            raise StateError([Problem("", f"a voyage state must be a JSON object, got {type(data).__name__}")])
+            raise StateError(
+                [Problem("", f"a voyage state must be a JSON object, got {type(data).__name__}")]
+            )
         keys = STATE_KEYS
         for key in data:
             if key in _KNOWN_KEYS:
                 continue
             if key == "moment":
-                self.fail(key, "a voyage state with a moment is a position: ask manila.advise "
-                               "(python -m manila advise) for it")
+                self.fail(
+                    key,
+                    "a voyage state with a moment is a position: ask manila.advise "
+                    "(python -m manila advise) for it",
+                )
             else:
-                self.fail(str(key), f"unknown key{_did_you_mean(key, keys)}; a voyage state has "
-                                    f"{', '.join(keys)}")
+                self.fail(
+                    str(key), f"unknown key{_did_you_mean(key, keys)}; a voyage state has {', '.join(keys)}"
+                )
         rules = self.rules(data.get("rules"))
         next_roll = self.next_roll(data.get("next_roll", None), "next_roll" in data)
         player = None
@@ -268,9 +276,18 @@ class _Parser:
             strict = data.get("strict", True) is not False
         if self.problems:
             raise StateError(self.problems)
-        state = VoyageState(next_roll=next_roll, boats=boats, spots=spots, player=player,
-                            players=players, rules=rules, objective=objective, shares=shares,
-                            prices=prices, budget=budget)
+        state = VoyageState(
+            next_roll=next_roll,
+            boats=boats,
+            spots=spots,
+            player=player,
+            players=players,
+            rules=rules,
+            objective=objective,
+            shares=shares,
+            prices=prices,
+            budget=budget,
+        )
         self.accomplice_limits(state)
         if strict is True:
             self.problems += state.reachability_problems()
@@ -286,8 +303,10 @@ class _Parser:
             return Rules()
         for key in data:
             if key not in ("thirteen_after_last_roll", "pirate_variant"):
-                self.fail(f"rules.{key}", "unknown rule option; the options are "
-                                          "thirteen_after_last_roll and pirate_variant")
+                self.fail(
+                    f"rules.{key}",
+                    "unknown rule option; the options are thirteen_after_last_roll and pirate_variant",
+                )
         thirteen = data.get("thirteen_after_last_roll", "port")
         if thirteen not in THIRTEEN_OPTIONS:
             self.fail("rules.thirteen_after_last_roll", f'must be "port" or "shipyard", got {thirteen!r}')
@@ -358,8 +377,11 @@ class _Parser:
         out = {}
         for spot, owner in data.items():
             if spot not in SPOTS:
-                hint = (f"; cargo seats are given in boats.{spot}.crew" if spot in GOODS
-                        else f"{_did_you_mean(spot, SPOTS)}; the spots are {', '.join(SPOTS)}")
+                hint = (
+                    f"; cargo seats are given in boats.{spot}.crew"
+                    if spot in GOODS
+                    else f"{_did_you_mean(spot, SPOTS)}; the spots are {', '.join(SPOTS)}"
+                )
                 self.fail(f"spots.{spot}", "unknown spot" + hint)
             elif _is_owner(owner):
                 out[spot] = owner
@@ -372,8 +394,9 @@ class _Parser:
     def objective(self, value: Any) -> str:
         if value in OBJECTIVES:
             return value
-        self.fail("objective", f'must be "income" or "wealth"{_did_you_mean(value, OBJECTIVES)}, '
-                               f"got {value!r}")
+        self.fail(
+            "objective", f'must be "income" or "wealth"{_did_you_mean(value, OBJECTIVES)}, got {value!r}'
+        )
         return "income"
 
     def good(self, good: Any, path: str) -> bool:
@@ -392,7 +415,9 @@ class _Parser:
         if data is None:
             return {}
         if not is_mapping(data):
-            self.fail("shares", 'must be an object mapping players to their shares, e.g. {"red": {"jade": 2}}')
+            self.fail(
+                "shares", 'must be an object mapping players to their shares, e.g. {"red": {"jade": 2}}'
+            )
             return {}
         out: dict[str, dict[str, int]] = {}
         totals = dict.fromkeys(GOODS, 0)
@@ -402,8 +427,9 @@ class _Parser:
                 self.owner(owner, f"shares.{owner}")
                 continue
             if type(held) is not dict and not is_mapping(held):
-                self.fail(f"shares.{owner}", 'must be an object mapping goods to share counts, '
-                                             'e.g. {"jade": 2}')
+                self.fail(
+                    f"shares.{owner}", 'must be an object mapping goods to share counts, e.g. {"jade": 2}'
+                )
                 continue
             counts = {}
             for good, n in held.items():
@@ -419,8 +445,10 @@ class _Parser:
                 out[owner] = counts
         for good, total in totals.items():
             if total > SHARES_PER_GOOD:
-                self.fail("shares", f"{total} shares of {good} are held, but there are only "
-                                     f"{SHARES_PER_GOOD} in all")
+                self.fail(
+                    "shares",
+                    f"{total} shares of {good} are held, but there are only {SHARES_PER_GOOD} in all",
+                )
         return out
 
     def prices(self, data: Any) -> dict[str, int]:
@@ -439,11 +467,15 @@ class _Parser:
             if not self.good(good, path):
                 continue
             if price == PRICE_TRACK[-1] and _is_int(price):
-                self.fail(path, f"a good at {price} has ended the game; prices are "
-                                f"{', '.join(map(str, PRICES))} during a voyage")
+                self.fail(
+                    path,
+                    f"a good at {price} has ended the game; prices are "
+                    f"{', '.join(map(str, PRICES))} during a voyage",
+                )
             else:
-                self.fail(path, f"must be a price on the track ({', '.join(map(str, PRICES))}), "
-                                f"got {price!r}")
+                self.fail(
+                    path, f"must be a price on the track ({', '.join(map(str, PRICES))}), got {price!r}"
+                )
         return {g: out[g] for g in GOODS if g in out}
 
     def budget(self, data: Any) -> dict[str, int]:
@@ -480,6 +512,5 @@ class _Parser:
             counts[owner] = counts.get(owner, 0) + 1
             if counts[owner] == limit + 1:
                 total = sum(o == owner for o, _ in held)
-                game = "in a 3-player game" if limit == 4 else "unless \"players\" is 3"
-                self.fail(path, f"{owner} holds {total} accomplices, but a player has only "
-                                f"{limit} {game}")
+                game = "in a 3-player game" if limit == 4 else 'unless "players" is 3'
+                self.fail(path, f"{owner} holds {total} accomplices, but a player has only {limit} {game}")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-from typing import Iterable
+from collections.abc import Iterable
 
 from ._errors import Problem
-from ._state import GOODS, SPOTS, REQUEST_KEYS, Boat, Rules, VoyageState
+from ._state import GOODS, REQUEST_KEYS, SPOTS, Boat, Rules, VoyageState
 
 # Notation keys that are not spots: "playr=red" reaches the state parser as a spot.
 _NOTATION_OPTIONS = ("player", "players", "thirteen")

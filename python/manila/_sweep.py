@@ -40,17 +40,17 @@ import math
 import os
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Callable, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Union
 
 import numpy as np
 
 from . import _core
 from ._enumerate import Position, _good_triples, family, position_name
-from ._state import GOODS, _is_int
 from ._errors import Problem, StateError
 from ._evaluation import OUTCOMES, TABLE_SPOTS
-from ._state import VoyageState
+from ._state import GOODS, VoyageState, _is_int
 
 PIRATE_OWNERS = ("pirate1", "pirate2")
 
@@ -72,13 +72,20 @@ class Pattern:
     checked where a state's are, when the engine pattern is built (``core``).
     """
 
-    def __init__(self, crews: Crews = None, pirates: Optional[int] = None,
-                 spots: Optional[Mapping[str, str]] = None, player: Optional[str] = None,
-                 players: Optional[int] = None, rules: Optional[Mapping[str, Any]] = None,
-                 triples: Sequence[tuple[str, ...]] = (), objective: Optional[str] = None,
-                 shares: Optional[Mapping[str, Mapping[str, int]]] = None,
-                 prices: Optional[Mapping[str, int]] = None,
-                 budget: Optional[Mapping[str, int]] = None):
+    def __init__(
+        self,
+        crews: Crews = None,
+        pirates: Optional[int] = None,
+        spots: Optional[Mapping[str, str]] = None,
+        player: Optional[str] = None,
+        players: Optional[int] = None,
+        rules: Optional[Mapping[str, Any]] = None,
+        triples: Sequence[tuple[str, ...]] = (),
+        objective: Optional[str] = None,
+        shares: Optional[Mapping[str, Mapping[str, int]]] = None,
+        prices: Optional[Mapping[str, int]] = None,
+        budget: Optional[Mapping[str, int]] = None,
+    ):
         self.crews = self._crews(crews, triples)
         self.spots = dict(spots or {})
         if pirates is not None:
@@ -93,9 +100,16 @@ class Pattern:
         self.players = players
         self.rules = dict(rules or {})
         # Kept as given: the state parser reports what is wrong with them, field by field.
-        self.wealth = {key: value for key, value in (("objective", objective), ("shares", shares),
-                                                     ("prices", prices), ("budget", budget))
-                       if value is not None}
+        self.wealth = {
+            key: value
+            for key, value in (
+                ("objective", objective),
+                ("shares", shares),
+                ("prices", prices),
+                ("budget", budget),
+            )
+            if value is not None
+        }
 
     @staticmethod
     def _crews(crews: Crews, triples: Sequence[tuple[str, ...]]) -> tuple[tuple[str, ...], ...]:
@@ -103,12 +117,20 @@ class Pattern:
             return ((), (), ())
         if isinstance(crews, Mapping):
             if len(triples) != 1:
-                raise StateError([Problem("crews", "crews by good need exactly one good triple "
-                                                   "(goods=...); give three crews by boat otherwise")])
+                raise StateError(
+                    [
+                        Problem(
+                            "crews",
+                            "crews by good need exactly one good triple "
+                            "(goods=...); give three crews by boat otherwise",
+                        )
+                    ]
+                )
             for good in crews:
                 if good not in triples[0]:
-                    raise StateError([Problem(f"crews.{good}",
-                                              f"not a sailing good of {', '.join(triples[0])}")])
+                    raise StateError(
+                        [Problem(f"crews.{good}", f"not a sailing good of {', '.join(triples[0])}")]
+                    )
             return tuple(tuple(crews.get(g, ())) for g in triples[0])
         listed = list(crews)
         if len(listed) != 3:
@@ -129,14 +151,14 @@ class Pattern:
             out["player"] = self.player
         if self.players is not None:
             out["players"] = self.players
-        out["boats"] = {g: {"position": p, "crew": list(c)}
-                        for g, p, c in zip(goods, positions, self.crews)}
+        out["boats"] = {g: {"position": p, "crew": list(c)} for g, p, c in zip(goods, positions, self.crews)}
         out["spots"] = dict(self.spots)
         out.update(self.wealth)
         return out
 
-    def core(self, next_roll: int, triples: Sequence[tuple[str, ...]]
-             ) -> tuple[tuple, int, int, tuple[str, ...]]:
+    def core(
+        self, next_roll: int, triples: Sequence[tuple[str, ...]]
+    ) -> tuple[tuple, int, int, tuple[str, ...]]:
         """(engine pattern, point-of-view owner id, accomplice limit, owners), checked once
         per good triple exactly as manila.evaluate checks a state. The engine pattern is read
         off the state's own engine voyage, so a sweep's rows are built as evaluate builds them."""
@@ -145,28 +167,67 @@ class Pattern:
             state = VoyageState.from_dict(self.state(next_roll, goods, [0, 0, 0]), strict=False)
             voyage = state.to_core()
             owner = state.point_of_view
-            cores.append(((tuple(map(tuple, voyage.crews)), tuple(voyage.spots), voyage.num_owners,
-                           state.rules.thirteen_after_last_roll == "port", state.rules.pirate_variant,
-                           voyage.wealth, tuple(voyage.prices), tuple(map(tuple, voyage.shares)),
-                           tuple(voyage.budgets)),
-                          owner, state.max_accomplices, state.owners))
+            cores.append(
+                (
+                    (
+                        tuple(map(tuple, voyage.crews)),
+                        tuple(voyage.spots),
+                        voyage.num_owners,
+                        state.rules.thirteen_after_last_roll == "port",
+                        state.rules.pirate_variant,
+                        voyage.wealth,
+                        tuple(voyage.prices),
+                        tuple(map(tuple, voyage.shares)),
+                        tuple(voyage.budgets),
+                    ),
+                    owner,
+                    state.max_accomplices,
+                    state.owners,
+                )
+            )
         # The owners, and so the engine's pattern, are the same for every good triple.
         return cores[0]
 
 
-def _run_chunk(goods: np.ndarray, positions: np.ndarray, next_roll: int, pattern: tuple,
-               owner: int, max_accomplices: int, threads: int) -> dict[str, np.ndarray]:
+def _run_chunk(
+    goods: np.ndarray,
+    positions: np.ndarray,
+    next_roll: int,
+    pattern: tuple,
+    owner: int,
+    max_accomplices: int,
+    threads: int,
+) -> dict[str, np.ndarray]:
     """Evaluates one chunk of rows in C++ (the GIL released): what an executor runs."""
     crews, spots, num_owners, to_port, variant, wealth, prices, shares, budgets = pattern
-    table = _core.analyse_rows(goods, positions, next_roll, [list(c) for c in crews], list(spots),
-                               num_owners, to_port, variant, owner, max_accomplices, threads,
-                               wealth=wealth, prices=list(prices),
-                               shares=[list(s) for s in shares], budgets=list(budgets))
+    table = _core.analyse_rows(
+        goods,
+        positions,
+        next_roll,
+        [list(c) for c in crews],
+        list(spots),
+        num_owners,
+        to_port,
+        variant,
+        owner,
+        max_accomplices,
+        threads,
+        wealth=wealth,
+        prices=list(prices),
+        shares=[list(s) for s in shares],
+        budgets=list(budgets),
+    )
     # Views on the Table: they keep it alive here, and are pickled as plain arrays when the
     # chunk travels back from another process.
-    return {"denominator": table.denominator, "incomes": table.incomes,
-            "payoffs": table.payoffs, "boats": table.boats, "legal": table.legal,
-            "cost": table.cost, "net": table.net}
+    return {
+        "denominator": table.denominator,
+        "incomes": table.incomes,
+        "payoffs": table.payoffs,
+        "boats": table.boats,
+        "legal": table.legal,
+        "cost": table.cost,
+        "net": table.net,
+    }
 
 
 class _Bar:
@@ -183,8 +244,15 @@ class _Bar:
         except ImportError:
             self._tqdm = None
         else:
-            self._tqdm = tqdm(total=total, unit="state", desc="sweep", file=sys.stderr,
-                              dynamic_ncols=True, leave=False, delay=self.DELAY)
+            self._tqdm = tqdm(
+                total=total,
+                unit="state",
+                desc="sweep",
+                file=sys.stderr,
+                dynamic_ncols=True,
+                leave=False,
+                delay=self.DELAY,
+            )
 
     def __call__(self, done: int, total: int) -> None:
         step, self.done = done - self.done, done
@@ -202,14 +270,28 @@ class _Bar:
             sys.stderr.write("\n")
 
 
-def sweep(next_roll: int = 1, *, goods: Any = None, start: Any = None, reachable: bool = True,
-          fixed: Any = None, crews: Crews = None, pirates: Optional[int] = None,
-          spots: Optional[Mapping[str, str]] = None, player: Optional[str] = None,
-          players: Optional[int] = None, rules: Optional[Mapping[str, Any]] = None,
-          objective: Optional[str] = None, shares: Optional[Mapping[str, Mapping[str, int]]] = None,
-          prices: Optional[Mapping[str, int]] = None, budget: Optional[Mapping[str, int]] = None,
-          executor: Optional[cf.Executor] = None, chunk_size: Optional[int] = None,
-          threads: Optional[int] = None, progress: Progress = False) -> "Sweep":
+def sweep(
+    next_roll: int = 1,
+    *,
+    goods: Any = None,
+    start: Any = None,
+    reachable: bool = True,
+    fixed: Any = None,
+    crews: Crews = None,
+    pirates: Optional[int] = None,
+    spots: Optional[Mapping[str, str]] = None,
+    player: Optional[str] = None,
+    players: Optional[int] = None,
+    rules: Optional[Mapping[str, Any]] = None,
+    objective: Optional[str] = None,
+    shares: Optional[Mapping[str, Mapping[str, int]]] = None,
+    prices: Optional[Mapping[str, int]] = None,
+    budget: Optional[Mapping[str, int]] = None,
+    executor: Optional[cf.Executor] = None,
+    chunk_size: Optional[int] = None,
+    threads: Optional[int] = None,
+    progress: Progress = False,
+) -> Sweep:
     """The exact spot table (and boat table and incomes) of every state of a family.
 
     Family: ``next_roll`` (1, 2, 3); ``goods`` (one triple of names, a list of triples, or
@@ -230,10 +312,20 @@ def sweep(next_roll: int = 1, *, goods: Any = None, start: Any = None, reachable
     """
     fam = family(next_roll, goods=goods, start=start, reachable=reachable, fixed=fixed)
     present = sorted({tuple(row) for row in fam.goods.tolist()})
-    triples = ([tuple(GOODS[g] for g in t) for t in present] or _good_triples(goods)
-               or [GOODS[:3]])
-    pattern = Pattern(crews, pirates, spots, player, players, rules, triples, objective=objective,
-                      shares=shares, prices=prices, budget=budget)
+    triples = [tuple(GOODS[g] for g in t) for t in present] or _good_triples(goods) or [GOODS[:3]]
+    pattern = Pattern(
+        crews,
+        pirates,
+        spots,
+        player,
+        players,
+        rules,
+        triples,
+        objective=objective,
+        shares=shares,
+        prices=prices,
+        budget=budget,
+    )
     core, owner, limit, owners = pattern.core(next_roll, triples)
 
     n = fam.n
@@ -267,8 +359,7 @@ def sweep(next_roll: int = 1, *, goods: Any = None, start: Any = None, reachable
             out[a:b] = chunk[key]
 
     def args(a: int, b: int) -> tuple:
-        return (goods_rows[a:b].copy(), position_rows[a:b].copy(), next_roll, core, owner, limit,
-                threads)
+        return (goods_rows[a:b].copy(), position_rows[a:b].copy(), next_roll, core, owner, limit, threads)
 
     done = 0
     try:
@@ -315,8 +406,9 @@ class Sweep:
 
     spots = TABLE_SPOTS
 
-    def __init__(self, fam: "_core.Family", pattern: Pattern, owners: Sequence[str],
-                 arrays: Mapping[str, np.ndarray]):
+    def __init__(
+        self, fam: _core.Family, pattern: Pattern, owners: Sequence[str], arrays: Mapping[str, np.ndarray]
+    ):
         self.next_roll: int = fam.next_roll
         self.pattern = pattern
         self.owners: tuple[str, ...] = tuple(owners)
@@ -340,8 +432,7 @@ class Sweep:
         return len(self.net)
 
     def __repr__(self) -> str:
-        return (f"<Sweep: {len(self)} states before roll {self.next_roll}, "
-                f"{len(self.start_goods)} starts>")
+        return f"<Sweep: {len(self)} states before roll {self.next_roll}, {len(self.start_goods)} starts>"
 
     @property
     def values(self) -> np.ndarray:
@@ -353,8 +444,10 @@ class Sweep:
     @property
     def starts(self) -> list[dict[str, int]]:
         """The starts of a reachable family, as {good: space} dicts."""
-        return [{GOODS[g]: int(s) for g, s in zip(gs, ss)}
-                for gs, ss in zip(self.start_goods.tolist(), self.start_spaces.tolist())]
+        return [
+            {GOODS[g]: int(s) for g, s in zip(gs, ss)}
+            for gs, ss in zip(self.start_goods.tolist(), self.start_spaces.tolist())
+        ]
 
     @property
     def probability(self) -> Optional[np.ndarray]:
@@ -484,13 +577,28 @@ class Sweep:
         suffix = os.path.splitext(os.fspath(path))[1].lower()
         if suffix == ".npz":
             np.savez_compressed(
-                path, next_roll=np.int8(self.next_roll), goods=self.goods, positions=self.positions,
-                spots=np.array(TABLE_SPOTS), good_names=np.array(GOODS),
-                owners=np.array(self.owners, dtype=str), denominator=self.denominator, net=self.net,
-                legal=self.legal, cost=self.cost, values=self.values, boats=self.boats,
-                incomes=self.incomes, payoffs=self.payoffs, start_goods=self.start_goods, start_spaces=self.start_spaces,
-                path_start=self.path_start, path_row=self.path_row, path_count=self.path_count,
-                path_denominator=np.int64(self.path_denominator))
+                path,
+                next_roll=np.int8(self.next_roll),
+                goods=self.goods,
+                positions=self.positions,
+                spots=np.array(TABLE_SPOTS),
+                good_names=np.array(GOODS),
+                owners=np.array(self.owners, dtype=str),
+                denominator=self.denominator,
+                net=self.net,
+                legal=self.legal,
+                cost=self.cost,
+                values=self.values,
+                boats=self.boats,
+                incomes=self.incomes,
+                payoffs=self.payoffs,
+                start_goods=self.start_goods,
+                start_spaces=self.start_spaces,
+                path_start=self.path_start,
+                path_row=self.path_row,
+                path_count=self.path_count,
+                path_denominator=np.int64(self.path_denominator),
+            )
             return "npz"
         if suffix == ".csv":
             self._write_csv(path, exact)
@@ -501,12 +609,14 @@ class Sweep:
                 import pyarrow.parquet as pq
             except ImportError:
                 raise RuntimeError(f"writing Parquet needs pyarrow: {SWEEP_EXTRA}") from None
-            table = pa.table({name: pa.array(values, mask=mask)
-                              for name, (values, mask) in self.columns(exact).items()})
+            table = pa.table(
+                {name: pa.array(values, mask=mask) for name, (values, mask) in self.columns(exact).items()}
+            )
             pq.write_table(table, path)
             return "parquet"
-        raise ValueError(f"{os.fspath(path)}: unknown format {suffix or '(none)'!r}; "
-                         f"use .npz, .csv or .parquet")
+        raise ValueError(
+            f"{os.fspath(path)}: unknown format {suffix or '(none)'!r}; use .npz, .csv or .parquet"
+        )
 
     def _write_csv(self, path: Union[str, os.PathLike], exact: bool) -> None:
         import csv
@@ -545,8 +655,7 @@ def read_frame(path: Union[str, os.PathLike]) -> Any:
     elif suffix == ".parquet":
         frame = pd.read_parquet(path)
     else:
-        raise ValueError(f"{os.fspath(path)}: read_frame reads .csv or .parquet; "
-                         f"np.load reads .npz")
+        raise ValueError(f"{os.fspath(path)}: read_frame reads .csv or .parquet; np.load reads .npz")
     for name in frame.columns:
         if str(name).startswith("position_"):
             frame[name] = frame[name].astype("Int8")

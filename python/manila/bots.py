@@ -40,7 +40,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from typing import Any, Callable, Protocol, Sequence
+from collections.abc import Sequence
+from typing import Any, Callable, Protocol
 
 from . import _core
 from ._suggest import did_you_mean
@@ -154,8 +155,10 @@ def bot_factory(spec: str) -> BotFactory:
     if ":" in spec:
         return load_bot(spec)
     if spec not in _REGISTRY:
-        raise ValueError(f"unknown bot {spec!r}{did_you_mean(spec, _REGISTRY)}; the built-in bots "
-                         f"are {', '.join(_REGISTRY)}, or give a Python bot as module:Class")
+        raise ValueError(
+            f"unknown bot {spec!r}{did_you_mean(spec, _REGISTRY)}; the built-in bots "
+            f"are {', '.join(_REGISTRY)}, or give a Python bot as module:Class"
+        )
     return _REGISTRY[spec]
 
 
@@ -182,6 +185,7 @@ register_bot("greedy-wealth", GreedyWealthBot)
 
 def _solver(seed: int) -> Any:
     from ._solver_bot import SolverBot  # it needs the whole package, which imports this module
+
     return SolverBot(seed)
 
 

@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import json
 import operator
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Mapping, Optional, Sequence, Union
+from typing import Any, Optional, Union
 
 from . import _core
 from ._evaluation import Evaluation, evaluate
@@ -75,8 +76,10 @@ def action_id(action: ActionLike) -> int:
     if isinstance(action, str):
         key = " ".join(action.split())
         if key not in _ACTION_IDS:
-            raise IllegalActionError(f"{action!r} is not the name of an action (e.g. 'pass', 'bid 7', "
-                                     "'place silk', 'start 3-2-4', 'roll 3-5-1')")
+            raise IllegalActionError(
+                f"{action!r} is not the name of an action (e.g. 'pass', 'bid 7', "
+                "'place silk', 'start 3-2-4', 'roll 3-5-1')"
+            )
         return _ACTION_IDS[key]
     try:
         if isinstance(action, bool):
@@ -100,8 +103,10 @@ def _rules(rules: RulesLike) -> Rules:
         raise ValueError(f"rules: a manila.Rules or a dict of rule options, got {type(rules).__name__}")
     unknown = [k for k in data if k not in ("thirteen_after_last_roll", "pirate_variant")]
     if unknown:
-        raise ValueError(f"rules.{unknown[0]}: unknown rule option; the options are "
-                         "thirteen_after_last_roll and pirate_variant")
+        raise ValueError(
+            f"rules.{unknown[0]}: unknown rule option; the options are "
+            "thirteen_after_last_roll and pirate_variant"
+        )
     thirteen = data.get("thirteen_after_last_roll", "port")
     if thirteen not in THIRTEEN_OPTIONS:
         raise ValueError(f'rules.thirteen_after_last_roll: must be "port" or "shipyard", got {thirteen!r}')
@@ -121,7 +126,7 @@ class Game:
     def __init__(self, players: int = 4, seed: int = 0, rules: RulesLike = None):
         if isinstance(players, bool) or not isinstance(players, int) or not 3 <= players <= 5:
             raise ValueError(f"players: Manila is for 3 to 5 players, got {players!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise ValueError(f"seed: an integer in 0..2**64-1, got {seed!r}")
         self.players = players
         self.seed = seed
@@ -131,8 +136,11 @@ class Game:
         return f"Game(players={self.players}, seed={self.seed}, rules={self.rules.to_dict()!r})"
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Game) and (self.players, self.seed, self.rules)
-                == (other.players, other.seed, other.rules))
+        return isinstance(other, Game) and (self.players, self.seed, self.rules) == (
+            other.players,
+            other.seed,
+            other.rules,
+        )
 
     def __hash__(self) -> int:
         return hash((self.players, self.seed, self.rules))
@@ -162,17 +170,20 @@ class Game:
     def action_id(action: ActionLike) -> int:
         return action_id(action)
 
-    def new_initial_state(self) -> "State":
+    def new_initial_state(self) -> State:
         """The state before the deal (a chance node)."""
-        core = _core.GameState(players=self.players, seed=self.seed,
-                               thirteen_to_port=self.rules.thirteen_after_last_roll == "port",
-                               pirate_variant=self.rules.pirate_variant)
+        core = _core.GameState(
+            players=self.players,
+            seed=self.seed,
+            thirteen_to_port=self.rules.thirteen_after_last_roll == "port",
+            pirate_variant=self.rules.pirate_variant,
+        )
         return State(self, core)
 
     def to_dict(self) -> dict:
         return {"players": self.players, "seed": self.seed, "rules": self.rules.to_dict()}
 
-    def deserialize_state(self, data: Union[str, Mapping[str, Any]]) -> "State":
+    def deserialize_state(self, data: Union[str, Mapping[str, Any]]) -> State:
         """The state that ``State.serialize()`` wrote (its game must be this one)."""
         state = State.deserialize(data)
         if state.game != self:
@@ -208,9 +219,9 @@ class State:
       (``manila.view.PlayerView``).
     """
 
-    __slots__ = ("game", "_s")
+    __slots__ = ("_s", "game")
 
-    def __init__(self, game: Game, core: "_core.GameState"):
+    def __init__(self, game: Game, core: _core.GameState):
         self.game = game
         self._s = core
 
@@ -296,13 +307,13 @@ class State:
         w = self.returns()
         return [p for p, x in enumerate(w) if x == max(w)]
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         return State(self.game, self._s.clone())
 
-    def __copy__(self) -> "State":
+    def __copy__(self) -> State:
         return self.clone()
 
-    def __deepcopy__(self, memo: dict) -> "State":
+    def __deepcopy__(self, memo: dict) -> State:
         return self.clone()
 
     def history(self) -> list[int]:
@@ -329,20 +340,27 @@ class State:
         return self._s.to_string()
 
     def __repr__(self) -> str:
-        return (f"<manila State voyage {self.voyage_number} {self.phase}, move {self.move_number()}, "
-                f"player {self.current_player()}>")
+        return (
+            f"<manila State voyage {self.voyage_number} {self.phase}, move {self.move_number()}, "
+            f"player {self.current_player()}>"
+        )
 
     # ------------------------------------------------------------------ serialization
     def to_json(self) -> dict:
         """The game, the full history and the generator: enough to rebuild this state."""
-        return {"version": SERIAL_VERSION, "game": "manila", **self.game.to_dict(),
-                "history": self._s.history(), "rng": f"{self._s.rng_state:016x}"}
+        return {
+            "version": SERIAL_VERSION,
+            "game": "manila",
+            **self.game.to_dict(),
+            "history": self._s.history(),
+            "rng": f"{self._s.rng_state:016x}",
+        }
 
     def serialize(self) -> str:
         return json.dumps(self.to_json(), separators=(",", ":"))
 
     @classmethod
-    def deserialize(cls, data: Union[str, Mapping[str, Any]]) -> "State":
+    def deserialize(cls, data: Union[str, Mapping[str, Any]]) -> State:
         """Rebuilds a state from ``serialize()`` / ``to_json()`` by replaying its history."""
         if isinstance(data, str):
             data = json.loads(data)
@@ -365,9 +383,12 @@ class State:
         return state
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, State) and self.game == other.game
-                and self._s.history() == other._s.history()
-                and self._s.rng_state == other._s.rng_state)
+        return (
+            isinstance(other, State)
+            and self.game == other.game
+            and self._s.history() == other._s.history()
+            and self._s.rng_state == other._s.rng_state
+        )
 
     __hash__ = None  # type: ignore[assignment]  # a state changes as it is played
 
@@ -438,8 +459,9 @@ class State:
         return int(p)
 
     # ------------------------------------------------------------------ the evaluator
-    def voyage_state(self, player: Optional[int] = None, objective: str = "income", *,
-                     private: bool = False) -> Optional[dict]:
+    def voyage_state(
+        self, player: Optional[int] = None, objective: str = "income", *, private: bool = False
+    ) -> Optional[dict]:
         """The voyage in progress as the evaluator's JSON (docs/numbers.md), or None.
 
         None before the boats are placed and once roll 3 is over (plunder choice,
@@ -465,8 +487,10 @@ class State:
         out["players"] = self.game.players
         boats = {}
         for good, pos, crew in zip(v.goods, v.positions, v.crews):
-            boats[GOODS[good]] = {"position": "arrived" if pos == _core.ARRIVED else pos,
-                                  "crew": [name(o) for o in crew]}
+            boats[GOODS[good]] = {
+                "position": "arrived" if pos == _core.ARRIVED else pos,
+                "crew": [name(o) for o in crew],
+            }
         out["boats"] = boats
         out["spots"] = {SPOTS[k]: name(o) for k, o in enumerate(v.spots) if o >= 0}
         if objective != "income":
@@ -476,8 +500,11 @@ class State:
             if player is None:
                 raise ValueError("private: say whose view it is with player")
             held = [[seen["shares"][g] for g in GOODS] for seen in self.observation(player)["players"]]
-        out["shares"] = {name(p): {GOODS[g]: n for g, n in enumerate(counts) if n}
-                         for p, counts in enumerate(held) if any(counts)}
+        out["shares"] = {
+            name(p): {GOODS[g]: n for g, n in enumerate(counts) if n}
+            for p, counts in enumerate(held)
+            if any(counts)
+        }
         out["prices"] = {GOODS[g]: price for g, price in enumerate(v.prices) if price}
         out["budget"] = {name(p): budget for p, budget in enumerate(v.budgets)}
         if reachability_problems(v.next_roll, {g: b["position"] for g, b in boats.items()}):
@@ -488,8 +515,12 @@ class State:
         """The decision at hand as a position for ``manila.advise`` (docs/advice.md): a
         placement turn, a pilot's move or a pirate's boarding choice, from the mover's point
         of view (with ``private``, the shares the mover can see); None at other moments."""
-        kind = {"placement": "placement", "small_pilot": "pilot_small",
-                "large_pilot": "pilot_large", "boarding": "boarding"}.get(self.phase)
+        kind = {
+            "placement": "placement",
+            "small_pilot": "pilot_small",
+            "large_pilot": "pilot_large",
+            "boarding": "boarding",
+        }.get(self.phase)
         if kind is None:
             return None
         me = self.current_player()
@@ -515,13 +546,14 @@ class State:
         """``manila.evaluate`` of the voyage in progress, from ``player``'s point of view."""
         data = self.voyage_state(player)
         if data is None:
-            raise ValueError(f"no voyage to evaluate in the {self.phase} phase: the boats are "
-                             "not placed yet, or roll 3 is over")
+            raise ValueError(
+                f"no voyage to evaluate in the {self.phase} phase: the boats are "
+                "not placed yet, or roll 3 is over"
+            )
         return evaluate(data, exact, threads=threads, strict=False)
 
 
-def play(game: Game, bots: Sequence[Any], state: Optional[State] = None,
-         on_action: Any = None) -> State:
+def play(game: Game, bots: Sequence[Any], state: Optional[State] = None, on_action: Any = None) -> State:
     """Plays a game to its end: chance from the state's generator, seat p's move from
     ``bots[p].step(state)``. ``on_action(state, action)`` is called before each action."""
     if len(bots) != game.players:

@@ -47,8 +47,8 @@ _CHANCE_BASE = _core.ACTION_OFFSETS["deal"]  # player actions come before it, ch
 _NUM_CHANCE = _core.NUM_ACTIONS - _CHANCE_BASE
 
 # OpenSpiel's player ids for chance and the end are the engine's own.
-assert _core.CHANCE_PLAYER == int(pyspiel.PlayerId.CHANCE)
-assert _core.TERMINAL_PLAYER == int(pyspiel.PlayerId.TERMINAL)
+assert int(pyspiel.PlayerId.CHANCE) == _core.CHANCE_PLAYER
+assert int(pyspiel.PlayerId.TERMINAL) == _core.TERMINAL_PLAYER
 
 GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -91,12 +91,13 @@ class ManilaGame(pyspiel.Game):
         )
         super().__init__(GAME_TYPE, info, {"players": self.players})
 
-    def new_initial_state(self) -> "ManilaState":
+    def new_initial_state(self) -> ManilaState:
         return ManilaState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Optional[dict] = None) -> "ManilaObserver":
-        return ManilaObserver(self.players, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
-                              params)
+    def make_py_observer(self, iig_obs_type: Any = None, params: Optional[dict] = None) -> ManilaObserver:
+        return ManilaObserver(
+            self.players, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+        )
 
 
 class ManilaState(pyspiel.State):
@@ -145,8 +146,11 @@ class ManilaObserver:
     """OpenSpiel's PyObserver for Manila: observation tensor and string, or (perfect
     recall) the information state string."""
 
-    _PRIVATE = {pyspiel.PrivateInfoType.NONE: "none", pyspiel.PrivateInfoType.SINGLE_PLAYER: "single",
-                pyspiel.PrivateInfoType.ALL_PLAYERS: "all"}
+    _PRIVATE = {
+        pyspiel.PrivateInfoType.NONE: "none",
+        pyspiel.PrivateInfoType.SINGLE_PLAYER: "single",
+        pyspiel.PrivateInfoType.ALL_PLAYERS: "all",
+    }
 
     def __init__(self, players: int, iig_obs_type: Any, params: Optional[dict]):
         if params:
@@ -160,7 +164,7 @@ class ManilaObserver:
         self.dict = {}
         if not self.perfect_recall:
             for name, offset, shape in observation_layout(players):
-                self.dict[name] = self.tensor[offset:offset + int(np.prod(shape))].reshape(shape)
+                self.dict[name] = self.tensor[offset : offset + int(np.prod(shape))].reshape(shape)
 
     def set_from(self, state: ManilaState, player: int) -> None:
         if not self.perfect_recall:

@@ -47,7 +47,7 @@ def env(players: int = 4, rules: RulesLike = None, render_mode: Optional[str] = 
     return wrappers.OrderEnforcingWrapper(e)
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+class raw_env(AECEnv):
     """Manila for 3 to 5 agents (see the module doc)."""
 
     metadata = {"name": "manila_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
@@ -56,16 +56,20 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         super().__init__()
         self._game = Game(players=players, rules=rules)  # checks players and rules
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode: one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+            raise ValueError(
+                f"render_mode: one of {self.metadata['render_modes']} or None, got {render_mode!r}"
+            )
         self.render_mode = render_mode
         self.possible_agents = [f"player_{p}" for p in range(players)]
         self.agent_name_mapping = {a: p for p, a in enumerate(self.possible_agents)}
         size = observation_size(players)
         high = np.full(size, np.finfo(np.float32).max, np.float32)  # cash has no upper bound
-        observation = spaces.Dict({
-            "observation": spaces.Box(low=observation_low(players), high=high, dtype=np.float32),
-            "action_mask": spaces.Box(low=0, high=1, shape=(NUM_PLAYER_ACTIONS,), dtype=np.int8),
-        })
+        observation = spaces.Dict(
+            {
+                "observation": spaces.Box(low=observation_low(players), high=high, dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(NUM_PLAYER_ACTIONS,), dtype=np.int8),
+            }
+        )
         self.observation_spaces = {a: observation for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_PLAYER_ACTIONS) for a in self.possible_agents}
         self.state_ = None
@@ -80,7 +84,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
-        game_seed = int(self._rng.integers(2 ** 63))
+        game_seed = int(self._rng.integers(2**63))
         self.state_ = Game(self._game.players, game_seed, self._game.rules).new_initial_state()
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0 for a in self.agents}
@@ -134,4 +138,3 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
 
     def close(self) -> None:
         pass
-

@@ -11,7 +11,8 @@ pyplot state are involved.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -34,8 +35,17 @@ def _figure(**kwargs: Any) -> Any:
     return Figure(**kwargs)
 
 
-def heatmap_grid(spot: str, x: str, y: str, *, goods: Any, at: Mapping[str, Position],
-                 next_roll: int = 3, reachable: bool = False, **pattern: Any) -> np.ndarray:
+def heatmap_grid(
+    spot: str,
+    x: str,
+    y: str,
+    *,
+    goods: Any,
+    at: Mapping[str, Position],
+    next_roll: int = 3,
+    reachable: bool = False,
+    **pattern: Any,
+) -> np.ndarray:
     """expected_net of ``spot`` (floats) over x and y positions, shape (15, 15) indexed
     [y, x], NaN where the spot is not legal or (with ``reachable``) the state unreachable."""
     triple = goods_triple(goods.split(",") if isinstance(goods, str) else goods)
@@ -57,12 +67,20 @@ def heatmap_grid(spot: str, x: str, y: str, *, goods: Any, at: Mapping[str, Posi
     return grid
 
 
-def heatmap(spot: str, x: str, y: str, *, goods: Any, at: Mapping[str, Position],
-            next_roll: int = 3, reachable: bool = False, **pattern: Any) -> Any:
+def heatmap(
+    spot: str,
+    x: str,
+    y: str,
+    *,
+    goods: Any,
+    at: Mapping[str, Position],
+    next_roll: int = 3,
+    reachable: bool = False,
+    **pattern: Any,
+) -> Any:
     """A figure: the heat map of ``spot``'s expected net value over the positions of boats
     ``x`` and ``y``, the third boat held at ``at`` ({good: position})."""
-    grid = heatmap_grid(spot, x, y, goods=goods, at=at, next_roll=next_roll,
-                        reachable=reachable, **pattern)
+    grid = heatmap_grid(spot, x, y, goods=goods, at=at, next_roll=next_roll, reachable=reachable, **pattern)
     from matplotlib.colors import TwoSlopeNorm
 
     fig = _figure(figsize=(8.5, 7.5), layout="constrained")
@@ -70,19 +88,32 @@ def heatmap(spot: str, x: str, y: str, *, goods: Any, at: Mapping[str, Position]
     finite = grid[np.isfinite(grid)]
     lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (-1.0, 1.0)
     lo, hi = min(lo, -1e-9), max(hi, 1e-9)  # zero (break-even) is always the white middle
-    image = ax.imshow(np.ma.masked_invalid(grid), origin="lower", cmap="RdBu",
-                      norm=TwoSlopeNorm(0.0, lo, hi), aspect="equal")
+    image = ax.imshow(
+        np.ma.masked_invalid(grid),
+        origin="lower",
+        cmap="RdBu",
+        norm=TwoSlopeNorm(0.0, lo, hi),
+        aspect="equal",
+    )
     for (yy, xx), v in np.ndenumerate(grid):
         if np.isfinite(v):
-            ax.text(xx, yy, f"{v:.1f}", ha="center", va="center", fontsize=6,
-                    color="white" if abs(v) > 0.6 * max(-lo, hi) else "black")
+            ax.text(
+                xx,
+                yy,
+                f"{v:.1f}",
+                ha="center",
+                va="center",
+                fontsize=6,
+                color="white" if abs(v) > 0.6 * max(-lo, hi) else "black",
+            )
     ax.set_xticks(AXIS, AXIS_LABELS)
     ax.set_yticks(AXIS, AXIS_LABELS)
     ax.set_xlabel(f"{x} position (M = in Manila)")
     ax.set_ylabel(f"{y} position (M = in Manila)")
-    (third, where), = at.items()
-    ax.set_title(f"{spot}: expected net value before roll {next_roll}\n"
-                 f"{third} at {where}" + _pattern_text(pattern))
+    ((third, where),) = at.items()
+    ax.set_title(
+        f"{spot}: expected net value before roll {next_roll}\n{third} at {where}" + _pattern_text(pattern)
+    )
     fig.colorbar(image, ax=ax, label="expected net (pesos)")
     return fig
 

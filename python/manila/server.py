@@ -31,15 +31,16 @@ import socket
 import threading
 import time
 import traceback
+from collections.abc import Mapping
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Callable, Optional
 from urllib.parse import parse_qs
 
 from . import __version__, _openapi
-from ._errors import Problem, StateError
 from ._advice import advise
+from ._errors import Problem, StateError
 from ._evaluation import evaluate
 from ._example import EXAMPLE
 from ._inputs import json_error_text, json_type
@@ -50,23 +51,31 @@ from ._suggest import with_suggestions
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 MAX_BODY = _openapi.MAX_BODY
-TIME_LIMIT = 10.0             # seconds for one request, from its headers to its answer
-HEAVY_LIMIT = 1               # advice searches (up to seconds each) that run at once
-IDLE_TIMEOUT = 30.0           # seconds an idle keep-alive connection is kept open
+TIME_LIMIT = 10.0  # seconds for one request, from its headers to its answer
+HEAVY_LIMIT = 1  # advice searches (up to seconds each) that run at once
+IDLE_TIMEOUT = 30.0  # seconds an idle keep-alive connection is kept open
 JSON_TYPE = _openapi.JSON_TYPE
 _FLAGS = {"1": True, "true": True, "0": False, "false": False}
 _NOTATION_KEYS = ("notation", "exact", "strict")
-_CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-        "img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
-        "frame-ancestors 'none'")
+_CSP = (
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+    "img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'"
+)
 
 
 class ApiError(Exception):
     """An answer other than 200: its status, the problems to list, extra headers."""
 
-    def __init__(self, status: int, message: str, path: str = "", *,
-                 problems: Optional[list[Problem]] = None,
-                 headers: Optional[Mapping[str, str]] = None):
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        path: str = "",
+        *,
+        problems: Optional[list[Problem]] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ):
         super().__init__(message)
         self.status = status
         self.problems = problems or [Problem(path, message)]
@@ -111,8 +120,9 @@ def lan_address() -> Optional[str]:
 # --------------------------------------------------------------------------- the requests
 
 
-def _compute(evaluator: Callable[..., Any], state: Any, exact: Optional[bool],
-             strict: Optional[bool]) -> dict:
+def _compute(
+    evaluator: Callable[..., Any], state: Any, exact: Optional[bool], strict: Optional[bool]
+) -> dict:
     """Runs on a worker thread: parse, evaluate or advise (GIL released in C++), convert to JSON."""
     return evaluator(state, exact, strict=strict, threads=1).to_dict()
 
@@ -124,18 +134,27 @@ def _state_input(data: Any) -> tuple[Any, Optional[bool], Optional[bool]]:
     (even where a query parameter overrides them); a notation body's here.
     """
     if not isinstance(data, dict):
-        raise StateError([Problem("", f"the body must be a JSON object (a voyage state, or "
-                                      f"{{\"notation\": ...}}), not {json_type(data)}")])
+        raise StateError(
+            [
+                Problem(
+                    "",
+                    f"the body must be a JSON object (a voyage state, or "
+                    f'{{"notation": ...}}), not {json_type(data)}',
+                )
+            ]
+        )
     if "notation" not in data:
         return data, None, None  # the state's own "exact" and "strict" are read by manila
-    problems = [Problem(k, f"unknown key beside notation; allowed: {', '.join(_NOTATION_KEYS)}")
-                for k in data if k not in _NOTATION_KEYS]
+    problems = [
+        Problem(k, f"unknown key beside notation; allowed: {', '.join(_NOTATION_KEYS)}")
+        for k in data
+        if k not in _NOTATION_KEYS
+    ]
     for key in ("exact", "strict"):
         if key in data and not isinstance(data[key], bool):
             problems.append(Problem(key, f"must be true or false, got {data[key]!r}"))
     if not isinstance(data["notation"], str):
-        problems.append(Problem("notation", "must be a string such as "
-                                            "\"r1 ginseng@3 silk@2 nutmeg@4\""))
+        problems.append(Problem("notation", 'must be a string such as "r1 ginseng@3 silk@2 nutmeg@4"'))
     if problems:
         raise StateError(problems)
     return data["notation"], data.get("exact"), data.get("strict")
@@ -144,7 +163,7 @@ def _state_input(data: Any) -> tuple[Any, Optional[bool], Optional[bool]]:
 class Handler(BaseHTTPRequestHandler):
     """One connection; requests are answered in turn (HTTP/1.1 keep-alive)."""
 
-    server: "ManilaServer"
+    server: ManilaServer
     protocol_version = "HTTP/1.1"
     server_version = f"manila/{__version__}"
     sys_version = ""
@@ -154,15 +173,32 @@ class Handler(BaseHTTPRequestHandler):
 
     # ---- plumbing
 
-    def do_GET(self) -> None: self._dispatch("GET")
-    def do_HEAD(self) -> None: self._dispatch("HEAD")
-    def do_POST(self) -> None: self._dispatch("POST")
-    def do_PUT(self) -> None: self._dispatch("PUT")
-    def do_PATCH(self) -> None: self._dispatch("PATCH")
-    def do_DELETE(self) -> None: self._dispatch("DELETE")
-    def do_OPTIONS(self) -> None: self._dispatch("OPTIONS")
-    def do_TRACE(self) -> None: self._dispatch("TRACE")
-    def do_CONNECT(self) -> None: self._dispatch("CONNECT")
+    def do_GET(self) -> None:
+        self._dispatch("GET")
+
+    def do_HEAD(self) -> None:
+        self._dispatch("HEAD")
+
+    def do_POST(self) -> None:
+        self._dispatch("POST")
+
+    def do_PUT(self) -> None:
+        self._dispatch("PUT")
+
+    def do_PATCH(self) -> None:
+        self._dispatch("PATCH")
+
+    def do_DELETE(self) -> None:
+        self._dispatch("DELETE")
+
+    def do_OPTIONS(self) -> None:
+        self._dispatch("OPTIONS")
+
+    def do_TRACE(self) -> None:
+        self._dispatch("TRACE")
+
+    def do_CONNECT(self) -> None:
+        self._dispatch("CONNECT")
 
     def __getattr__(self, name: str) -> Any:
         # Any other method (QUERY, PROPFIND, ...): 404 or 405 like the rest, not http.server's 501.
@@ -186,8 +222,12 @@ class Handler(BaseHTTPRequestHandler):
                 return
             action = route.get("GET" if head else method)
             if action is None:
-                raise ApiError(405, f"{method} is not allowed here; allowed: {', '.join(allowed)}",
-                               "method", headers={"Allow": ", ".join(allowed)})
+                raise ApiError(
+                    405,
+                    f"{method} is not allowed here; allowed: {', '.join(allowed)}",
+                    "method",
+                    headers={"Allow": ", ".join(allowed)},
+                )
             status, body, ctype, headers = action(self, query)
             self._send(status, body, ctype, headers, head=head)
         except ApiError as exc:
@@ -195,8 +235,7 @@ class Handler(BaseHTTPRequestHandler):
         except (ConnectionError, TimeoutError):
             self.close_connection = True  # the client went away or stalled; nothing to answer
         except Exception:  # a bug: log it here, say nothing of it to the client, keep serving
-            self.log_error("internal error on %s %s:\n%s", method, self.path[:200],
-                           traceback.format_exc())
+            self.log_error("internal error on %s %s:\n%s", method, self.path[:200], traceback.format_exc())
             self.close_connection = True
             self._headers_buffer = []  # whatever half-made answer there was
             try:
@@ -204,8 +243,15 @@ class Handler(BaseHTTPRequestHandler):
             except OSError:
                 pass
 
-    def _send(self, status: int, body: bytes, ctype: Optional[str],
-              headers: Optional[Mapping[str, str]] = None, *, head: bool = False) -> None:
+    def _send(
+        self,
+        status: int,
+        body: bytes,
+        ctype: Optional[str],
+        headers: Optional[Mapping[str, str]] = None,
+        *,
+        head: bool = False,
+    ) -> None:
         if not self._body_read and self._pending_body():
             # A body we did not read would be taken for the next request: close after this.
             self.close_connection = True
@@ -227,8 +273,9 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(b"".join(self._headers_buffer))
         self._headers_buffer = []
 
-    def _send_json(self, status: int, data: Any, headers: Optional[Mapping[str, str]] = None,
-                   *, head: bool = False) -> None:
+    def _send_json(
+        self, status: int, data: Any, headers: Optional[Mapping[str, str]] = None, *, head: bool = False
+    ) -> None:
         body = json.dumps(data, allow_nan=False, ensure_ascii=False).encode("utf-8")
         self._send(status, body, JSON_TYPE, headers, head=head)
 
@@ -236,8 +283,7 @@ class Handler(BaseHTTPRequestHandler):
         length = self.headers.get("Content-Length", "0").strip()
         return bool(self.headers.get("Transfer-Encoding")) or length not in ("", "0")
 
-    def send_error(self, code: int, message: Optional[str] = None,
-                   explain: Optional[str] = None) -> None:
+    def send_error(self, code: int, message: Optional[str] = None, explain: Optional[str] = None) -> None:
         """Malformed requests caught by http.server itself (400, 414, 431, 501, 505): JSON too."""
         self.close_connection = True
         self._body_read = True
@@ -267,8 +313,7 @@ class Handler(BaseHTTPRequestHandler):
     def _params(self, query: str, allowed: tuple[str, ...]) -> dict[str, bool]:
         """The boolean query parameters (1/0/true/false); anything else is a 400."""
         try:
-            pairs = parse_qs(query, keep_blank_values=True, strict_parsing=False,
-                             max_num_fields=16)
+            pairs = parse_qs(query, keep_blank_values=True, strict_parsing=False, max_num_fields=16)
         except ValueError:
             raise ApiError(400, "too many query parameters", "query") from None
         out = {}
@@ -284,22 +329,29 @@ class Handler(BaseHTTPRequestHandler):
     def _check_length(self) -> int:
         """The body's announced length, refused (411, 400, 413) before a byte of it is read."""
         if self.headers.get("Transfer-Encoding"):
-            raise ApiError(411, "send the body with a Content-Length (chunked bodies are not "
-                                "accepted)", "headers.content-length")
+            raise ApiError(
+                411,
+                "send the body with a Content-Length (chunked bodies are not accepted)",
+                "headers.content-length",
+            )
         given = self.headers.get_all("Content-Length") or []
         if not given:
             raise ApiError(411, "a Content-Length is required", "headers.content-length")
         texts = {t.strip() for t in given}
         if len(texts) > 1:
-            raise ApiError(400, "Content-Length is given more than once, with different values",
-                           "headers.content-length")
+            raise ApiError(
+                400, "Content-Length is given more than once, with different values", "headers.content-length"
+            )
         length_text = texts.pop()
         if not length_text.isdigit() or not length_text.isascii():
             raise ApiError(400, "Content-Length must be a number of bytes", "headers.content-length")
         length = int(length_text)
         if length > self.server.max_body:
-            raise ApiError(413, f"the body is {length} bytes; the limit is {self.server.max_body}",
-                           "headers.content-length")
+            raise ApiError(
+                413,
+                f"the body is {length} bytes; the limit is {self.server.max_body}",
+                "headers.content-length",
+            )
         return length
 
     def _read_json(self) -> Any:
@@ -308,8 +360,7 @@ class Handler(BaseHTTPRequestHandler):
         if not ctype:
             raise ApiError(415, f"say what the body is: Content-Type: {JSON_TYPE}", "headers.content-type")
         if self.headers.get_content_type() != JSON_TYPE:
-            raise ApiError(415, f"the body must be {JSON_TYPE}, not {ctype[:100]}",
-                           "headers.content-type")
+            raise ApiError(415, f"the body must be {JSON_TYPE}, not {ctype[:100]}", "headers.content-type")
         charset = self.headers.get_param("charset")
         if isinstance(charset, str) and charset.lower().replace("-", "") != "utf8":
             raise ApiError(415, f"the body must be UTF-8, not {charset[:40]}", "headers.content-type")
@@ -345,8 +396,9 @@ class Handler(BaseHTTPRequestHandler):
                 got += len(chunk)
         except TimeoutError:
             self.close_connection = True
-            raise ApiError(408, f"the body did not arrive within {self.server.time_limit:g} s "
-                                f"({got} of {length} bytes)") from None
+            raise ApiError(
+                408, f"the body did not arrive within {self.server.time_limit:g} s ({got} of {length} bytes)"
+            ) from None
         finally:
             self.connection.settimeout(self.timeout)
         self._body_read = True
@@ -366,12 +418,16 @@ class Handler(BaseHTTPRequestHandler):
         # beyond them is turned away at once rather than queued behind them.
         heavy = self.server.heavy
         if not heavy.acquire(blocking=False):
-            raise ApiError(503, f"busy: {self.server.heavy_limit} advice search(es) already "
-                                f"running; try again shortly", headers={"Retry-After": "1"})
+            raise ApiError(
+                503,
+                f"busy: {self.server.heavy_limit} advice search(es) already running; try again shortly",
+                headers={"Retry-After": "1"},
+            )
         return self._computed(query, self.server.adviser, "the advice", on_done=heavy.release)
 
-    def _computed(self, query: str, compute: Callable[..., Any], what: str,
-                  on_done: Optional[Callable[[], Any]] = None) -> tuple[int, bytes, str, dict]:
+    def _computed(
+        self, query: str, compute: Callable[..., Any], what: str, on_done: Optional[Callable[[], Any]] = None
+    ) -> tuple[int, bytes, str, dict]:
         """Reads the body, runs ``compute`` on the pool within the time limit, answers JSON.
         ``on_done`` runs once the computation has finished, even past the time limit."""
         try:
@@ -381,8 +437,9 @@ class Handler(BaseHTTPRequestHandler):
                 given, body_exact, body_strict = _state_input(data)
             except StateError as exc:
                 raise ApiError(400, str(exc), problems=exc.problems) from None
-            future = self.server.pool.submit(_compute, compute, given, params.get("exact", body_exact),
-                                             params.get("strict", body_strict))
+            future = self.server.pool.submit(
+                _compute, compute, given, params.get("exact", body_exact), params.get("strict", body_strict)
+            )
         except BaseException:
             if on_done is not None:
                 on_done()
@@ -393,8 +450,11 @@ class Handler(BaseHTTPRequestHandler):
             result = future.result(timeout=max(0.0, self._deadline - time.monotonic()))
         except concurrent.futures.TimeoutError:
             future.cancel()
-            raise ApiError(503, f"{what} took longer than the time limit of "
-                                f"{self.server.time_limit:g} s", headers={"Retry-After": "1"}) from None
+            raise ApiError(
+                503,
+                f"{what} took longer than the time limit of {self.server.time_limit:g} s",
+                headers={"Retry-After": "1"},
+            ) from None
         except StateError as exc:
             raise ApiError(400, str(exc), problems=exc.problems) from None
         except ValueError as exc:  # the engine's own argument checks
@@ -426,8 +486,12 @@ class Handler(BaseHTTPRequestHandler):
         return 200, self.server.openapi_bytes, JSON_TYPE, {}
 
     def route_page(self, query: str) -> tuple[int, bytes, str, dict]:
-        return 200, self.server.page, "text/html; charset=utf-8", {
-            "Content-Security-Policy": _CSP, "Referrer-Policy": "no-referrer"}
+        return (
+            200,
+            self.server.page,
+            "text/html; charset=utf-8",
+            {"Content-Security-Policy": _CSP, "Referrer-Policy": "no-referrer"},
+        )
 
 
 def _no_constant(name: str) -> Any:
@@ -454,10 +518,17 @@ class ManilaServer(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 128  # socketserver's 5 drops connections when many clients start at once
 
-    def __init__(self, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *,
-                 time_limit: float = TIME_LIMIT, max_body: int = MAX_BODY,
-                 workers: Optional[int] = None, heavy_limit: int = HEAVY_LIMIT,
-                 quiet: bool = False):
+    def __init__(
+        self,
+        host: str = DEFAULT_HOST,
+        port: int = DEFAULT_PORT,
+        *,
+        time_limit: float = TIME_LIMIT,
+        max_body: int = MAX_BODY,
+        workers: Optional[int] = None,
+        heavy_limit: int = HEAVY_LIMIT,
+        quiet: bool = False,
+    ):
         if time_limit <= 0:
             raise ValueError("the time limit must be positive")
         if heavy_limit < 1:
@@ -472,12 +543,14 @@ class ManilaServer(ThreadingHTTPServer):
         try:
             self.page = _page()
         except OSError as exc:
-            raise RuntimeError(f"the page manila/web/index.html is missing from this "
-                               f"installation ({exc}); reinstall manila") from None
+            raise RuntimeError(
+                f"the page manila/web/index.html is missing from this installation ({exc}); reinstall manila"
+            ) from None
         self.openapi_bytes = json.dumps(_openapi.description(), indent=1).encode("utf-8")
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.pool = concurrent.futures.ThreadPoolExecutor(
-            max_workers=workers or os.cpu_count() or 2, thread_name_prefix="manila-eval")
+            max_workers=workers or os.cpu_count() or 2, thread_name_prefix="manila-eval"
+        )
         super().__init__((host, port), Handler)
 
     @property
@@ -496,12 +569,26 @@ def make_server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, **options: A
     return ManilaServer(host, port, **options)
 
 
-def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, time_limit: float = TIME_LIMIT,
-          max_body: int = MAX_BODY, workers: Optional[int] = None, heavy_limit: int = HEAVY_LIMIT,
-          quiet: bool = False) -> None:
+def serve(
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    *,
+    time_limit: float = TIME_LIMIT,
+    max_body: int = MAX_BODY,
+    workers: Optional[int] = None,
+    heavy_limit: int = HEAVY_LIMIT,
+    quiet: bool = False,
+) -> None:
     """Serves until Ctrl-C or SIGTERM, printing the address first; then closes cleanly."""
-    server = make_server(host, port, time_limit=time_limit, max_body=max_body,
-                         workers=workers, heavy_limit=heavy_limit, quiet=quiet)
+    server = make_server(
+        host,
+        port,
+        time_limit=time_limit,
+        max_body=max_body,
+        workers=workers,
+        heavy_limit=heavy_limit,
+        quiet=quiet,
+    )
     previous = {}
     if threading.current_thread() is threading.main_thread():
         stopping = threading.Event()
@@ -511,6 +598,7 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, time_limit: flo
             if not stopping.is_set():
                 stopping.set()
                 threading.Thread(target=server.shutdown, daemon=True).start()
+
         # SIGINT too, explicitly: a shell may have started us with it ignored.
         for sig in (signal.SIGINT, signal.SIGTERM):
             previous[sig] = signal.signal(sig, on_signal)
@@ -519,9 +607,12 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, time_limit: flo
         if host in ("0.0.0.0", "::", ""):
             address = lan_address()
             port = server.server_address[1]
-            where = (f"http://{address}:{port}/" if address else
-                     f"http://<this computer's address>:{port}/ (its local network address "
-                     f"could not be found)")
+            where = (
+                f"http://{address}:{port}/"
+                if address
+                else f"http://<this computer's address>:{port}/ (its local network address "
+                f"could not be found)"
+            )
             print(f"manila: on a phone on the same network, open {where}", flush=True)
         try:
             server.serve_forever()

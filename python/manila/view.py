@@ -43,7 +43,7 @@ def observation_low(players: int) -> Any:
     common to all games (cash has none)."""
     low = np.zeros(observation_size(players), np.float32)
     for _, offset, shape, least in _core.observation_layout(players):
-        low[offset:offset + int(np.prod(shape))] = least
+        low[offset : offset + int(np.prod(shape))] = least
     return low
 
 

@@ -28,12 +28,12 @@ struct Turn {
 
 struct PlacementAdvice {
     std::int64_t denominator = 1;
-    std::vector<LegalSpot> options;       // decline (cost 0) first, then the legal spots
-    std::vector<std::int64_t> net;        // per option, the part-4 expected_net
-    int best = 0;                         // index into options
-    std::vector<Turn> line;               // the best option, then every later turn as chosen
-    std::vector<std::int64_t> payoffs;    // every owner's expected payoff after the line
-    std::int64_t positions = 0;           // ends of round valued (for benchmarks)
+    std::vector<LegalSpot> options;     // decline (cost 0) first, then the legal spots
+    std::vector<std::int64_t> net;      // per option, the part-4 expected_net
+    int best = 0;                       // index into options
+    std::vector<Turn> line;             // the best option, then every later turn as chosen
+    std::vector<std::int64_t> payoffs;  // every owner's expected payoff after the line
+    std::int64_t positions = 0;         // ends of round valued (for benchmarks)
 };
 
 // `movers`: the owners still to choose in this round, in turn order, the first being the
@@ -64,6 +64,7 @@ DecisionAdvice advise_pilot(const Voyage& v, bool large);
 // then the other pirate. `second` asks for pirate_2's decision once the captain has stayed.
 // After the captain boarded, the remaining pirate holds pirate_1 and decides with
 // `guard_boat`/`guard_seat` naming the seat the captain took (safe from displacement), or -1.
-DecisionAdvice advise_boarding(const Voyage& v, bool second, int guard_boat = -1, int guard_seat = -1);
+DecisionAdvice advise_boarding(const Voyage& v, bool second, int guard_boat = -1,
+                               int guard_seat = -1);
 
 }  // namespace manila

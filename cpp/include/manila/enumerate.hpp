@@ -52,11 +52,11 @@ std::vector<Reached> reachable(const Start& start, int next_roll);
 // A family of states: which goods, which roll, which positions.
 struct FamilySpec {
     int next_roll = 1;
-    std::vector<BoatArray> goods;      // good triples to include; empty: all four
-    bool reachable = true;             // only positions some start reaches (else all 15^3)
-    std::vector<Start> starts;         // reachable only: the starts; empty: every legal
-                                       // start of the chosen good triples
-    BoatArray fixed{-1, -1, -1};       // per boat, a position held fixed, or -1
+    std::vector<BoatArray> goods;  // good triples to include; empty: all four
+    bool reachable = true;         // only positions some start reaches (else all 15^3)
+    std::vector<Start> starts;     // reachable only: the starts; empty: every legal
+                                   // start of the chosen good triples
+    BoatArray fixed{-1, -1, -1};   // per boat, a position held fixed, or -1
 };
 
 // The rows of a family, stored flat so that numpy can view them as they are. Rows are

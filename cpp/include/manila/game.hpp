@@ -22,16 +22,16 @@ namespace manila {
 inline constexpr int kMinPlayers = 3;
 inline constexpr int kMaxPlayers = 5;
 inline constexpr int kStartCash = 30;
-inline constexpr int kDealtPerGood = 3;     // of each good, shuffled face down for the deal
-inline constexpr int kSharesDealt = 2;      // per player
-inline constexpr int kLoanAmount = 12;      // a mortgage brings 12 ...
-inline constexpr int kRepayAmount = 15;     // ... and lifting it costs 15
+inline constexpr int kDealtPerGood = 3;  // of each good, shuffled face down for the deal
+inline constexpr int kSharesDealt = 2;   // per player
+inline constexpr int kLoanAmount = 12;   // a mortgage brings 12 ...
+inline constexpr int kRepayAmount = 15;  // ... and lifting it costs 15
 inline constexpr int kMinSharePrice = 5;
 // The lowest wealth possible: every share mortgaged, every price 0, no cash.
 inline constexpr int kMinWealth = -kRepayAmount * kSharesPerGood * kNumGoods;
-inline constexpr int kNumStarts = 25;       // start triples in 0..5 summing to 9
+inline constexpr int kNumStarts = 25;  // start triples in 0..5 summing to 9
 
-inline constexpr int kNumPhases = 12;       // the values of Phase below
+inline constexpr int kNumPhases = 12;            // the values of Phase below
 inline constexpr int kMaxGameActions = 1000000;  // a guard: no real game comes near it
 
 inline constexpr int kChancePlayer = -1;
@@ -39,28 +39,28 @@ inline constexpr int kTerminalPlayer = -4;  // OpenSpiel's kTerminalPlayerId
 
 // The fixed action space. Every id has one meaning in every state.
 namespace action {
-inline constexpr int kPass = 0;                                // auction: pass
-inline constexpr int kMaxBid = 1000;                           // action n (1..kMaxBid): bid n
-inline constexpr int kMortgage = kMaxBid + 1;                  // any decision: take a loan
-inline constexpr int kRepay = kMortgage + 1;                   // any decision: lift a loan
-inline constexpr int kBuy = kRepay + 1;                        // + good
+inline constexpr int kPass = 0;                // auction: pass
+inline constexpr int kMaxBid = 1000;           // action n (1..kMaxBid): bid n
+inline constexpr int kMortgage = kMaxBid + 1;  // any decision: take a loan
+inline constexpr int kRepay = kMortgage + 1;   // any decision: lift a loan
+inline constexpr int kBuy = kRepay + 1;        // + good
 inline constexpr int kBuyNothing = kBuy + kNumGoods;
-inline constexpr int kLeaveHome = kBuyNothing + 1;             // + good that stays home
-inline constexpr int kStart = kLeaveHome + kNumGoods;          // + start triple index
-inline constexpr int kPlace = kStart + kNumStarts;             // + spot-table id
+inline constexpr int kLeaveHome = kBuyNothing + 1;     // + good that stays home
+inline constexpr int kStart = kLeaveHome + kNumGoods;  // + start triple index
+inline constexpr int kPlace = kStart + kNumStarts;     // + spot-table id
 inline constexpr int kDecline = kPlace + kNumTableSpots;
-inline constexpr int kStay = kDecline + 1;                     // boarding: stay on the ship
-inline constexpr int kBoard = kStay + 1;                       // + good (a free seat)
-inline constexpr int kDisplace = kBoard + kNumGoods;           // + good * 4 + seat (variant)
+inline constexpr int kStay = kDecline + 1;            // boarding: stay on the ship
+inline constexpr int kBoard = kStay + 1;              // + good (a free seat)
+inline constexpr int kDisplace = kBoard + kNumGoods;  // + good * 4 + seat (variant)
 inline constexpr int kSmallNone = kDisplace + kNumGoods * kMaxSeats;
-inline constexpr int kSmall = kSmallNone + 1;                  // + good * 2 + {+1, -1}
+inline constexpr int kSmall = kSmallNone + 1;  // + good * 2 + {+1, -1}
 inline constexpr int kLargeNone = kSmall + kNumGoods * 2;
-inline constexpr int kLargeOne = kLargeNone + 1;               // + good * 4 + {+1, -1, +2, -2}
-inline constexpr int kNumPairs = 6;                            // pairs of goods, in good order
-inline constexpr int kLargeTwo = kLargeOne + kNumGoods * 4;    // + pair * 4 + {++, +-, -+, --}
-inline constexpr int kPlunder = kLargeTwo + kNumPairs * 4;     // + mask, bit (3 - good): shipyard
-inline constexpr int kDeal = kPlunder + (1 << kNumGoods);      // chance: + good dealt
-inline constexpr int kRoll = kDeal + kNumGoods;                // chance: + (d0-1)*36+(d1-1)*6+(d2-1)
+inline constexpr int kLargeOne = kLargeNone + 1;             // + good * 4 + {+1, -1, +2, -2}
+inline constexpr int kNumPairs = 6;                          // pairs of goods, in good order
+inline constexpr int kLargeTwo = kLargeOne + kNumGoods * 4;  // + pair * 4 + {++, +-, -+, --}
+inline constexpr int kPlunder = kLargeTwo + kNumPairs * 4;   // + mask, bit (3 - good): shipyard
+inline constexpr int kDeal = kPlunder + (1 << kNumGoods);    // chance: + good dealt
+inline constexpr int kRoll = kDeal + kNumGoods;              // chance: + (d0-1)*36+(d1-1)*6+(d2-1)
 inline constexpr int kNumRolls = 216;
 inline constexpr int kNumActions = kRoll + kNumRolls;
 }  // namespace action
@@ -81,8 +81,8 @@ enum class Phase : int {
     kBoarding,     // after roll 2: pirates may board boats on 13
     kSmallPilot,
     kLargePilot,
-    kPlunder,      // after roll 3: the captain sends each plundered boat to Manila or the shipyard
-    kGameOver,     // the last phase: kNumPhases counts them
+    kPlunder,   // after roll 3: the captain sends each plundered boat to Manila or the shipyard
+    kGameOver,  // the last phase: kNumPhases counts them
 };
 static_assert(static_cast<int>(Phase::kGameOver) + 1 == kNumPhases, "kNumPhases counts the phases");
 const char* phase_name(Phase p);
@@ -92,14 +92,14 @@ inline constexpr int deal_recipient(int k) { return k / kSharesDealt; }
 
 // A small, fast, serialisable random generator (splitmix64).
 class Rng {
-public:
+  public:
     explicit Rng(std::uint64_t seed = 0) : state_(seed) {}
     std::uint64_t next();
     int below(int n);  // uniform in 0..n-1, n in 1..2^31-1
     std::uint64_t state() const { return state_; }
     void set_state(std::uint64_t s) { state_ = s; }
 
-private:
+  private:
     std::uint64_t state_;
 };
 
@@ -110,20 +110,21 @@ struct PlayerState {
     int cash = kStartCash;
     std::array<int, kNumGoods> shares{};
     int mortgaged = 0;  // shares under a loan (which ones does not matter: all count alike)
-    std::array<int, kNumGoods> dealt{};  // of `shares`, those dealt face down: only this player sees them
+    std::array<int, kNumGoods>
+        dealt{};  // of `shares`, those dealt face down: only this player sees them
     int unmortgaged() const;
     int capacity() const { return cash + kLoanAmount * unmortgaged(); }  // what can be paid
 };
 
 // What happened at the end of the last voyage (for logs and replays).
 struct Settlement {
-    std::array<int, kMaxPlayers> income{};      // received minus the insurer's payment
-    std::array<int, kMaxPlayers> mortgages{};   // forced loans taken to pay the insurance
+    std::array<int, kMaxPlayers> income{};     // received minus the insurer's payment
+    std::array<int, kMaxPlayers> mortgages{};  // forced loans taken to pay the insurance
     int insurer = -1;
     int insurance_due = 0, insurance_paid = 0;  // the bank covered the difference
     int in_manila = 0, in_shipyard = 0, plundered = 0;
     std::array<int, kNumBoats> port{-1, -1, -1}, shipyard{-1, -1, -1};  // goods by slot
-    int plundered_goods = 0;                                             // bit g: good g
+    int plundered_goods = 0;                                            // bit g: good g
 };
 
 // Everything on the table. Fields are public for reading; change them only through
@@ -146,13 +147,13 @@ struct Board {
     // Auction.
     int high_bid = 0, high_bidder = -1, in_auction = 0;  // bit p: p has not passed
     // The voyage.
-    int stays_home = -1;       // good, once chosen
+    int stays_home = -1;  // good, once chosen
     std::array<Boat, kNumBoats> boats{};
     std::array<int, kNumSpots> spots{};
-    int next_roll = 1;         // 1..3; 4 once roll 3 is over
-    int rounds_left = 0;       // placement rounds before next_roll (this one included)
-    int turn = 0;              // position in the round, counted from the harbour master
-    int declined = 0;          // bit p: declined this voyage
+    int next_roll = 1;    // 1..3; 4 once roll 3 is over
+    int rounds_left = 0;  // placement rounds before next_roll (this one included)
+    int turn = 0;         // position in the round, counted from the harbour master
+    int declined = 0;     // bit p: declined this voyage
     std::array<int, kNumBoats> port{-1, -1, -1}, shipyard{-1, -1, -1};  // goods by slot
     int in_port = 0, in_shipyard = 0;
     // Boarding after roll 2.
@@ -161,7 +162,7 @@ struct Board {
     int decider = 0;
     int guard_boat = -1, guard_seat = -1;  // the seat a pirate took in this boarding
     bool small_done = false, large_done = false;
-    int plunder = 0;                       // bit i: boat i plundered after roll 3
+    int plunder = 0;  // bit i: boat i plundered after roll 3
     Settlement last{};
 
     int price(int good) const { return kPriceTrack[static_cast<std::size_t>(price_step[good])]; }
@@ -170,7 +171,7 @@ struct Board {
 };
 
 class GameState {
-public:
+  public:
     GameState(int players, Rules rules, std::uint64_t seed);
 
     const Board& board() const { return b_; }
@@ -221,10 +222,10 @@ public:
     // blind passenger (rule 12: paying all their cash instead).
     bool placement_terms(int p, int id, int& cost, bool& blind) const;
 
-private:
+  private:
     void legal_main(std::vector<int>& out) const;  // without the loan actions
     bool loans_open() const;
-    void pay(int p, int amount);                    // with forced mortgages
+    void pay(int p, int amount);  // with forced mortgages
     void mortgage(int p);
     void begin_voyage();
     void end_auction(int winner);

@@ -44,12 +44,16 @@ int observation_size(int players);
 
 // Writes the observation of `viewer` into out[0..size): throws std::invalid_argument if
 // viewer is not a player of the game or size is not observation_size(players).
-void observation_tensor(const GameState& s, int viewer, PrivateInfo info, float* out, std::size_t size);
-std::vector<float> observation_tensor(const GameState& s, int viewer, PrivateInfo info = PrivateInfo::kSingle);
+void observation_tensor(const GameState& s, int viewer, PrivateInfo info, float* out,
+                        std::size_t size);
+std::vector<float> observation_tensor(const GameState& s, int viewer,
+                                      PrivateInfo info = PrivateInfo::kSingle);
 
 // The observer and every action so far, others' deals written "deal ?" (perfect recall).
-std::string information_state_string(const GameState& s, int viewer, PrivateInfo info = PrivateInfo::kSingle);
+std::string information_state_string(const GameState& s, int viewer,
+                                     PrivateInfo info = PrivateInfo::kSingle);
 // The table as `viewer` sees it (GameState::to_string with the hidden shares masked).
-std::string observation_string(const GameState& s, int viewer, PrivateInfo info = PrivateInfo::kSingle);
+std::string observation_string(const GameState& s, int viewer,
+                               PrivateInfo info = PrivateInfo::kSingle);
 
 }  // namespace manila

@@ -7,12 +7,12 @@
 
 namespace manila {
 
-inline constexpr int kNumGoods = 4;    // ginseng, nutmeg, silk, jade (canonical order)
-inline constexpr int kNumBoats = 3;    // goods that sail each voyage
+inline constexpr int kNumGoods = 4;  // ginseng, nutmeg, silk, jade (canonical order)
+inline constexpr int kNumBoats = 3;  // goods that sail each voyage
 inline constexpr int kNumRollsPerVoyage = 3;
 inline constexpr int kMaxSeats = 4;
-inline constexpr int kThirteen = 13;   // the pirates' space
-inline constexpr int kArrived = 14;    // position code for a boat in Manila
+inline constexpr int kThirteen = 13;  // the pirates' space
+inline constexpr int kArrived = 14;   // position code for a boat in Manila
 inline constexpr int kNumPositions = 15;
 inline constexpr int kNoOwner = -1;
 
@@ -32,16 +32,22 @@ inline constexpr std::array<GoodInfo, kNumGoods> kGoods{{
 
 // Non-cargo spots. Their order is the canonical output order after the goods.
 enum Spot : int {
-    kPortA, kPortB, kPortC,
-    kShipyardA, kShipyardB, kShipyardC,
-    kPirate1, kPirate2,
-    kPilotSmall, kPilotLarge,
+    kPortA,
+    kPortB,
+    kPortC,
+    kShipyardA,
+    kShipyardB,
+    kShipyardC,
+    kPirate1,
+    kPirate2,
+    kPilotSmall,
+    kPilotLarge,
     kInsurance,
     kNumSpots
 };
 
 inline constexpr std::array<const char*, kNumSpots> kSpotNames{
-    "port_a", "port_b", "port_c", "shipyard_a", "shipyard_b", "shipyard_c",
+    "port_a",   "port_b",   "port_c",      "shipyard_a",  "shipyard_b", "shipyard_c",
     "pirate_1", "pirate_2", "pilot_small", "pilot_large", "insurance"};
 
 // What the player pays to take a spot; insurance pays the player instead.

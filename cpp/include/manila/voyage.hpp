@@ -24,7 +24,8 @@ struct Boat {
     int seats() const { return kGoods[good].seats; }
     bool full() const { return crew_size >= seats(); }
     bool operator==(const Boat& o) const {
-        return good == o.good && position == o.position && crew_size == o.crew_size && crew == o.crew;
+        return good == o.good && position == o.position && crew_size == o.crew_size &&
+               crew == o.crew;
     }
 };
 
@@ -67,7 +68,7 @@ struct Voyage {
     // Accomplices (seats and spots) held by one owner.
     int accomplices(int owner) const;
 
-private:
+  private:
     static std::array<int, kMaxOwners> unlimited_budgets() {
         std::array<int, kMaxOwners> b{};
         b.fill(kUnlimited);

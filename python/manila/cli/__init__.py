@@ -11,29 +11,29 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, NoReturn, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any, NoReturn, Optional
 
-from . import serve
-from .._errors import StateError
 from .._advice import advise
+from .._errors import StateError
 from .._evaluation import evaluate
 from .._example import EXAMPLE
 from .._inputs import InputError, check_output, read_state
-from .plot import add_plot_arguments, run_plot
 from .._position import as_position
-from .report import render, render_advice
-from .games import add_ladder_arguments, add_simulate_arguments, run_ladder, run_simulate
-from .replay import add_replay_arguments, run_replay
 from .._state import VoyageState, as_state
 from .._suggest import did_you_mean, with_suggestions
+from . import serve
+from .games import add_ladder_arguments, add_simulate_arguments, run_ladder, run_simulate
+from .plot import add_plot_arguments, run_plot
+from .replay import add_replay_arguments, run_replay
+from .report import render, render_advice
 from .sweep import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
-
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse, with a usage mistake reported like every other error: one line, status 2."""
 
-    def error(self, message: str) -> "NoReturn":
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"manila: error: {message} (see {self.prog} --help)\n")
 
 
@@ -46,17 +46,18 @@ def _check_player(state: VoyageState, args: argparse.Namespace) -> None:
     if args.player is None or args.new_player or args.player in state.owners:
         return
     named = ", ".join(state.owners) or "nobody"
-    raise InputError(f"--player: {args.player!r} is not in the state"
-                     f"{did_you_mean(args.player, state.owners)}, which names {named}; add "
-                     f"--new-player to value the spots for a newcomer who holds nothing yet")
+    raise InputError(
+        f"--player: {args.player!r} is not in the state"
+        f"{did_you_mean(args.player, state.owners)}, which names {named}; add "
+        f"--new-player to value the spots for a newcomer who holds nothing yet"
+    )
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     data = read_state(args.state)
     _check_player(as_state(data, _strict(args)), args)
     exact = True if args.exact else None  # None: as the JSON's own "exact" says
-    result = evaluate(data, exact=exact, player=args.player, threads=args.threads,
-                      strict=_strict(args))
+    result = evaluate(data, exact=exact, player=args.player, threads=args.threads, strict=_strict(args))
     if args.json or not sys.stdout.isatty():
         json.dump(result.to_dict(), sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -93,9 +94,11 @@ def _cmd_example(args: argparse.Namespace) -> int:
     return 0
 
 
-_STATE_HELP = ("a JSON voyage state file, - for standard input, or the state itself: in the "
-               "one-line notation (e.g. 'r3 ginseng@8:red silk@arrived jade@12 player=red', "
-               "see docs/notation.md) or as JSON")
+_STATE_HELP = (
+    "a JSON voyage state file, - for standard input, or the state itself: in the "
+    "one-line notation (e.g. 'r3 ginseng@8:red silk@arrived jade@12 player=red', "
+    "see docs/notation.md) or as JSON"
+)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -103,88 +106,146 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m manila",
         description="Exact expected values for a Manila voyage.",
         epilog="The rules, the meaning of every number, the notation and the HTTP API are "
-               "described in docs/ (rules.md, numbers.md, advice.md, notation.md, http.md).")
+        "described in docs/ (rules.md, numbers.md, advice.md, notation.md, http.md).",
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    ev = sub.add_parser("evaluate", help="value every spot, boat and player of a voyage state",
-                        description="Evaluate a voyage state (its JSON and the meaning of every "
-                                    "number: docs/numbers.md). The spot values assume that "
-                                    "nobody places after you.")
+    ev = sub.add_parser(
+        "evaluate",
+        help="value every spot, boat and player of a voyage state",
+        description="Evaluate a voyage state (its JSON and the meaning of every "
+        "number: docs/numbers.md). The spot values assume that "
+        "nobody places after you.",
+    )
     ev.add_argument("state", metavar="FILE|TEXT", help=_STATE_HELP)
     ev.add_argument("--exact", action="store_true", help='exact fractions ("n/d") instead of floats')
-    ev.add_argument("--player", metavar="NAME",
-                    help="value the spots for this player (someone named in the state)")
-    ev.add_argument("--new-player", action="store_true",
-                    help="let --player name a newcomer who holds nothing on the board yet")
-    ev.add_argument("--json", action="store_true",
-                    help="print JSON even on a terminal (the default when piped)")
-    ev.add_argument("--threads", type=int, default=0, metavar="N",
-                    help="threads for the spot table (default: by the amount of work)")
-    ev.add_argument("--no-strict", action="store_true",
-                    help="accept positions no real voyage can reach (hypothetical states)")
+    ev.add_argument(
+        "--player", metavar="NAME", help="value the spots for this player (someone named in the state)"
+    )
+    ev.add_argument(
+        "--new-player",
+        action="store_true",
+        help="let --player name a newcomer who holds nothing on the board yet",
+    )
+    ev.add_argument(
+        "--json", action="store_true", help="print JSON even on a terminal (the default when piped)"
+    )
+    ev.add_argument(
+        "--threads",
+        type=int,
+        default=0,
+        metavar="N",
+        help="threads for the spot table (default: by the amount of work)",
+    )
+    ev.add_argument(
+        "--no-strict",
+        action="store_true",
+        help="accept positions no real voyage can reach (hypothetical states)",
+    )
     ev.set_defaults(run=_cmd_evaluate)
 
-    ad = sub.add_parser("advise", help="the best choice at a decision, knowing the others answer",
-                        description="Advice for a position: a voyage state with the decision "
-                                    "that is due (docs/advice.md; notation: docs/notation.md). "
-                                    "Every option is valued knowing that everyone after you "
-                                    "answers with their own best.")
-    ad.add_argument("position", metavar="FILE|TEXT",
-                    help="a JSON position file, - for standard input, or the position itself, "
-                         "e.g. 'r3 ginseng@9:a silk@11:b jade@10:c turn=a order=a,b,c'")
+    ad = sub.add_parser(
+        "advise",
+        help="the best choice at a decision, knowing the others answer",
+        description="Advice for a position: a voyage state with the decision "
+        "that is due (docs/advice.md; notation: docs/notation.md). "
+        "Every option is valued knowing that everyone after you "
+        "answers with their own best.",
+    )
+    ad.add_argument(
+        "position",
+        metavar="FILE|TEXT",
+        help="a JSON position file, - for standard input, or the position itself, "
+        "e.g. 'r3 ginseng@9:a silk@11:b jade@10:c turn=a order=a,b,c'",
+    )
     ad.add_argument("--exact", action="store_true", help='exact fractions ("n/d") instead of floats')
-    ad.add_argument("--json", action="store_true",
-                    help="print JSON even on a terminal (the default when piped)")
-    ad.add_argument("--threads", type=int, default=0, metavar="N",
-                    help="threads for the first player's options (default: every core)")
-    ad.add_argument("--no-strict", action="store_true",
-                    help="accept positions no real voyage can reach (hypothetical states)")
+    ad.add_argument(
+        "--json", action="store_true", help="print JSON even on a terminal (the default when piped)"
+    )
+    ad.add_argument(
+        "--threads",
+        type=int,
+        default=0,
+        metavar="N",
+        help="threads for the first player's options (default: every core)",
+    )
+    ad.add_argument(
+        "--no-strict",
+        action="store_true",
+        help="accept positions no real voyage can reach (hypothetical states)",
+    )
     ad.set_defaults(run=_cmd_advise)
 
-    va = sub.add_parser("validate", help="list what is wrong with a voyage state, or say valid",
-                        description="Check a voyage state; exit status 2 when it is invalid.")
+    va = sub.add_parser(
+        "validate",
+        help="list what is wrong with a voyage state, or say valid",
+        description="Check a voyage state; exit status 2 when it is invalid.",
+    )
     va.add_argument("state", metavar="FILE|TEXT", help=_STATE_HELP)
-    va.add_argument("--no-strict", action="store_true",
-                    help="accept positions no real voyage can reach (hypothetical states)")
+    va.add_argument(
+        "--no-strict",
+        action="store_true",
+        help="accept positions no real voyage can reach (hypothetical states)",
+    )
     va.set_defaults(run=_cmd_validate)
 
-    sv = sub.add_parser("serve", help="serve the JSON API and the players' page over HTTP",
-                        description="Serve /v1/evaluate, /v1/validate, /v1/example, /healthz, "
-                                    "/openapi.json and the calculator page at / until Ctrl-C.")
+    sv = sub.add_parser(
+        "serve",
+        help="serve the JSON API and the players' page over HTTP",
+        description="Serve /v1/evaluate, /v1/validate, /v1/example, /healthz, "
+        "/openapi.json and the calculator page at / until Ctrl-C.",
+    )
     serve.add_arguments(sv)
     sv.set_defaults(run=serve.run)
 
-    sw = sub.add_parser("sweep", help="evaluate every state of a family into .npz, CSV or Parquet",
-                        description="The exact spot table of every state of a family of voyage "
-                                    "states (see manila.sweep), written to a file.")
+    sw = sub.add_parser(
+        "sweep",
+        help="evaluate every state of a family into .npz, CSV or Parquet",
+        description="The exact spot table of every state of a family of voyage "
+        "states (see manila.sweep), written to a file.",
+    )
     add_sweep_arguments(sw)
     sw.set_defaults(run=run_sweep)
 
-    st = sub.add_parser("starts", help="rank the harbour master's starts for three goods",
-                        description="The 25 starts of three goods, best first by a criterion.")
+    st = sub.add_parser(
+        "starts",
+        help="rank the harbour master's starts for three goods",
+        description="The 25 starts of three goods, best first by a criterion.",
+    )
     add_starts_arguments(st)
     st.set_defaults(run=run_starts)
 
-    pl = sub.add_parser("plot", help="a heat map of a spot's value, or a bar chart of the starts (PNG)",
-                        description="Charts of sweeps, written to PNG (needs matplotlib).")
+    pl = sub.add_parser(
+        "plot",
+        help="a heat map of a spot's value, or a bar chart of the starts (PNG)",
+        description="Charts of sweeps, written to PNG (needs matplotlib).",
+    )
     add_plot_arguments(pl)
     pl.set_defaults(run=run_plot)
 
-    si = sub.add_parser("simulate", help="play many games between bots: win rates, wealth, length",
-                        description="Play games between bots (built-in or module:Class).")
+    si = sub.add_parser(
+        "simulate",
+        help="play many games between bots: win rates, wealth, length",
+        description="Play games between bots (built-in or module:Class).",
+    )
     add_simulate_arguments(si)
     si.set_defaults(run=run_simulate)
 
-    la = sub.add_parser("ladder", help="a rated ladder: bots play seeded games, seats rotated evenly",
-                        description="Play seeded games between bots with the seats rotated evenly; "
-                                    "per bot: games, wins, win rate (95%% interval), mean wealth and "
-                                    "an openskill rating.")
+    la = sub.add_parser(
+        "ladder",
+        help="a rated ladder: bots play seeded games, seats rotated evenly",
+        description="Play seeded games between bots with the seats rotated evenly; "
+        "per bot: games, wins, win rate (95%% interval), mean wealth and "
+        "an openskill rating.",
+    )
     add_ladder_arguments(la)
     la.set_defaults(run=run_ladder)
 
-    rp = sub.add_parser("replay", help="show a recorded game step by step",
-                        description="Replay a game from simulate --record (JSON lines) or a "
-                                    "serialized state.")
+    rp = sub.add_parser(
+        "replay",
+        help="show a recorded game step by step",
+        description="Replay a game from simulate --record (JSON lines) or a serialized state.",
+    )
     add_replay_arguments(rp)
     rp.set_defaults(run=run_replay)
 

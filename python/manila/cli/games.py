@@ -16,46 +16,68 @@ from .progress import Progress
 
 def add_rule_arguments(parser: argparse.ArgumentParser) -> None:
     """The game's rule options as flags, for every command that plays games."""
-    parser.add_argument("--thirteen-after-last-roll", choices=THIRTEEN_OPTIONS, default="port",
-                        help="where a boat on 13 after roll 3 goes when no pirate is aboard")
-    parser.add_argument("--pirate-variant", action="store_true",
-                        help="boarding pirates may displace crew (rule option pirate_variant)")
+    parser.add_argument(
+        "--thirteen-after-last-roll",
+        choices=THIRTEEN_OPTIONS,
+        default="port",
+        help="where a boat on 13 after roll 3 goes when no pirate is aboard",
+    )
+    parser.add_argument(
+        "--pirate-variant",
+        action="store_true",
+        help="boarding pirates may displace crew (rule option pirate_variant)",
+    )
 
 
 def rules_from_args(args: argparse.Namespace) -> dict:
     """The rule options the flags of add_rule_arguments give."""
-    return {"thirteen_after_last_roll": args.thirteen_after_last_roll,
-            "pirate_variant": bool(args.pirate_variant)}
+    return {
+        "thirteen_after_last_roll": args.thirteen_after_last_roll,
+        "pirate_variant": bool(args.pirate_variant),
+    }
 
 
 def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``python -m manila simulate``."""
     parser.add_argument("--players", type=int, default=4, metavar="N", help="3, 4 or 5 (default 4)")
     parser.add_argument("--games", type=int, default=1000, metavar="N", help="games to play (default 1000)")
-    parser.add_argument("--bots", default="random", metavar="LIST",
-                        help=f"a bot per seat, comma-separated ({', '.join(bot_names())}, or a "
-                             "Python bot as module:Class), or one for all (default random)")
+    parser.add_argument(
+        "--bots",
+        default="random",
+        metavar="LIST",
+        help=f"a bot per seat, comma-separated ({', '.join(bot_names())}, or a "
+        "Python bot as module:Class), or one for all (default random)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
-    parser.add_argument("--threads", type=int, default=0, metavar="N",
-                        help="threads to play games on (default 0: all cores)")
+    parser.add_argument(
+        "--threads", type=int, default=0, metavar="N", help="threads to play games on (default 0: all cores)"
+    )
     add_rule_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-    parser.add_argument("--record", metavar="FILE",
-                        help="write every game as a JSON line to FILE (- for standard output)")
-    parser.add_argument("--check", action="store_true",
-                        help="check the invariants (money, shares, accomplices) after every action")
+    parser.add_argument(
+        "--record", metavar="FILE", help="write every game as a JSON line to FILE (- for standard output)"
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="check the invariants (money, shares, accomplices) after every action",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
 
 
 def format_result(result: SimulationResult) -> str:
     rules = result.rules
-    lines = [f"{result.games} games, {result.players} players, seed {result.seed} "
-             f"(thirteen_after_last_roll={rules['thirteen_after_last_roll']}, "
-             f"pirate_variant={str(rules['pirate_variant']).lower()})",
-             f"{'seat':<5} {'bot':<8} {'wins':>8} {'win rate':>9} {'mean wealth':>12}"]
+    lines = [
+        f"{result.games} games, {result.players} players, seed {result.seed} "
+        f"(thirteen_after_last_roll={rules['thirteen_after_last_roll']}, "
+        f"pirate_variant={str(rules['pirate_variant']).lower()})",
+        f"{'seat':<5} {'bot':<8} {'wins':>8} {'win rate':>9} {'mean wealth':>12}",
+    ]
     for p in range(result.players):
-        lines.append(f"{p:<5} {result.bots[p]:<8} {result.wins[p]:>8.1f} "
-                     f"{100 * result.win_rates[p]:>8.1f}% {result.mean_wealth[p]:>12.1f}")
+        lines.append(
+            f"{p:<5} {result.bots[p]:<8} {result.wins[p]:>8.1f} "
+            f"{100 * result.win_rates[p]:>8.1f}% {result.mean_wealth[p]:>12.1f}"
+        )
     lines.append(f"shared wins: {result.ties}")
     lines.append(f"mean game length: {result.mean_voyages:.2f} voyages, {result.mean_actions:.1f} actions")
     lines.append(f"time: {result.seconds:.2f} s ({result.games_per_second:,.0f} games/s)")
@@ -65,6 +87,7 @@ def format_result(result: SimulationResult) -> str:
 def _line_writer(out: IO[str]) -> Callable[[dict], None]:
     def write(record: dict) -> None:
         out.write(json.dumps(record, separators=(",", ":")) + "\n")
+
     return write
 
 
@@ -76,14 +99,22 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.record == "-":
         out = sys.stdout
     elif args.record:
-        out = open(args.record, "w", encoding="utf-8")
+        out = open(args.record, "w", encoding="utf-8")  # noqa: SIM115 - closed below, after the run
         close = True
     write = None if out is None else _line_writer(out)
     bar = Progress(args.games, enabled=not args.no_progress)
     try:
-        result = simulate(players=args.players, games=args.games, bots=args.bots, seed=args.seed,
-                          rules=rules, threads=args.threads, record=write, progress=bar,
-                          check=args.check)
+        result = simulate(
+            players=args.players,
+            games=args.games,
+            bots=args.bots,
+            seed=args.seed,
+            rules=rules,
+            threads=args.threads,
+            record=write,
+            progress=bar,
+            check=args.check,
+        )
     finally:
         bar.close()
         if close and out is not None:
@@ -101,16 +132,30 @@ def run_simulate(args: argparse.Namespace) -> int:
 def add_ladder_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``python -m manila ladder``."""
     parser.add_argument("--players", type=int, default=4, metavar="N", help="3, 4 or 5 (default 4)")
-    parser.add_argument("--bots", default="greedy,random,random,random", metavar="LIST",
-                        help=f"one bot per seat, comma-separated: {', '.join(bot_names())}, or a Python "
-                             "bot as module:Class (default greedy,random,random,random)")
-    parser.add_argument("--games", type=int, default=200, metavar="N",
-                        help="games, a multiple of --players (default 200)")
+    parser.add_argument(
+        "--bots",
+        default="greedy,random,random,random",
+        metavar="LIST",
+        help=f"one bot per seat, comma-separated: {', '.join(bot_names())}, or a Python "
+        "bot as module:Class (default greedy,random,random,random)",
+    )
+    parser.add_argument(
+        "--games", type=int, default=200, metavar="N", help="games, a multiple of --players (default 200)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the ladder (default 0)")
-    parser.add_argument("--executor", choices=("threads", "processes"), default=None,
-                        help="spread the games over a pool (default: this process, C++ threads)")
-    parser.add_argument("--threads", type=int, default=0, metavar="N",
-                        help="C++ threads without --executor (default 0: all cores)")
+    parser.add_argument(
+        "--executor",
+        choices=("threads", "processes"),
+        default=None,
+        help="spread the games over a pool (default: this process, C++ threads)",
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=0,
+        metavar="N",
+        help="C++ threads without --executor (default 0: all cores)",
+    )
     add_rule_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
@@ -120,8 +165,16 @@ def run_ladder(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     bar = Progress(args.games, enabled=sys.stderr.isatty())
     try:
-        result = ladder(players=args.players, bots=args.bots, games=args.games, seed=args.seed,
-                        rules=rules, executor=args.executor, threads=args.threads, progress=bar)
+        result = ladder(
+            players=args.players,
+            bots=args.bots,
+            games=args.games,
+            seed=args.seed,
+            rules=rules,
+            executor=args.executor,
+            threads=args.threads,
+            progress=bar,
+        )
     finally:
         bar.close()
     if args.json:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from .. import _core
 from .._inputs import json_error_text, json_type, read_text
@@ -32,8 +33,9 @@ def read_records(source: str) -> list[dict]:
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise ValueError(f"{name}, line {n}: not a game record: not valid JSON: "
-                                 f"{json_error_text(exc)}") from None
+                raise ValueError(
+                    f"{name}, line {n}: not a game record: not valid JSON: {json_error_text(exc)}"
+                ) from None
             except RecursionError:
                 raise ValueError(f"{name}, line {n}: not a game record: nested too deeply") from None
             _check_record(record, f"{name}, line {n}")
@@ -78,8 +80,10 @@ def replay_lines(record: dict, board: bool = False) -> Iterator[str]:
         head += ", bots " + ", ".join(f"p{p} {b}" for p, b in enumerate(bots))
     yield head
     rules = game.rules
-    yield (f"rules: thirteen_after_last_roll={rules.thirteen_after_last_roll}, "
-           f"pirate_variant={str(rules.pirate_variant).lower()}")
+    yield (
+        f"rules: thirteen_after_last_roll={rules.thirteen_after_last_roll}, "
+        f"pirate_variant={str(rules.pirate_variant).lower()}"
+    )
     history = record.get("history", [])
     for i, a in enumerate(history):
         voyage, phase, who = state.voyage_number, state.phase, _who(state)
@@ -117,8 +121,10 @@ def replay_lines(record: dict, board: bool = False) -> Iterator[str]:
 def _settlement_lines(state: State) -> Iterable[str]:
     snap = state.to_dict()
     last = snap["last_settlement"]
-    parts = [f"Manila: {', '.join(last['port']) or 'none'}",
-             f"shipyard: {', '.join(last['shipyard']) or 'none'}"]
+    parts = [
+        f"Manila: {', '.join(last['port']) or 'none'}",
+        f"shipyard: {', '.join(last['shipyard']) or 'none'}",
+    ]
     if last["plundered"]:
         parts.append(f"plundered: {', '.join(last['plundered'])}")
     yield "  voyage over. " + "; ".join(parts)
@@ -138,11 +144,19 @@ def _settlement_lines(state: State) -> Iterable[str]:
 
 def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``python -m manila replay``."""
-    parser.add_argument("file", metavar="FILE",
-                        help="game records as JSON lines (simulate --record), one record, or a "
-                             "serialized state; - for standard input")
-    parser.add_argument("--game", type=int, default=0, metavar="K",
-                        help="which game of a JSON-lines file (0-based line among the records, default 0)")
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        help="game records as JSON lines (simulate --record), one record, or a "
+        "serialized state; - for standard input",
+    )
+    parser.add_argument(
+        "--game",
+        type=int,
+        default=0,
+        metavar="K",
+        help="which game of a JSON-lines file (0-based line among the records, default 0)",
+    )
     parser.add_argument("--board", action="store_true", help="print the whole table after every action")
 
 

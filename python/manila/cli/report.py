@@ -22,8 +22,7 @@ def _signed(x: Number) -> str:
 
 def _column(values: list[Number], signed: bool = False) -> list[str]:
     """The values as text of equal width: floats by their point, fractions by their slash."""
-    texts = [_signed(v) if signed else (str(v) if isinstance(v, Fraction) else f"{v:.3f}")
-             for v in values]
+    texts = [_signed(v) if signed else (str(v) if isinstance(v, Fraction) else f"{v:.3f}") for v in values]
     if not any(isinstance(v, Fraction) for v in values):
         width = max(map(len, texts), default=0)
         return [t.rjust(width) for t in texts]
@@ -52,7 +51,7 @@ def render(result: Evaluation, color: bool = False) -> str:
         nets = _column([entry["expected_net"] for _, entry in spots], signed=True)
         wn, wc = max(map(len, names + ["spot"])), max(map(len, costs + ["cost"]))
         lines.append(f"  {'spot':<{wn}}  {'cost':>{wc}}  expected net")
-        for (name, entry), label, cost, net in zip(spots, names, costs, nets):
+        for (_, entry), label, cost, net in zip(spots, names, costs, nets):
             mark = "+" if entry["expected_net"] > 0 else " "
             row = f"{mark} {label:<{wn}}  {cost:>{wc}}  {net}".rstrip()
             if color and entry["expected_net"] > 0:
@@ -65,8 +64,10 @@ def render(result: Evaluation, color: bool = False) -> str:
     lines.append("")
     lines.append(f"  {'boat':<8} {'port':>7} {'shipyard':>9} {'plundered':>10}")
     for good, odds in result.boats.items():
-        lines.append(f"  {good_label(good):<8} {_pct(odds['port']):>7} {_pct(odds['shipyard']):>9} "
-                     f"{_pct(odds['plundered']):>10}")
+        lines.append(
+            f"  {good_label(good):<8} {_pct(odds['port']):>7} {_pct(odds['shipyard']):>9} "
+            f"{_pct(odds['plundered']):>10}"
+        )
     incomes = result.incomes
     if incomes:
         lines.append("")
@@ -74,8 +75,9 @@ def render(result: Evaluation, color: bool = False) -> str:
         if state.objective == "wealth":  # what the spot values maximise: income plus price rises
             payoffs = result.payoffs
             lines.append(f"  {'':<{width}}  expected income, payoff (with price rises)")
-            for name, income, payoff in zip(incomes, _column(list(incomes.values())),
-                                            _column([payoffs[n] for n in incomes])):
+            for name, income, payoff in zip(
+                incomes, _column(list(incomes.values())), _column([payoffs[n] for n in incomes])
+            ):
                 lines.append(f"  {name:<{width}}  {income}  {payoff}".rstrip())
         else:
             lines.append("  expected voyage income")
@@ -94,12 +96,18 @@ def render_advice(advice: Advice, color: bool = False) -> str:
     """The position in notation, every option best first with its value, the line of play
     it leads to and the payoffs after it."""
     pos = advice.position
-    lines = [str(pos), f"{advice.to_move} to choose ({advice.kind.replace('_', ' ')}), voyage "
-                       f"before roll {pos.state.next_roll}", ""]
+    lines = [
+        str(pos),
+        f"{advice.to_move} to choose ({advice.kind.replace('_', ' ')}), voyage "
+        f"before roll {pos.state.next_roll}",
+        "",
+    ]
     options = sorted(advice.options.items(), key=lambda kv: -kv[1]["expected_net"])
     labels = [_option_label(name, advice.kind) for name, _ in options]
-    costs = [cost_text(entry["cost"]) if advice.kind == "placement" and name != DECLINE else ""
-             for name, entry in options]
+    costs = [
+        cost_text(entry["cost"]) if advice.kind == "placement" and name != DECLINE else ""
+        for name, entry in options
+    ]
     nets = _column([entry["expected_net"] for _, entry in options], signed=True)
     wn, wc = max(map(len, labels + ["option"])), max(map(len, costs + ["cost"]))
     lines.append(f"  {'option':<{wn}}  {'cost':>{wc}}  expected net")
@@ -112,8 +120,10 @@ def render_advice(advice: Advice, color: bool = False) -> str:
     lines.append("  (* marks the best choice, knowing the others answer with their own best)")
     lines.append(f"  Assumes {advice.to_dict()['horizon']}.")
     lines.append("")
-    lines.append("  line of play: " + ", ".join(
-        f"{who} {_option_label(what, advice.kind)}" for who, what in advice.line))
+    lines.append(
+        "  line of play: "
+        + ", ".join(f"{who} {_option_label(what, advice.kind)}" for who, what in advice.line)
+    )
     payoffs = advice.payoffs
     if payoffs:
         width = max(len(name) for name in payoffs)

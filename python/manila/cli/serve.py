@@ -10,17 +10,39 @@ from ..server import DEFAULT_HOST, DEFAULT_PORT, HEAVY_LIMIT, TIME_LIMIT, serve
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``python -m manila serve``."""
-    parser.add_argument("--host", default=DEFAULT_HOST,
-                        help=f"address to listen on (default {DEFAULT_HOST}, this machine only; "
-                             "0.0.0.0 for phones on the same network)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
-                        help=f"port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
-    parser.add_argument("--time-limit", type=float, default=TIME_LIMIT, metavar="SECONDS",
-                        help=f"longest time one request may take (default {TIME_LIMIT:g})")
-    parser.add_argument("--workers", type=int, default=None, metavar="N",
-                        help="evaluations run at once (default: one per core)")
-    parser.add_argument("--advice-limit", type=int, default=HEAVY_LIMIT, metavar="N",
-                        help=f"advice searches run at once; more get 503 (default {HEAVY_LIMIT})")
+    parser.add_argument(
+        "--host",
+        default=DEFAULT_HOST,
+        help=f"address to listen on (default {DEFAULT_HOST}, this machine only; "
+        "0.0.0.0 for phones on the same network)",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"port to listen on (default {DEFAULT_PORT}; 0 picks a free one)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=TIME_LIMIT,
+        metavar="SECONDS",
+        help=f"longest time one request may take (default {TIME_LIMIT:g})",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="evaluations run at once (default: one per core)",
+    )
+    parser.add_argument(
+        "--advice-limit",
+        type=int,
+        default=HEAVY_LIMIT,
+        metavar="N",
+        help=f"advice searches run at once; more get 503 (default {HEAVY_LIMIT})",
+    )
     parser.add_argument("--quiet", action="store_true", help="no line per request on stderr")
 
 
@@ -39,11 +61,18 @@ def run(args: argparse.Namespace) -> int:
         print("manila: error: --advice-limit must be at least 1", file=sys.stderr)
         return 2
     try:
-        serve(args.host, args.port, time_limit=args.time_limit, workers=args.workers,
-              heavy_limit=args.advice_limit, quiet=args.quiet)
+        serve(
+            args.host,
+            args.port,
+            time_limit=args.time_limit,
+            workers=args.workers,
+            heavy_limit=args.advice_limit,
+            quiet=args.quiet,
+        )
     except OSError as exc:
-        print(f"manila: error: cannot listen on {args.host}:{args.port}: "
-              f"{exc.strerror or exc}", file=sys.stderr)
+        print(
+            f"manila: error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr
+        )
         return 2
     except RuntimeError as exc:
         print(f"manila: error: {exc}", file=sys.stderr)

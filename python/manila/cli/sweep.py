@@ -20,8 +20,10 @@ from .._sweep import SWEEP_EXTRA, Crews, sweep
 # The form `starts --shares/--prices` took before the wealth objective: GOOD=N,... for the
 # player's own shares. Recognised only to say what the syntax is now.
 _OLD_FORM = re.compile(r"[a-z]+=[0-9]+(,[a-z]+=[0-9]+)*")
-_NEW_FORM = {"shares": "PLAYER:GOODN,... e.g. --shares red:jade2,silk1 (repeat it per player)",
-             "prices": "GOODPRICE,... e.g. --prices jade10,silk5"}
+_NEW_FORM = {
+    "shares": "PLAYER:GOODN,... e.g. --shares red:jade2,silk1 (repeat it per player)",
+    "prices": "GOODPRICE,... e.g. --prices jade10,silk5",
+}
 
 
 def _pairs(text: str, what: str) -> dict[str, str]:
@@ -42,33 +44,71 @@ def _position(text: str) -> Position:
 def add_pattern_arguments(parser: argparse.ArgumentParser) -> None:
     """Options that fix what every state of a sweep shares (crews, spots, player, rules)."""
     g = parser.add_argument_group("what every state shares")
-    g.add_argument("--crew", action="append", default=[], metavar="GOOD=OWNER[,OWNER...]",
-                   help="the crew of a boat, front seat first (one good triple only; repeatable)")
-    g.add_argument("--crew-sizes", metavar="A,B,C",
-                   help="crew sizes by boat in good order, each seat a different opponent")
-    g.add_argument("--pirates", type=int, choices=(0, 1, 2),
-                   help="opponents pirate1 (and pirate2) on the pirate ship")
-    g.add_argument("--occupy", action="append", default=[], metavar="SPOT=OWNER",
-                   help="an occupied spot, e.g. pilot_large=blue (repeatable)")
-    g.add_argument("--player", metavar="NAME",
-                   help="value the spots for this player (default: a fresh player)")
-    g.add_argument("--players", type=int, choices=(3, 4, 5),
-                   help="the number of players (3: four accomplices each)")
-    g.add_argument("--thirteen", choices=("port", "shipyard"), default="port",
-                   help="where a boat on 13 goes after roll 3 with no pirate (default: port)")
-    g.add_argument("--pirate-variant", action="store_true",
-                   help="boarding pirates may displace crew (rule option pirate_variant)")
+    g.add_argument(
+        "--crew",
+        action="append",
+        default=[],
+        metavar="GOOD=OWNER[,OWNER...]",
+        help="the crew of a boat, front seat first (one good triple only; repeatable)",
+    )
+    g.add_argument(
+        "--crew-sizes",
+        metavar="A,B,C",
+        help="crew sizes by boat in good order, each seat a different opponent",
+    )
+    g.add_argument(
+        "--pirates", type=int, choices=(0, 1, 2), help="opponents pirate1 (and pirate2) on the pirate ship"
+    )
+    g.add_argument(
+        "--occupy",
+        action="append",
+        default=[],
+        metavar="SPOT=OWNER",
+        help="an occupied spot, e.g. pilot_large=blue (repeatable)",
+    )
+    g.add_argument(
+        "--player", metavar="NAME", help="value the spots for this player (default: a fresh player)"
+    )
+    g.add_argument(
+        "--players", type=int, choices=(3, 4, 5), help="the number of players (3: four accomplices each)"
+    )
+    g.add_argument(
+        "--thirteen",
+        choices=("port", "shipyard"),
+        default="port",
+        help="where a boat on 13 goes after roll 3 with no pirate (default: port)",
+    )
+    g.add_argument(
+        "--pirate-variant",
+        action="store_true",
+        help="boarding pirates may displace crew (rule option pirate_variant)",
+    )
     w = parser.add_argument_group("what values wealth (the voyage state's keys, in its notation)")
-    w.add_argument("--objective", choices=OBJECTIVES,
-                   help="what the players maximise: voyage income (default) or wealth, which adds "
-                        "the rise in value of their shares")
-    w.add_argument("--shares", action="append", default=[], metavar="PLAYER:GOODN[,GOODN...]",
-                   help="the shares a player holds, e.g. red:jade2,silk1 (repeatable, one per player)")
-    w.add_argument("--prices", metavar="GOODPRICE[,...]",
-                   help="the goods' prices (0, 5, 10 or 20; default 0), e.g. jade10,silk5")
-    w.add_argument("--budget", action="append", default=[], metavar="PLAYER:N",
-                   help="the most a player can pay now, e.g. red:7; limits the spots offered to "
-                        "--player (repeatable)")
+    w.add_argument(
+        "--objective",
+        choices=OBJECTIVES,
+        help="what the players maximise: voyage income (default) or wealth, which adds "
+        "the rise in value of their shares",
+    )
+    w.add_argument(
+        "--shares",
+        action="append",
+        default=[],
+        metavar="PLAYER:GOODN[,GOODN...]",
+        help="the shares a player holds, e.g. red:jade2,silk1 (repeatable, one per player)",
+    )
+    w.add_argument(
+        "--prices",
+        metavar="GOODPRICE[,...]",
+        help="the goods' prices (0, 5, 10 or 20; default 0), e.g. jade10,silk5",
+    )
+    w.add_argument(
+        "--budget",
+        action="append",
+        default=[],
+        metavar="PLAYER:N",
+        help="the most a player can pay now, e.g. red:7; limits the spots offered to --player (repeatable)",
+    )
 
 
 def pattern_from_args(args: argparse.Namespace) -> dict:
@@ -96,20 +136,28 @@ def pattern_from_args(args: argparse.Namespace) -> dict:
         rules["thirteen_after_last_roll"] = args.thirteen
     if args.pirate_variant:
         rules["pirate_variant"] = True
-    return {"crews": crews, "pirates": args.pirates, "spots": spots, "player": args.player,
-            "players": args.players, "rules": rules, **_wealth_from_args(args)}
+    return {
+        "crews": crews,
+        "pirates": args.pirates,
+        "spots": spots,
+        "player": args.player,
+        "players": args.players,
+        "rules": rules,
+        **_wealth_from_args(args),
+    }
 
 
 def _wealth_from_args(args: argparse.Namespace) -> dict:
     """The wealth keys of a state from --objective, --shares, --prices and --budget, read in
     the notation's syntax; their values are checked with the state's (manila.sweep does)."""
-    listed = {"shares": args.shares, "prices": [args.prices] if args.prices else [],
-              "budget": args.budget}
+    listed = {"shares": args.shares, "prices": [args.prices] if args.prices else [], "budget": args.budget}
     for key, values in listed.items():
         for value in values:
             if key in _NEW_FORM and _OLD_FORM.fullmatch(value):
-                raise ValueError(f"--{key}: {value!r} is the old GOOD=N form; the syntax is now "
-                                 f"{_NEW_FORM[key]}, with --objective wealth to count them")
+                raise ValueError(
+                    f"--{key}: {value!r} is the old GOOD=N form; the syntax is now "
+                    f"{_NEW_FORM[key]}, with --objective wealth to count them"
+                )
     out = {key: read_option(key, values, f"--{key}") for key, values in listed.items() if values}
     if args.objective is not None:
         out["objective"] = args.objective
@@ -118,33 +166,77 @@ def _wealth_from_args(args: argparse.Namespace) -> dict:
 
 def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``python -m manila sweep``."""
-    parser.add_argument("-o", "--output", required=True, metavar="FILE",
-                        help="where to write: .npz (every array), .csv or .parquet")
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="FILE",
+        help="where to write: .npz (every array), .csv or .parquet",
+    )
     f = parser.add_argument_group("which states")
-    f.add_argument("--next-roll", type=int, choices=(1, 2, 3), default=1,
-                   help="the roll that comes next (default 1: the starts themselves)")
-    f.add_argument("--goods", action="append", metavar="G,G,G",
-                   help="three sailing goods (repeatable; default: all four triples)")
-    f.add_argument("--start", action="append", metavar="G=S,G=S,G=S",
-                   help="only what this start reaches (repeatable; default: every legal start)")
-    f.add_argument("--all-positions", action="store_true",
-                   help="every position triple, reachable or not (15^3 per good triple)")
-    f.add_argument("--fix", action="append", default=[], metavar="GOOD=POSITION",
-                   help="hold a boat's position fixed (one good triple only; repeatable)")
+    f.add_argument(
+        "--next-roll",
+        type=int,
+        choices=(1, 2, 3),
+        default=1,
+        help="the roll that comes next (default 1: the starts themselves)",
+    )
+    f.add_argument(
+        "--goods",
+        action="append",
+        metavar="G,G,G",
+        help="three sailing goods (repeatable; default: all four triples)",
+    )
+    f.add_argument(
+        "--start",
+        action="append",
+        metavar="G=S,G=S,G=S",
+        help="only what this start reaches (repeatable; default: every legal start)",
+    )
+    f.add_argument(
+        "--all-positions",
+        action="store_true",
+        help="every position triple, reachable or not (15^3 per good triple)",
+    )
+    f.add_argument(
+        "--fix",
+        action="append",
+        default=[],
+        metavar="GOOD=POSITION",
+        help="hold a boat's position fixed (one good triple only; repeatable)",
+    )
     add_pattern_arguments(parser)
     w = parser.add_argument_group("how")
-    w.add_argument("--exact", action="store_true",
-                   help="write integer numerators and their denominators instead of floats")
-    w.add_argument("--executor", choices=("none", "thread", "process"), default="none",
-                   help="spread chunks over a thread or process pool (default: C++ threads here)")
+    w.add_argument(
+        "--exact",
+        action="store_true",
+        help="write integer numerators and their denominators instead of floats",
+    )
+    w.add_argument(
+        "--executor",
+        choices=("none", "thread", "process"),
+        default="none",
+        help="spread chunks over a thread or process pool (default: C++ threads here)",
+    )
     w.add_argument("--workers", type=int, metavar="N", help="pool size (default: every core)")
-    w.add_argument("--dask", metavar="ADDRESS",
-                   help="run the chunks on the Dask scheduler at ADDRESS (needs distributed)")
-    w.add_argument("--threads", type=int, metavar="N",
-                   help="C++ threads per chunk (default: every core here, 1 in a pool)")
+    w.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="run the chunks on the Dask scheduler at ADDRESS (needs distributed)",
+    )
+    w.add_argument(
+        "--threads",
+        type=int,
+        metavar="N",
+        help="C++ threads per chunk (default: every core here, 1 in a pool)",
+    )
     w.add_argument("--chunk-size", type=int, metavar="ROWS", help="rows per chunk")
-    w.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="a progress bar on standard error (default: when it is a terminal)")
+    w.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress bar on standard error (default: when it is a terminal)",
+    )
 
 
 def _family_from_args(args: argparse.Namespace) -> dict:
@@ -163,8 +255,13 @@ def _family_from_args(args: argparse.Namespace) -> dict:
     fixed = None
     if args.fix:
         fixed = {g: _position(p) for item in args.fix for g, p in _pairs(item, "--fix").items()}
-    return {"next_roll": args.next_roll, "goods": goods, "start": start,
-            "reachable": not args.all_positions, "fixed": fixed}
+    return {
+        "next_roll": args.next_roll,
+        "goods": goods,
+        "start": start,
+        "reachable": not args.all_positions,
+        "fixed": fixed,
+    }
 
 
 def run_sweep(args: argparse.Namespace) -> int:
@@ -181,12 +278,15 @@ def run_sweep(args: argparse.Namespace) -> int:
     kwargs = dict(_family_from_args(args), **pattern_from_args(args))
     started = time.perf_counter()
     with _executor(args) as executor:
-        result = sweep(**kwargs, executor=executor, chunk_size=args.chunk_size,
-                       threads=args.threads, progress=progress)
+        result = sweep(
+            **kwargs, executor=executor, chunk_size=args.chunk_size, threads=args.threads, progress=progress
+        )
     seconds = time.perf_counter() - started
     result.save(args.output, exact=args.exact)
-    print(f"manila: {len(result)} states before roll {result.next_roll} in {seconds:.2f} s "
-          f"-> {args.output}", file=sys.stderr)
+    print(
+        f"manila: {len(result)} states before roll {result.next_roll} in {seconds:.2f} s -> {args.output}",
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -234,9 +334,13 @@ def _at_least_one(text: str) -> int:
 def add_starts_arguments(parser: argparse.ArgumentParser, table: bool = True) -> None:
     """Options of ``python -m manila starts`` (``table``: also those of its printed output)."""
     parser.add_argument("--goods", required=True, metavar="G,G,G", help="the three sailing goods")
-    parser.add_argument("--by", metavar="CRITERION",
-                        help="what to rank by: " + "; ".join(f"{k}: {v}" for k, v in CRITERIA.items())
-                        + " (default: payoff with --player, else cargo)")
+    parser.add_argument(
+        "--by",
+        metavar="CRITERION",
+        help="what to rank by: "
+        + "; ".join(f"{k}: {v}" for k, v in CRITERIA.items())
+        + " (default: payoff with --player, else cargo)",
+    )
     parser.add_argument("--top", type=_at_least_one, metavar="N", help="show only the N best starts")
     if table:
         parser.add_argument("--exact", action="store_true", help='exact fractions ("n/d") in JSON')
@@ -249,7 +353,7 @@ def starts_from_args(args: argparse.Namespace) -> tuple[str, list[dict]]:
     pattern = pattern_from_args(args)
     ranking = rank_starts(args.goods.split(","), args.by, **pattern)
     by = args.by or default_criterion(pattern["player"])
-    return by, ranking[:args.top] if args.top else ranking
+    return by, ranking[: args.top] if args.top else ranking
 
 
 def run_starts(args: argparse.Namespace) -> int:
@@ -258,15 +362,25 @@ def run_starts(args: argparse.Namespace) -> int:
 
     by, ranking = starts_from_args(args)
     if args.json:
+
         def num(x: Fraction) -> Any:
             return f"{x.numerator}/{x.denominator}" if args.exact else float(x)
 
-        out = {"criterion": by, "meaning": describe_criterion(by), "starts": [
-            {"start": e["start"], "score": num(e["score"]),
-             "port": {g: num(p) for g, p in e["port"].items()},
-             "best_spot": None if e["best_spot"] is None else
-             {"spot": e["best_spot"][0], "expected_net": num(e["best_spot"][1])}}
-            for e in ranking]}
+        out = {
+            "criterion": by,
+            "meaning": describe_criterion(by),
+            "starts": [
+                {
+                    "start": e["start"],
+                    "score": num(e["score"]),
+                    "port": {g: num(p) for g, p in e["port"].items()},
+                    "best_spot": None
+                    if e["best_spot"] is None
+                    else {"spot": e["best_spot"][0], "expected_net": num(e["best_spot"][1])},
+                }
+                for e in ranking
+            ],
+        }
         json.dump(out, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
@@ -276,8 +390,15 @@ def run_starts(args: argparse.Namespace) -> int:
     rows = []
     for i, e in enumerate(ranking, 1):
         best = "" if e["best_spot"] is None else f"{e['best_spot'][0]} {float(e['best_spot'][1]):+.2f}"
-        rows.append([str(i), *(str(e["start"][g]) for g in goods), f"{float(e['score']):.4f}",
-                     *(f"{float(e['port'][g]):.3f}" for g in goods), best])
+        rows.append(
+            [
+                str(i),
+                *(str(e["start"][g]) for g in goods),
+                f"{float(e['score']):.4f}",
+                *(f"{float(e['port'][g]):.3f}" for g in goods),
+                best,
+            ]
+        )
     widths = [max(len(r[k]) for r in [head, *rows]) for k in range(len(head))]
     for r in [head, *rows]:
         print("  ".join(c.rjust(w) if k < len(r) - 1 else c for k, (c, w) in enumerate(zip(r, widths))))

@@ -15,9 +15,10 @@ import pandas as pd
 import pytest
 
 import manila
+from manila import _sweep
 from manila._enumerate import enumerate_starts, reachable
 from manila._starts import rank_starts
-from manila._sweep import Sweep, _Bar, read_frame, sweep
+from manila._sweep import Sweep, read_frame, sweep
 from manila.cli.plot import add_plot_arguments, run_plot
 from manila.cli.sweep import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
 from manila.plot import heatmap_grid
@@ -242,7 +243,7 @@ def test_progress_reports_every_row(capsys, monkeypatch):
     assert seen == [(300, len(s)), (600, len(s)), (900, len(s)), (len(s), len(s))]
     sweep(next_roll=1, progress=True)
     assert capsys.readouterr().err == ""  # a short sweep shows no bar
-    monkeypatch.setattr(_Bar, "DELAY", 0)
+    monkeypatch.setattr(_sweep, "PROGRESS_DELAY", 0)
     sweep(next_roll=1, progress=True)
     assert "sweep" in capsys.readouterr().err
     monkeypatch.setitem(sys.modules, "tqdm", None)  # without tqdm: a plain line

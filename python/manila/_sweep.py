@@ -38,8 +38,6 @@ from __future__ import annotations
 import concurrent.futures as cf
 import math
 import os
-import sys
-import time
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Callable, Optional, Union
@@ -50,12 +48,14 @@ from . import _core
 from ._enumerate import Position, _good_triples, family, position_name
 from ._errors import Problem, StateError
 from ._evaluation import OUTCOMES, TABLE_SPOTS
+from ._progress import ProgressBar
 from ._state import GOODS, VoyageState, _is_int
 
 PIRATE_OWNERS = ("pirate1", "pirate2")
 
 Crews = Union[None, Sequence[int], Sequence[Sequence[str]], Mapping[str, Sequence[str]]]
 Progress = Union[bool, Callable[[int, int], None]]
+PROGRESS_DELAY = 0.5  # seconds of sweeping before a bar appears: short sweeps stay quiet
 
 
 class Pattern:
@@ -230,46 +230,6 @@ def _run_chunk(
     }
 
 
-class _Bar:
-    """A progress bar on standard error (tqdm when it is installed, plain text otherwise),
-    shown only once the sweep has run for half a second: short sweeps stay quiet."""
-
-    DELAY = 0.5
-
-    def __init__(self, total: int):
-        self.total, self.done, self.shown = total, 0, False
-        self.started = time.monotonic()
-        try:
-            from tqdm import tqdm
-        except ImportError:
-            self._tqdm = None
-        else:
-            self._tqdm = tqdm(
-                total=total,
-                unit="state",
-                desc="sweep",
-                file=sys.stderr,
-                dynamic_ncols=True,
-                leave=False,
-                delay=self.DELAY,
-            )
-
-    def __call__(self, done: int, total: int) -> None:
-        step, self.done = done - self.done, done
-        if self._tqdm is not None:
-            self._tqdm.update(step)
-        elif time.monotonic() - self.started >= self.DELAY:
-            self.shown = True
-            sys.stderr.write(f"\rsweep: {done}/{total} states ({100 * done // max(total, 1)}%)")
-            sys.stderr.flush()
-
-    def close(self) -> None:
-        if self._tqdm is not None:
-            self._tqdm.close()
-        elif self.shown:
-            sys.stderr.write("\n")
-
-
 def sweep(
     next_roll: int = 1,
     *,
@@ -348,8 +308,12 @@ def sweep(
         "net": np.zeros((n, len(TABLE_SPOTS)), np.int64),
     }
     report: Optional[Callable[[int, int], None]]
-    bar = _Bar(n) if progress is True else None
-    report = bar if bar is not None else (progress if callable(progress) else None)
+    bar = ProgressBar(n, "state", "sweep", delay=PROGRESS_DELAY, keep=False) if progress is True else None
+    report = (
+        (lambda done, total: bar.update_to(done))
+        if bar is not None
+        else (progress if callable(progress) else None)
+    )
 
     def store(a: int, b: int, chunk: Mapping[str, np.ndarray]) -> None:
         if (a, b) == (0, n):

@@ -8,10 +8,10 @@ import sys
 from typing import IO, Callable, Optional
 
 from .._ladder import ladder
+from .._progress import ProgressBar
 from .._simulate import SimulationResult, simulate
 from .._state import THIRTEEN_OPTIONS
 from ..bots import bot_names
-from .progress import Progress
 
 
 def add_rule_arguments(parser: argparse.ArgumentParser) -> None:
@@ -91,6 +91,11 @@ def _line_writer(out: IO[str]) -> Callable[[dict], None]:
     return write
 
 
+def _bar(games: int, label: str, enabled: bool) -> Optional[ProgressBar]:
+    """A bar of games, drawn only on a terminal."""
+    return ProgressBar(games, "game", label) if enabled and sys.stderr.isatty() else None
+
+
 def run_simulate(args: argparse.Namespace) -> int:
     """``python -m manila simulate``: statistics (table or --json), optional JSON lines."""
     rules = rules_from_args(args)
@@ -102,7 +107,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         out = open(args.record, "w", encoding="utf-8")  # noqa: SIM115 - closed below, after the run
         close = True
     write = None if out is None else _line_writer(out)
-    bar = Progress(args.games, enabled=not args.no_progress)
+    bar = _bar(args.games, "simulate", enabled=not args.no_progress)
     try:
         result = simulate(
             players=args.players,
@@ -112,11 +117,12 @@ def run_simulate(args: argparse.Namespace) -> int:
             rules=rules,
             threads=args.threads,
             record=write,
-            progress=bar,
+            progress=None if bar is None else bar.advance,
             check=args.check,
         )
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
         if close and out is not None:
             out.close()
     if args.record == "-":
@@ -163,7 +169,7 @@ def add_ladder_arguments(parser: argparse.ArgumentParser) -> None:
 def run_ladder(args: argparse.Namespace) -> int:
     """``python -m manila ladder``: a table, or JSON with --json; a progress bar on a terminal."""
     rules = rules_from_args(args)
-    bar = Progress(args.games, enabled=sys.stderr.isatty())
+    bar = _bar(args.games, "ladder", enabled=True)
     try:
         result = ladder(
             players=args.players,
@@ -173,10 +179,11 @@ def run_ladder(args: argparse.Namespace) -> int:
             rules=rules,
             executor=args.executor,
             threads=args.threads,
-            progress=bar,
+            progress=None if bar is None else bar.advance,
         )
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
     if args.json:
         json.dump(result.to_dict(), sys.stdout)
         sys.stdout.write("\n")

@@ -10,31 +10,9 @@ from typing import IO, Callable, Optional
 from .._ladder import ladder
 from .._progress import ProgressBar
 from .._simulate import SimulationResult, simulate
-from .._state import THIRTEEN_OPTIONS
+from .._state import Rules
 from ..bots import bot_names
-
-
-def add_rule_arguments(parser: argparse.ArgumentParser) -> None:
-    """The game's rule options as flags, for every command that plays games."""
-    parser.add_argument(
-        "--thirteen-after-last-roll",
-        choices=THIRTEEN_OPTIONS,
-        default="port",
-        help="where a boat on 13 after roll 3 goes when no pirate is aboard",
-    )
-    parser.add_argument(
-        "--pirate-variant",
-        action="store_true",
-        help="boarding pirates may displace crew (rule option pirate_variant)",
-    )
-
-
-def rules_from_args(args: argparse.Namespace) -> dict:
-    """The rule options the flags of add_rule_arguments give."""
-    return {
-        "thirteen_after_last_roll": args.thirteen_after_last_roll,
-        "pirate_variant": bool(args.pirate_variant),
-    }
+from .rules import add_rule_arguments, rules_from_args, rules_text
 
 
 def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,11 +44,9 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def format_result(result: SimulationResult) -> str:
-    rules = result.rules
     lines = [
         f"{result.games} games, {result.players} players, seed {result.seed} "
-        f"(thirteen_after_last_roll={rules['thirteen_after_last_roll']}, "
-        f"pirate_variant={str(rules['pirate_variant']).lower()})",
+        f"({rules_text(Rules(**result.rules))})",
         f"{'seat':<5} {'bot':<8} {'wins':>8} {'win rate':>9} {'mean wealth':>12}",
     ]
     for p in range(result.players):

@@ -11,6 +11,7 @@ from typing import Any
 from .. import _core
 from .._inputs import json_error_text, json_type, read_text
 from ..game import Game, IllegalActionError, State
+from .rules import rules_text
 
 
 def read_records(source: str) -> list[dict]:
@@ -79,11 +80,7 @@ def replay_lines(record: dict, board: bool = False) -> Iterator[str]:
     if bots:
         head += ", bots " + ", ".join(f"p{p} {b}" for p, b in enumerate(bots))
     yield head
-    rules = game.rules
-    yield (
-        f"rules: thirteen_after_last_roll={rules.thirteen_after_last_roll}, "
-        f"pirate_variant={str(rules.pirate_variant).lower()}"
-    )
+    yield f"rules: {rules_text(game.rules)}"
     history = record.get("history", [])
     for i, a in enumerate(history):
         voyage, phase, who = state.voyage_number, state.phase, _who(state)

@@ -14,8 +14,9 @@ from typing import Any
 from .._enumerate import Position
 from .._notation import read_option
 from .._starts import CRITERIA, default_criterion, describe_criterion, rank_starts
-from .._state import OBJECTIVES
+from .._state import OBJECTIVES, Rules
 from .._sweep import SWEEP_EXTRA, Crews, sweep
+from .rules import add_rule_arguments, rules_from_args
 
 # The form `starts --shares/--prices` took before the wealth objective: GOOD=N,... for the
 # player's own shares. Recognised only to say what the syntax is now.
@@ -72,17 +73,7 @@ def add_pattern_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--players", type=int, choices=(3, 4, 5), help="the number of players (3: four accomplices each)"
     )
-    g.add_argument(
-        "--thirteen",
-        choices=("port", "shipyard"),
-        default="port",
-        help="where a boat on 13 goes after roll 3 with no pirate (default: port)",
-    )
-    g.add_argument(
-        "--pirate-variant",
-        action="store_true",
-        help="boarding pirates may displace crew (rule option pirate_variant)",
-    )
+    add_rule_arguments(g)
     w = parser.add_argument_group("what values wealth (the voyage state's keys, in its notation)")
     w.add_argument(
         "--objective",
@@ -131,11 +122,8 @@ def pattern_from_args(args: argparse.Namespace) -> dict:
     spots = {}
     for item in args.occupy:
         spots.update(_pairs(item, "--occupy"))
-    rules = {}
-    if args.thirteen != "port":
-        rules["thirteen_after_last_roll"] = args.thirteen
-    if args.pirate_variant:
-        rules["pirate_variant"] = True
+    default = Rules().to_dict()
+    rules = {k: v for k, v in rules_from_args(args).to_dict().items() if v != default[k]}
     return {
         "crews": crews,
         "pirates": args.pirates,

@@ -151,7 +151,6 @@ class LadderResult:
         return "\n".join(lines)
 
 
-# ----------------------------------------------------------------------------- playing
 @dataclass(frozen=True)
 class _Chunk:
     """Game j of rotations first..first+n-1. Plain values: it may go to a process."""
@@ -241,7 +240,6 @@ def _make_executor(executor: Union[str, Executor, None]) -> tuple[Optional[Execu
     )
 
 
-# ----------------------------------------------------------------------------- ratings
 class _Ratings:
     """openskill Plackett-Luce ratings by bot name, or nothing without openskill."""
 
@@ -276,7 +274,6 @@ class _Ratings:
         return {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()}
 
 
-# ----------------------------------------------------------------------------- the ladder
 def _lineup(bots: Union[str, Sequence[str]], players: int) -> list[str]:
     # The ladder reports per bot name, so every seat's bot is a name (or module:Class).
     lineup = _bot_names(bots, players)

@@ -87,8 +87,6 @@ class SolverBot:
         # Plunder: greedy-wealth's choice is the destination that leaves it the most wealth.
         return _core.greedy_action(_engine(state), True)
 
-    # -------------------------------------------------------------- in the voyage
-
     def _position(self, state: Any) -> Position:
         return Position.from_dict(state.position(), strict=False)  # its own view (see PlayerView)
 
@@ -103,8 +101,6 @@ class SolverBot:
     def _decision(self, state: Any) -> int:
         advice = advise(self._position(state), threads=1)
         return action_id(_game_name(state.phase, advice.best))
-
-    # -------------------------------------------------------------- the harbour master
 
     def _expected_shares(self, obs: dict) -> list[dict[str, float]]:
         """Every player's shares as this bot reckons them: its own, and for the others the

@@ -466,8 +466,6 @@ class Sweep:
             out[~legal] = None if exact else np.nan
         return out
 
-    # -- tables --------------------------------------------------------------------------
-
     def columns(self, exact: bool = False) -> dict[str, tuple[np.ndarray, Optional[np.ndarray]]]:
         """Named columns, one row per state: {name: (values, mask of missing entries or None)}.
 
@@ -624,6 +622,3 @@ def read_frame(path: Union[str, os.PathLike]) -> Any:
         if str(name).startswith("position_"):
             frame[name] = frame[name].astype("Int8")
     return frame
-
-
-# -- ranking the harbour master's starts -----------------------------------------------------

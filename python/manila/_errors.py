@@ -13,7 +13,6 @@ REMEDIES = {
         "http": '"strict": false in the body, or ?strict=0, evaluates hypothetical positions',
     },
 }
-INTERFACES = ("python", "cli", "http")
 
 
 @dataclass(frozen=True)

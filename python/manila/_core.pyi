@@ -1,20 +1,30 @@
-"""Type stubs for the compiled engine (manila._core)."""
+"""Type stubs for the compiled engine (manila._core), kept by hand from cpp/bindings/*.cpp.
+
+tests/test_stubs.py checks every name, parameter and pybind11-reported type here against
+the built module; .ci/typecheck runs mypy's stubtest on it as well.
+"""
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+# Every bound class has pybind11's metaclass (pybind11_builtins.pybind11_type) at run time.
+class _Pybind11Type(type): ...
+
+# The voyage (bind_voyage.cpp).
 GOODS: tuple[str, ...]
 SPOTS: tuple[str, ...]
-ARRIVED: int
-TABLE_SIZE: int
 SEAT_COSTS: dict[str, list[int]]
 CARGO_VALUES: dict[str, int]
+ARRIVED: int
 PRICE_TRACK: tuple[int, ...]
 SHARES_PER_GOOD: int
 
-class Voyage:
+class Voyage(metaclass=_Pybind11Type):
+    """A validated voyage with owners numbered 0..num_owners-1."""
+
     def __init__(
         self,
         *,
@@ -53,7 +63,12 @@ class Voyage:
     def budgets(self) -> list[int]: ...
     def accomplices(self, owner: int) -> int: ...
 
-class Table:
+# The evaluator (bind_evaluator.cpp). Table's arrays are views of its own memory.
+TABLE_SIZE: int
+
+class Table(metaclass=_Pybind11Type):
+    """Exact results of one or more voyages, as numerators."""
+
     @property
     def n(self) -> int: ...
     @property
@@ -74,7 +89,9 @@ class Table:
     def net(self) -> npt.NDArray[np.int64]: ...
 
 def denominator(next_roll: int) -> int: ...
-def legal_spots(voyage: Voyage, owner: int, max_accomplices: int = 3) -> list[tuple[int, int]]: ...
+def legal_spots(voyage: Voyage, owner: int, max_accomplices: int = 3) -> list[tuple[int, int]]:
+    """(spot-table id, cost) of every spot the owner may take now."""
+
 def expected_payoff(voyage: Voyage, owner: int) -> int: ...
 def analyse(voyage: Voyage, owner: int = -1, max_accomplices: int = 3, threads: int = 0) -> Table: ...
 def analyse_batch(
@@ -84,7 +101,9 @@ def analyse_batch(
 # Advice (bind_advice.cpp).
 DECLINE: int
 
-class PlacementAdvice:
+class PlacementAdvice(metaclass=_Pybind11Type):
+    """A placement turn's options with their exact values (numerators)."""
+
     @property
     def denominator(self) -> int: ...
     @property
@@ -100,7 +119,9 @@ class PlacementAdvice:
     @property
     def positions(self) -> int: ...
 
-class DecisionAdvice:
+class DecisionAdvice(metaclass=_Pybind11Type):
+    """A pilot's or pirate's options with everyone's payoffs after each."""
+
     @property
     def denominator(self) -> int: ...
     @property
@@ -120,8 +141,10 @@ def advise_boarding(
     voyage: Voyage, second: bool = False, guard_boat: int = -1, guard_seat: int = -1
 ) -> DecisionAdvice: ...
 
-# The enumerator (bind_enumerate.cpp).
-class Family:
+# The enumerator (bind_enumerate.cpp). Family's arrays are views of its own memory.
+class Family(metaclass=_Pybind11Type):
+    """The rows of a family of voyage states (see enumerate_family)."""
+
     @property
     def next_roll(self) -> int: ...
     @property
@@ -143,12 +166,16 @@ class Family:
     @property
     def path_count(self) -> npt.NDArray[np.int64]: ...
 
-def legal_starts() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]: ...
+def legal_starts() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+    """Every legal start as (goods, spaces), two int8 arrays of shape (100, 3)."""
+
 def reach_denominator(next_roll: int) -> int: ...
 def boat_counts(space: int, rolls: int) -> list[int]: ...
 def reachable(
     goods: Sequence[int], spaces: Sequence[int], next_roll: int
-) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]: ...
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]:
+    """Positions (int8, shape (m, 3)) and dice counts over reach_denominator(next_roll)."""
+
 def enumerate_family(
     next_roll: int,
     goods: Sequence[Sequence[int]] = ...,
@@ -156,10 +183,12 @@ def enumerate_family(
     starts: Sequence[tuple[Sequence[int], Sequence[int]]] = ...,
     fixed: Sequence[int] = ...,
 ) -> Family: ...
-def shape_pattern(crew_sizes: Sequence[int], pirates: int) -> tuple[list[list[int]], list[int], int]: ...
+def shape_pattern(crew_sizes: Sequence[int], pirates: int) -> tuple[list[list[int]], list[int], int]:
+    """(crews, spots, num_owners) of a shape: each accomplice its own owner."""
+
 def analyse_rows(
-    goods: npt.ArrayLike,
-    positions: npt.ArrayLike,
+    goods: npt.NDArray[np.integer[Any]],
+    positions: npt.NDArray[np.integer[Any]],
     next_roll: int,
     crews: Sequence[Sequence[int]],
     spots: Sequence[int],
@@ -170,10 +199,11 @@ def analyse_rows(
     max_accomplices: int = 3,
     threads: int = 0,
     wealth: bool = False,
-    prices: Sequence[int] = (),
-    shares: Sequence[Sequence[int]] = (),
-    budgets: Sequence[int] = (),
-) -> Table: ...
+    prices: Sequence[int] = ...,
+    shares: Sequence[Sequence[int]] = ...,
+    budgets: Sequence[int] = ...,
+) -> Table:
+    """The spot table of every row (goods and positions of shape (n, 3)) with one pattern of crews, spots, owners and wealth keys (as the Voyage constructor takes them): a Table, computed with the GIL released."""
 
 # The whole game (bind_game.cpp); use manila.Game instead.
 NUM_ACTIONS: int
@@ -185,17 +215,51 @@ MAX_GAME_ACTIONS: int
 MIN_WEALTH: int
 CORE_BOTS: tuple[str, ...]
 
-class Rng:
+def action_name(action: int) -> str: ...
+def observation_size(players: int) -> int: ...
+
+# (name, offset, shape, lowest value) of each section of the observation tensor.
+def observation_layout(players: int) -> list[tuple[str, int, tuple[int, ...], float]]: ...
+
+# The start spaces of a start triple, one per sailing good in good order.
+def start_triple(index: int) -> list[int]: ...
+def derive_seed(seed: int, index: int) -> int: ...
+
+class Rng(metaclass=_Pybind11Type):
+    """splitmix64: the generator of chance and of the random bot."""
+
     def __init__(self, seed: int = 0) -> None: ...
     def next(self) -> int: ...
     def below(self, n: int) -> int: ...
     state: int
 
-class GameState:
+# Pickled as (players, seed, thirteen_to_port, pirate_variant, history, rng state).
+_Pickled = tuple[int, int, bool, bool, list[int], int]
+
+class GameState(metaclass=_Pybind11Type):
+    """The C++ game state; use manila.Game and manila.game.State."""
+
     def __init__(
-        self, players: int, seed: int, thirteen_to_port: bool = True, pirate_variant: bool = False
+        self, *, players: int, seed: int = 0, thirteen_to_port: bool = True, pirate_variant: bool = False
     ) -> None: ...
     def clone(self) -> GameState: ...
+    def __copy__(self) -> GameState: ...
+    def __deepcopy__(self, memo: dict[int, object]) -> GameState: ...
+    def __getstate__(self) -> _Pickled: ...
+    def __setstate__(self, arg0: _Pickled) -> None: ...
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    rng_state: int
+    @property
+    def thirteen_to_port(self) -> bool: ...
+    @property
+    def pirate_variant(self) -> bool: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def voyage_number(self) -> int: ...
     def current_player(self) -> int: ...
     def is_chance_node(self) -> bool: ...
     def is_terminal(self) -> bool: ...
@@ -203,26 +267,53 @@ class GameState:
     def is_legal(self, action: int) -> bool: ...
     def illegal_reason(self, action: int) -> str: ...
     def apply_action(self, action: int) -> None: ...
+    # ([(outcome, weight), ...], denominator): exact chance probabilities.
+    def chance_weights(self) -> tuple[list[tuple[int, int]], int]: ...
     def chance_outcomes(self) -> list[tuple[int, float]]: ...
-    def returns(self) -> list[float]: ...
+    def sample_chance(self) -> int: ...
+    def sample_chance_with(self, rng: Rng) -> int: ...
+    def returns(self) -> list[int]: ...
+    def wealth(self, player: int) -> int: ...
+    def voyages_completed(self) -> int: ...
     def history(self) -> list[int]: ...
+    def history_length(self) -> int: ...
     def voyage(self) -> Voyage | None: ...
+    def action_to_string(self, action: int) -> str: ...
     def to_string(self) -> str: ...
-    def check_invariants(self) -> None: ...
+    # The broken invariants, ";"-joined; empty when all hold.
+    def check_invariants(self) -> str: ...
+    # The whole table as JSON-ready values.
+    def snapshot(self) -> dict[str, Any]: ...
     # A player's view (private_info: "none", "single" or "all").
-    def observation(self, player: int, private_info: str = "single") -> dict: ...
+    def observation(self, player: int, private_info: str = "single") -> dict[str, Any]: ...
     def information_state_string(self, player: int, private_info: str = "single") -> str: ...
     def observation_string(self, player: int, private_info: str = "single") -> str: ...
     def observation_tensor(
         self, player: int, private_info: str = "single", out: npt.NDArray[np.float32] | None = None
     ) -> npt.NDArray[np.float32]: ...
-    def __getattr__(self, name: str) -> object: ...  # more accessors: see bind_game.cpp
+    # (cost, blind) if the player may place on spot-table id `spot` now, else None.
+    def placement_terms(self, player: int, spot: int) -> tuple[int, bool] | None: ...
 
-def action_name(action: int) -> str: ...
-def observation_size(players: int) -> int: ...
-def observation_layout(players: int) -> list[tuple[str, int, tuple[int, ...], float]]: ...
-def start_triple(index: int) -> tuple[int, int, int]: ...
-def derive_seed(seed: int, index: int) -> int: ...
 def random_action(state: GameState, rng: Rng) -> int: ...
 def greedy_action(state: GameState, wealth: bool = False) -> int: ...
-def play_games(*args: object, **kwargs: object) -> object: ...
+
+# (seeds, wealth [n, players], voyages, actions, histories): histories is empty unless `record`.
+def play_games(
+    *,
+    players: int,
+    seed: int,
+    first: int,
+    n: int,
+    bots: Sequence[str],
+    threads: int = 0,
+    record: bool = False,
+    check: bool = False,
+    thirteen_to_port: bool = True,
+    pirate_variant: bool = False,
+) -> tuple[
+    npt.NDArray[np.uint64],
+    npt.NDArray[np.int32],
+    npt.NDArray[np.int32],
+    npt.NDArray[np.int32],
+    list[list[int]],
+]: ...

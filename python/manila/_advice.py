@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Optional, Union
+from typing import Any, Optional, Union, overload
 
 from . import _core
 from ._evaluation import TABLE_SPOTS, _exact_text
@@ -24,7 +24,7 @@ DECLINE = "decline"
 HORIZONS = {"placement": "the rest of this placement round, then no further placements"}
 DEFAULT_HORIZON = "the rest of the voyage, with no further placements"
 
-PositionLike = Union[Position, Mapping, str]
+PositionLike = Union[Position, Mapping[str, Any], str]
 
 
 class Advice:
@@ -62,13 +62,17 @@ class Advice:
     def kind(self) -> str:
         return self.position.moment.kind
 
+    @overload
+    def _number(self, num: int, exact: None = None) -> Number: ...
+    @overload
+    def _number(self, num: int, exact: bool) -> Union[Number, str]: ...
     def _number(self, num: int, exact: Optional[bool] = None) -> Union[Number, str]:
         if exact is None:
             return Fraction(num, self.denominator) if self.exact else num / self.denominator
         return _exact_text(num, self.denominator) if exact else num / self.denominator
 
     @property
-    def options(self) -> dict[str, dict]:
+    def options(self) -> dict[str, dict[str, Union[int, Number]]]:
         return {
             n: {"cost": c, "expected_net": self._number(v)}
             for n, c, v in zip(self._names, self._costs, self._nets)
@@ -78,7 +82,7 @@ class Advice:
     def payoffs(self) -> dict[str, Number]:
         return {name: self._number(v) for name, v in zip(self.position.state.owners, self._payoffs)}
 
-    def to_dict(self, exact: Optional[bool] = None) -> dict:
+    def to_dict(self, exact: Optional[bool] = None) -> dict[str, Any]:
         """The advice JSON (docs/advice.md): floats, or "n/d" strings when exact."""
         exact = self.exact if exact is None else exact
         return {

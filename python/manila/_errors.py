@@ -40,7 +40,7 @@ class Problem:
     def __str__(self) -> str:
         return self.line()
 
-    def to_dict(self, interface: str = "python") -> dict:
+    def to_dict(self, interface: str = "python") -> dict[str, str]:
         return {"path": self.path, "message": self.text(interface)}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from math import gcd
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 from . import _core
 from ._state import GOODS, SPOTS, VoyageState, as_state, is_mapping
@@ -13,7 +13,7 @@ from ._state import GOODS, SPOTS, VoyageState, as_state, is_mapping
 TABLE_SPOTS: tuple[str, ...] = GOODS + SPOTS
 OUTCOMES = ("port", "shipyard", "plundered")
 
-StateLike = Union[VoyageState, Mapping, str]
+StateLike = Union[VoyageState, Mapping[str, Any], str]
 
 
 def _exact_text(num: int, den: int) -> str:
@@ -44,7 +44,7 @@ class Evaluation:
         return int(self._table.denominator[self._row])
 
     @property
-    def spots(self) -> dict[str, dict]:
+    def spots(self) -> dict[str, dict[str, Union[int, float, Fraction]]]:
         """Each spot the point-of-view player may take now: its cost and expected net value."""
         t, r = self._table, self._row
         legal, cost, net = t.legal[r], t.cost[r], t.net[r]
@@ -55,7 +55,7 @@ class Evaluation:
         }
 
     @property
-    def boats(self) -> dict[str, dict]:
+    def boats(self) -> dict[str, dict[str, Union[float, Fraction]]]:
         """Per sailing good, the probability that it ends in port, in the shipyard or plundered."""
         counts = self._table.boats[self._row]
         return {
@@ -81,7 +81,7 @@ class Evaluation:
         spots = self.spots
         return max(spots, key=lambda s: spots[s]["expected_net"]) if spots else None
 
-    def to_dict(self, exact: Optional[bool] = None) -> dict:
+    def to_dict(self, exact: Optional[bool] = None) -> dict[str, Any]:
         """The evaluation JSON (docs/numbers.md): floats, or "n/d" strings when exact."""
         exact = self.exact if exact is None else exact
         den = self.denominator

@@ -81,7 +81,8 @@ def parse_json(text: str, name: str) -> Any:
 
 def _read_limited(stream: BinaryIO, limit: int) -> Optional[bytes]:
     """At most `limit` bytes of the stream, or None if it holds more."""
-    chunks, size = [], 0
+    chunks: list[bytes] = []
+    size = 0
     while size <= limit:
         chunk = stream.read(limit + 1 - size)
         if not chunk:

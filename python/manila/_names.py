@@ -6,6 +6,8 @@ copy of its own.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ._state import CARGO_VALUES, GOODS, PRICES, SEATS, SHARES_PER_GOOD, SPOTS
 
 SPOT_LABELS: dict[str, str] = {
@@ -71,7 +73,7 @@ def cost_text(cost: int) -> str:
     return f"receive {-cost}" if cost < 0 else f"pay {cost}"
 
 
-def page_data() -> dict:
+def page_data() -> dict[str, Any]:
     """Everything the page needs to know of goods, seats and spots, as JSON."""
     return {
         "goods": list(GOODS),

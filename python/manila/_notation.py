@@ -56,7 +56,7 @@ def quote(owner: str) -> str:
     return owner if _NAME.fullmatch(owner) else json.dumps(owner, ensure_ascii=False)
 
 
-def format_moment(moment: dict) -> str:
+def format_moment(moment: dict[str, Any]) -> str:
     """The notation items of a position's moment (docs/advice.md)."""
     parts = []
     if moment["kind"] != "placement":
@@ -74,7 +74,7 @@ def format_moment(moment: dict) -> str:
     return " ".join(parts)
 
 
-def format_state(data: dict) -> str:
+def format_state(data: dict[str, Any]) -> str:
     """The canonical notation of a (valid) state in its JSON form."""
     parts = [f"r{data['next_roll']}"]
     for good, boat in data["boats"].items():
@@ -160,9 +160,9 @@ class _Scanner:
 _GOOD_COUNT = re.compile(r"([a-z_]+)([0-9]+)")
 
 
-def _counts(scanner: _Scanner, text: str, at: int, what: str) -> dict:
+def _counts(scanner: _Scanner, text: str, at: int, what: str) -> dict[str, int]:
     """Reads ``jade2,silk1`` into {"jade": 2, "silk": 1}; goods are checked later."""
-    out: dict = {}
+    out: dict[str, int] = {}
     for part in text.split(","):
         m = _GOOD_COUNT.fullmatch(part)
         if not m:
@@ -196,7 +196,7 @@ def _single_owner(scanner: _Scanner, text: str, at: int) -> Optional[str]:
 _MOMENT_KEYS = ("moment", "turn", "order", "hand", "declined", "protect")
 
 
-def _moment_item(scanner: _Scanner, moment: dict, key: str, value: str, at: int) -> None:
+def _moment_item(scanner: _Scanner, moment: dict[str, Any], key: str, value: str, at: int) -> None:
     """One item of a position's moment: moment=KIND turn=P order=P,Q hand=P:N,... declined=P,...
     protect=GOOD:SEAT (the kind is placement unless moment= says otherwise)."""
     moment.setdefault("kind", "placement")
@@ -207,7 +207,7 @@ def _moment_item(scanner: _Scanner, moment: dict, key: str, value: str, at: int)
     elif key in ("order", "declined"):
         moment[key] = scanner.owners(value, at)
     elif key == "hand":
-        hands: dict = {}
+        hands: dict[str, int] = {}
         rest, where = value, at
         while rest:
             owner, count, where = _owner_and(scanner, rest, where, "2")
@@ -228,7 +228,9 @@ def _moment_item(scanner: _Scanner, moment: dict, key: str, value: str, at: int)
         moment["protected"] = {"good": good, "seat": int(seat)}
 
 
-def _read_item(scanner: _Scanner, at: int, item: str, data: dict, rules: dict, seen: set[str]) -> None:
+def _read_item(
+    scanner: _Scanner, at: int, item: str, data: dict[str, Any], rules: dict[str, Any], seen: set[str]
+) -> None:
     """Reads one item after the roll into ``data`` (rule options into ``rules``)."""
     if item == "variant":
         rules["pirate_variant"] = True
@@ -288,7 +290,7 @@ def _read_item(scanner: _Scanner, at: int, item: str, data: dict, rules: dict, s
         )
 
 
-def notation_to_dict(text: Any) -> dict:
+def notation_to_dict(text: Any) -> dict[str, Any]:
     """Reads the notation into the JSON form; StateError on anything unreadable.
 
     Only the notation's own syntax is checked here; the rules are checked on the result.
@@ -299,14 +301,14 @@ def notation_to_dict(text: Any) -> dict:
     items = scanner.items()
     if not items:
         raise StateError([Problem("notation", "empty: a state starts with the roll, e.g. r1")])
-    data: dict = {"boats": {}, "spots": {}}
+    data: dict[str, Any] = {"boats": {}, "spots": {}}
     at, first = items[0]
     m = _ROLL.fullmatch(first)
     if m:
         data["next_roll"] = int(m.group(1))
     else:
         scanner.fail(at, f"a state starts with the roll that comes next (r1, r2 or r3), not {first!r}")
-    rules: dict = {}
+    rules: dict[str, Any] = {}
     seen: set[str] = set()
     for at, item in items[1:]:
         _read_item(scanner, at, item, data, rules, seen)
@@ -323,8 +325,8 @@ def read_option(key: str, values: Sequence[str], path: str) -> Any:
     ``{"red": {"jade": 2}, "blue": {"silk": 1}}``. Command-line flags read the notation's
     own syntax with it. StateError at ``path`` when a value is unreadable, or when it is not
     exactly one ``key=`` item (a value holding a space would be several)."""
-    data: dict = {"boats": {}, "spots": {}}
-    rules: dict = {}
+    data: dict[str, Any] = {"boats": {}, "spots": {}}
+    rules: dict[str, Any] = {}
     seen: set[str] = set()
     problems = []
     for value in values:

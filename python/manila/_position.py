@@ -34,7 +34,7 @@ class Moment:
     declined: tuple[str, ...] = ()
     protected: Optional[tuple[str, int]] = None  # boarding: (good, seat from 1) the captain just took
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
         if self.order:
             out["order"] = list(self.order)
@@ -85,7 +85,7 @@ class Position:
         assert state is not None and moment is not None
         return cls(_with_owners(state, moment.order), moment)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         out = self.state.to_dict()
         out["moment"] = self.moment.to_dict()
         return out
@@ -121,7 +121,7 @@ def parse_position(text: str, strict: Optional[bool] = True) -> Position:
     return Position.from_dict(notation_to_dict(text), strict)
 
 
-def as_position(position: Union[Position, Mapping, str], strict: Optional[bool] = None) -> Position:
+def as_position(position: Union[Position, Mapping[str, Any], str], strict: Optional[bool] = None) -> Position:
     if isinstance(position, Position):
         return position
     if isinstance(position, str):

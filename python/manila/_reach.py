@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 from itertools import product
-from typing import Union
+from typing import Final, Literal, Union
 
 from ._errors import Problem
 
 START_SPACES = range(0, 6)
 START_SUM = 9
-ARRIVED = "arrived"
+ARRIVED: Final = "arrived"
 LAST_SPACE = 13
 
-Position = Union[int, str]
+Position = Union[int, Literal["arrived"]]
 
 
 def starts_reaching(position: Position, rolls: int) -> set[int]:
@@ -42,7 +42,7 @@ def reachability_problems(next_roll: int, positions: Mapping[str, Position]) -> 
 
 
 @lru_cache(maxsize=4096)
-def _problems(next_roll: int, positions: tuple) -> tuple[Problem, ...]:
+def _problems(next_roll: int, positions: tuple[tuple[str, Position], ...]) -> tuple[Problem, ...]:
     # Every evaluation asks; a few thousand boards cover what a game or a sweep comes back to.
     return tuple(_find_problems(next_roll, dict(positions)))
 

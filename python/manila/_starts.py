@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from ._errors import Problem, StateError
 from ._evaluation import TABLE_SPOTS
@@ -57,7 +57,7 @@ def rank_starts(
     prices: Optional[Mapping[str, int]] = None,
     budget: Optional[Mapping[str, int]] = None,
     threads: Optional[int] = None,
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """The 25 starts of three goods, best first by criterion ``by`` (see CRITERIA; default
     ``payoff`` with a player, ``cargo`` without), ties in start order.
 
@@ -105,12 +105,13 @@ def rank_starts(
         raise ValueError(f"--by: {arg} does not sail (the goods are {', '.join(triple)})")
     if kind == "spot" and arg not in TABLE_SPOTS:
         raise ValueError(f"--by: unknown spot {arg!r}; the spots are {', '.join(TABLE_SPOTS)}")
-    entries = []
+    entries: list[dict[str, Any]] = []
     for row in range(len(result)):
         den = int(result.denominator[row])
         port = {g: Fraction(int(result.boats[row, b, 0]), den) for b, g in enumerate(triple)}
         legal = [k for k in range(len(TABLE_SPOTS)) if result.legal[row, k]]
         best = max(legal, key=lambda k: result.net[row, k], default=None)
+        score: Union[Fraction, float, None]
         if kind == "cargo":
             score = sum(CARGO_VALUES[g] * p for g, p in port.items() if not arg or g == arg)
         elif kind == "arrive":

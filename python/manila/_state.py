@@ -12,12 +12,15 @@ from collections import abc
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Literal, Optional, Union, cast
 
 from . import _core
 from ._errors import Problem, StateError
 from ._notation import format_state, notation_to_dict
 from ._reach import ARRIVED, reachability_problems
+
+if TYPE_CHECKING:
+    from typing import TypeGuard  # Python 3.10+: only the type checker reads it
 
 GOODS: tuple[str, ...] = tuple(_core.GOODS)
 SPOTS: tuple[str, ...] = tuple(_core.SPOTS)
@@ -48,7 +51,7 @@ def _share_row(held: Optional[Mapping[str, int]]) -> list[int]:
     return row
 
 
-Position = Union[int, str]
+Position = Union[int, Literal["arrived"]]
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,7 @@ class Rules:
     thirteen_after_last_roll: str = "port"
     pirate_variant: bool = False
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "thirteen_after_last_roll": self.thirteen_after_last_roll,
             "pirate_variant": self.pirate_variant,
@@ -68,7 +71,7 @@ class Boat:
     position: Position
     crew: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"position": self.position, "crew": list(self.crew)}
 
 
@@ -106,8 +109,8 @@ class VoyageState:
         """Why the boats cannot stand where they are in a real voyage; empty if they can."""
         return reachability_problems(self.next_roll, {g: b.position for g, b in self.boats.items()})
 
-    def to_dict(self) -> dict:
-        out: dict = {"rules": self.rules.to_dict(), "next_roll": self.next_roll}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"rules": self.rules.to_dict(), "next_roll": self.next_roll}
         if self.player is not None:
             out["player"] = self.player
         if self.players is not None:
@@ -176,7 +179,7 @@ def parse(text: str, strict: Optional[bool] = True) -> VoyageState:
     return VoyageState.from_dict(notation_to_dict(text), strict)
 
 
-def as_state(state: Union[VoyageState, Mapping, str], strict: Optional[bool] = None) -> VoyageState:
+def as_state(state: Union[VoyageState, Mapping[str, Any], str], strict: Optional[bool] = None) -> VoyageState:
     """A VoyageState from a state object, its JSON form, or its notation.
 
     A VoyageState is taken as it is unless strict=True asks for the reachability check.
@@ -190,7 +193,9 @@ def as_state(state: Union[VoyageState, Mapping, str], strict: Optional[bool] = N
     return VoyageState.from_dict(state, strict)
 
 
-def validate(data: Union[VoyageState, Mapping, str], strict: Optional[bool] = None) -> list[Problem]:
+def validate(
+    data: Union[VoyageState, Mapping[str, Any], str], strict: Optional[bool] = None
+) -> list[Problem]:
     """Every problem of a state (JSON form, notation or object); an empty list if valid."""
     try:
         as_state(data, strict)
@@ -204,15 +209,15 @@ def _did_you_mean(word: Any, choices: tuple[str, ...]) -> str:
     return f' (did you mean "{close[0]}"?)' if close else ""
 
 
-def _is_int(x: Any) -> bool:
+def _is_int(x: Any) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _is_owner(x: Any) -> bool:
+def _is_owner(x: Any) -> TypeGuard[str]:
     return isinstance(x, str) and bool(x.strip())
 
 
-def is_mapping(x: Any) -> bool:
+def is_mapping(x: Any) -> TypeGuard[Mapping[Any, Any]]:
     """A JSON object or any other mapping (a dict is checked first: typing's and the abc's
     isinstance checks cost more than the rest of parsing a small state)."""
     return isinstance(x, (dict, abc.Mapping))
@@ -351,7 +356,7 @@ class _Parser:
         for key in data:
             if key != "position" and key != "crew":
                 self.fail(f"{path}.{key}", "unknown key; a boat has position and crew")
-        position = data.get("position")
+        position: Any = data.get("position")  # JSON, checked below
         if "position" not in data:
             self.fail(f"{path}.position", 'missing: 0..13 or "arrived"')
         elif not (position == ARRIVED or (_is_int(position) and 0 <= position <= 13)):
@@ -393,7 +398,7 @@ class _Parser:
 
     def objective(self, value: Any) -> str:
         if value in OBJECTIVES:
-            return value
+            return cast(str, value)
         self.fail(
             "objective", f'must be "income" or "wealth"{_did_you_mean(value, OBJECTIVES)}, got {value!r}'
         )

@@ -41,22 +41,29 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Sequence
-from typing import Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Union, cast
 
 from . import _core
 from ._suggest import did_you_mean
+
+if TYPE_CHECKING:
+    from .game import State
+    from .view import PlayerView
+
+    # What a bot is handed: the whole state (manila.game.play) or its own player's view.
+    Seat = Union[State, PlayerView]
 
 
 class Bot(Protocol):
     """A player: picks a legal action for the player to move."""
 
-    def step(self, state) -> int: ...
+    def step(self, state: Seat) -> int: ...
 
 
-def _engine_state(state):
+def _engine_state(state: Seat) -> _core.GameState:
     # Built-in bots are handed a PlayerView like every bot; they run on the engine's state,
     # of which (tested) they read only what the view shows.
-    return getattr(state, "_state", state)._s
+    return cast("State", getattr(state, "_state", state))._s
 
 
 class RandomBot:
@@ -67,7 +74,7 @@ class RandomBot:
     def __init__(self, seed: int = 0):
         self._rng = _core.Rng(seed)
 
-    def step(self, state) -> int:
+    def step(self, state: Seat) -> int:
         return _core.random_action(_engine_state(state), self._rng)
 
     def __repr__(self) -> str:
@@ -84,7 +91,7 @@ class GreedyBot:
     def __init__(self, seed: int = 0):
         del seed  # deterministic; the argument keeps the bot factories uniform
 
-    def step(self, state) -> int:
+    def step(self, state: Seat) -> int:
         return _core.greedy_action(_engine_state(state), self.wealth)
 
     def __repr__(self) -> str:
@@ -99,7 +106,7 @@ class GreedyWealthBot(GreedyBot):
     wealth = True
 
 
-BotFactory = Callable[[int], Any]
+BotFactory = Callable[[int], Bot]
 _REGISTRY: dict[str, BotFactory] = {}
 
 
@@ -162,7 +169,7 @@ def bot_factory(spec: str) -> BotFactory:
     return _REGISTRY[spec]
 
 
-def make_bot(name: str, seed: int = 0) -> Any:
+def make_bot(name: str, seed: int = 0) -> Bot:
     """A bot by name (registered, or ``module:Class``) for a seat seeded ``seed``."""
     return bot_factory(name)(seed)
 
@@ -172,7 +179,7 @@ def bot_seed(game_seed: int, seat: int) -> int:
     return _core.derive_seed(game_seed, seat + 1)
 
 
-def bots_for(names: Sequence[str], game_seed: int) -> list:
+def bots_for(names: Sequence[str], game_seed: int) -> list[Bot]:
     """One bot per seat by name, seeded exactly as the C++ play-outs seed them."""
     return [make_bot(name, bot_seed(game_seed, seat)) for seat, name in enumerate(names)]
 
@@ -183,7 +190,7 @@ register_bot("greedy", GreedyBot)
 register_bot("greedy-wealth", GreedyWealthBot)
 
 
-def _solver(seed: int) -> Any:
+def _solver(seed: int) -> Bot:
     from ._solver_bot import SolverBot  # it needs the whole package, which imports this module
 
     return SolverBot(seed)

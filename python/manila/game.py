@@ -33,12 +33,18 @@ import json
 import operator
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from . import _core
 from ._evaluation import Evaluation, evaluate
 from ._reach import reachability_problems
 from ._state import GOODS, SPOTS, THIRTEEN_OPTIONS, Rules
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from .bots import Bot
 
 CHANCE: int = _core.CHANCE_PLAYER
 TERMINAL: int = _core.TERMINAL_PLAYER
@@ -180,7 +186,7 @@ class Game:
         )
         return State(self, core)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"players": self.players, "seed": self.seed, "rules": self.rules.to_dict()}
 
     def deserialize_state(self, data: Union[str, Mapping[str, Any]]) -> State:
@@ -313,7 +319,7 @@ class State:
     def __copy__(self) -> State:
         return self.clone()
 
-    def __deepcopy__(self, memo: dict) -> State:
+    def __deepcopy__(self, memo: dict[int, object]) -> State:
         return self.clone()
 
     def history(self) -> list[int]:
@@ -346,7 +352,7 @@ class State:
         )
 
     # ------------------------------------------------------------------ serialization
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The game, the full history and the generator: enough to rebuild this state."""
         return {
             "version": SERIAL_VERSION,
@@ -393,7 +399,7 @@ class State:
     __hash__ = None  # type: ignore[assignment]  # a state changes as it is played
 
     # ------------------------------------------------------------------ the table
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Everything on the table: phase, players (cash, shares, loans, accomplices), prices,
         supply, bank, boats, spots, the auction, and the last settlement."""
         return self._s.snapshot()
@@ -419,7 +425,7 @@ class State:
         return f"p{player}"
 
     # ------------------------------------------------------------------ a player's view
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int) -> dict[str, Any]:
         """What ``player`` may know, as JSON: the table of ``to_dict`` with the others'
         face-down shares masked (``shares`` lists the shares bought from the supply,
         ``hidden_shares`` how many lie face down, ``wealth`` is null for a player with
@@ -437,7 +443,9 @@ class State:
         """The table as ``player`` sees it (``to_string`` with the hidden shares masked)."""
         return self._s.observation_string(self._player(player))
 
-    def observation_tensor(self, player: int, out: Optional[Any] = None) -> Any:
+    def observation_tensor(
+        self, player: int, out: Optional[npt.NDArray[np.float32]] = None
+    ) -> npt.NDArray[np.float32]:
         """``player``'s observation as a float32 numpy vector of fixed length for the game's
         number of players (``manila.view.observation_layout``; docs/observation.md).
 
@@ -461,7 +469,7 @@ class State:
     # ------------------------------------------------------------------ the evaluator
     def voyage_state(
         self, player: Optional[int] = None, objective: str = "income", *, private: bool = False
-    ) -> Optional[dict]:
+    ) -> Optional[dict[str, Any]]:
         """The voyage in progress as the evaluator's JSON (docs/numbers.md), or None.
 
         None before the boats are placed and once roll 3 is over (plunder choice,
@@ -485,7 +493,7 @@ class State:
                 raise ValueError(f"player: must be 0..{self.game.players - 1}, got {player!r}")
             out["player"] = name(player)
         out["players"] = self.game.players
-        boats = {}
+        boats: dict[str, dict[str, Any]] = {}
         for good, pos, crew in zip(v.goods, v.positions, v.crews):
             boats[GOODS[good]] = {
                 "position": "arrived" if pos == _core.ARRIVED else pos,
@@ -511,7 +519,7 @@ class State:
             out["strict"] = False
         return out
 
-    def position(self, objective: str = "wealth", *, private: bool = True) -> Optional[dict]:
+    def position(self, objective: str = "wealth", *, private: bool = True) -> Optional[dict[str, Any]]:
         """The decision at hand as a position for ``manila.advise`` (docs/advice.md): a
         placement turn, a pilot's move or a pirate's boarding choice, from the mover's point
         of view (with ``private``, the shares the mover can see); None at other moments."""
@@ -553,7 +561,12 @@ class State:
         return evaluate(data, exact, threads=threads, strict=False)
 
 
-def play(game: Game, bots: Sequence[Any], state: Optional[State] = None, on_action: Any = None) -> State:
+def play(
+    game: Game,
+    bots: Sequence[Bot],
+    state: Optional[State] = None,
+    on_action: Optional[Callable[[State, int], object]] = None,
+) -> State:
     """Plays a game to its end: chance from the state's generator, seat p's move from
     ``bots[p].step(state)``. ``on_action(state, action)`` is called before each action."""
     if len(bots) != game.players:

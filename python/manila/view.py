@@ -19,11 +19,16 @@ The ladder hands Python bots such a view.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _core
+
+if TYPE_CHECKING:
+    from ._evaluation import Evaluation
+    from .game import ActionLike, Game, State
 
 __all__ = ["PlayerView", "observation_layout", "observation_low", "observation_size"]
 
@@ -38,7 +43,7 @@ def observation_layout(players: int) -> list[tuple[str, int, tuple[int, ...]]]:
     return [(name, offset, tuple(shape)) for name, offset, shape, _ in _core.observation_layout(players)]
 
 
-def observation_low(players: int) -> Any:
+def observation_low(players: int) -> npt.NDArray[np.float32]:
     """The least value of every entry of the tensor (float32); none has an upper bound
     common to all games (cash has none)."""
     low = np.zeros(observation_size(players), np.float32)
@@ -52,7 +57,7 @@ class PlayerView:
 
     __slots__ = ("_state", "player")
 
-    def __init__(self, state: Any, player: int):
+    def __init__(self, state: State, player: int):
         state._player(player)  # checks the seat
         self._state = state
         self.player = int(player)
@@ -73,13 +78,13 @@ class PlayerView:
     def legal_action_names(self) -> list[str]:
         return self._state.legal_action_names()
 
-    def is_legal(self, action: Any) -> bool:
+    def is_legal(self, action: ActionLike) -> bool:
         return self._state.is_legal(action)
 
     def action_name(self, action: int) -> str:
         return self._state.action_name(action)
 
-    def action_to_string(self, action: Any) -> str:
+    def action_to_string(self, action: ActionLike) -> str:
         return self._state.action_to_string(action)
 
     @property
@@ -91,28 +96,28 @@ class PlayerView:
         return self._state.voyage_number
 
     @property
-    def game(self) -> Any:
+    def game(self) -> Game:
         return self._state.game
 
     # The table: boats, crews and spots are public.
-    def voyage_state(self, objective: str = "income") -> Optional[dict]:
+    def voyage_state(self, objective: str = "income") -> Optional[dict[str, Any]]:
         """The voyage on the table with the shares this player can see (docs/numbers.md)."""
         return self._state.voyage_state(self.player, objective, private=True)
 
-    def position(self, objective: str = "wealth") -> Optional[dict]:
+    def position(self, objective: str = "wealth") -> Optional[dict[str, Any]]:
         """The decision at hand, for ``manila.advise``, when it is this player's."""
         if self._state.current_player() != self.player:
             return None
         return self._state.position(objective, private=True)
 
-    def evaluate(self, exact: bool = False, threads: int = 0) -> Any:
+    def evaluate(self, exact: bool = False, threads: int = 0) -> Evaluation:
         return self._state.evaluate(self.player, exact=exact, threads=threads)
 
     # The player's own knowledge.
-    def observation(self) -> dict:
+    def observation(self) -> dict[str, Any]:
         return self._state.observation(self.player)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return self._state.observation(self.player)
 
     def information_state_string(self) -> str:
@@ -124,7 +129,7 @@ class PlayerView:
     def __str__(self) -> str:
         return self.observation_string()
 
-    def observation_tensor(self, out: Any = None) -> Any:
+    def observation_tensor(self, out: Optional[npt.NDArray[np.float32]] = None) -> npt.NDArray[np.float32]:
         return self._state.observation_tensor(self.player, out=out)
 
     def __repr__(self) -> str:

@@ -38,7 +38,7 @@ import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Union
+from typing import Any, Callable, Optional, Union, cast
 
 from . import _core
 from ._simulate import _bot_names
@@ -68,7 +68,7 @@ class BotStats:
     games: int = 0
     wins: float = 0.0
     wealth: int = 0
-    rating: Optional[dict] = None  # {"mu", "sigma", "ordinal"} from openskill
+    rating: Optional[dict[str, float]] = None  # {"mu", "sigma", "ordinal"} from openskill
 
     @property
     def win_rate(self) -> float:
@@ -82,7 +82,7 @@ class BotStats:
     def mean_wealth(self) -> float:
         return self.wealth / self.games if self.games else 0.0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "games": self.games,
             "wins": self.wins,
@@ -101,7 +101,7 @@ class LadderResult:
     games: int
     seed: int
     lineup: list[str]
-    rules: dict
+    rules: dict[str, Any]
     bots: dict[str, BotStats] = field(default_factory=dict)
     seconds: float = 0.0
 
@@ -113,7 +113,7 @@ class LadderResult:
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "players": self.players,
             "games": self.games,
@@ -127,7 +127,7 @@ class LadderResult:
     def table(self) -> str:
         """The results for people, best rating (else win rate) first."""
 
-        def key(item):
+        def key(item: tuple[str, BotStats]) -> float:
             stats = item[1]
             return -(stats.rating["ordinal"] if stats.rating else stats.win_rate)
 
@@ -189,7 +189,7 @@ def _play_chunk(chunk: _Chunk) -> list[list[int]]:
             thirteen_to_port=thirteen == "port",
             pirate_variant=variant,
         )
-        return wealth.tolist()
+        return cast("list[list[int]]", wealth.tolist())
     factories = [bot_factory(b) for b in seats]
     rules = {"thirteen_after_last_roll": thirteen, "pirate_variant": variant}
     out = []
@@ -259,7 +259,7 @@ class _Ratings:
             [self.model.create_rating([self.ratings[b].mu, self.ratings[b].sigma], name=b)] for b in seats
         ]
         # Competition ranking: 1 + the number of players richer; equal wealth, equal rank.
-        ranks = [1 + sum(other > w for other in wealth) for w in wealth]
+        ranks: list[float] = [1 + sum(other > w for other in wealth) for w in wealth]
         new = self.model.rate(teams, ranks=ranks)
         for name in set(seats):
             mine = [team[0] for b, team in zip(seats, new) if b == name]
@@ -267,7 +267,7 @@ class _Ratings:
             rating.mu = sum(r.mu for r in mine) / len(mine)
             rating.sigma = sum(r.sigma for r in mine) / len(mine)
 
-    def result(self, name: str) -> Optional[dict]:
+    def result(self, name: str) -> Optional[dict[str, float]]:
         if self.model is None:
             return None
         r = self.ratings[name]
@@ -280,7 +280,7 @@ def _lineup(bots: Union[str, Sequence[str]], players: int) -> list[str]:
     for b in lineup:
         if not isinstance(b, str):
             raise ValueError(f"bots: a bot is a name or module:Class, got {b!r}")
-    return lineup
+    return cast("list[str]", lineup)  # every one a str, checked above
 
 
 def ladder(
@@ -323,9 +323,9 @@ def ladder(
     start = time.perf_counter()
     try:
         outputs = map(_play_chunk, chunks) if pool is None else pool.map(_play_chunk, chunks)
-        for chunk, wealth in zip(chunks, outputs):
-            for i, w in enumerate(wealth):
-                results[(chunk.first + i, chunk.rotation_seat)] = w
+        for chunk, rows in zip(chunks, outputs):
+            for i, row in enumerate(rows):
+                results[(chunk.first + i, chunk.rotation_seat)] = row
             if progress is not None:
                 progress(chunk.n)
     finally:

@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
 from . import _core
-from .bots import bot_factory, bot_seed, is_core_bot
+from .bots import BotFactory, bot_factory, bot_seed, is_core_bot
 from .game import Game, RulesLike
 from .view import PlayerView
 
 RECORD_VERSION = 1
-BotSpec = Union[str, Callable[[int], Any]]
+BotSpec = Union[str, BotFactory]
 
 
 @dataclass
@@ -37,7 +37,7 @@ class SimulationResult:
     games: int
     bots: list[str]
     seed: int
-    rules: dict
+    rules: dict[str, Any]
     wins: list[float] = field(default_factory=list)
     ties: int = 0
     mean_wealth: list[float] = field(default_factory=list)
@@ -53,7 +53,7 @@ class SimulationResult:
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The JSON summary (deterministic: no timing in it)."""
         return {
             "games": self.games,
@@ -105,7 +105,7 @@ def game_record(
     history: Sequence[int],
     wealth: Sequence[int],
     voyages: int,
-) -> dict:
+) -> dict[str, Any]:
     """One line of the JSON-lines output: enough to replay the game (``replay``)."""
     best = max(wealth)
     return {
@@ -153,8 +153,8 @@ def simulate(
     seed: int = 0,
     rules: RulesLike = None,
     threads: int = 0,
-    record: Optional[Callable[[dict], None]] = None,
-    progress: Any = None,
+    record: Optional[Callable[[dict[str, Any]], None]] = None,
+    progress: Optional[Callable[[int], object]] = None,
     check: bool = False,
 ) -> SimulationResult:
     """Plays ``games`` games and returns their statistics.
@@ -201,7 +201,14 @@ def _chunk_size(games: int, bots: Sequence[str]) -> int:
 
 
 def _simulate_core(
-    base: Game, games: int, bots: list[str], threads: int, record, progress, check: bool, totals: _Totals
+    base: Game,
+    games: int,
+    bots: list[str],
+    threads: int,
+    record: Optional[Callable[[dict[str, Any]], None]],
+    progress: Optional[Callable[[int], object]],
+    check: bool,
+    totals: _Totals,
 ) -> None:
     done = 0
     chunk = _chunk_size(games, bots)
@@ -235,8 +242,8 @@ def _simulate_python(
     games: int,
     specs: Sequence[BotSpec],
     labels: list[str],
-    record,
-    progress,
+    record: Optional[Callable[[dict[str, Any]], None]],
+    progress: Optional[Callable[[int], object]],
     check: bool,
     totals: _Totals,
 ) -> None:

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from fractions import Fraction
 from functools import cache
 from itertools import combinations
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, Union, cast
 
 from . import _core
 from ._advice import advise
@@ -36,6 +37,10 @@ from ._position import Position
 from ._state import GOODS, PRICE_TRACK, SHARES_PER_GOOD
 from .game import action_id
 from .view import PlayerView
+
+if TYPE_CHECKING:
+    from .bots import Seat
+    from .game import State
 
 # How many turns of the round the placement search covers, by the roll that comes next.
 SEARCH_TURNS = {1: 2, 2: 3, 3: 99}
@@ -48,7 +53,7 @@ def _rise(price: int) -> int:
 
 
 @cache
-def arrival_odds() -> tuple:
+def arrival_odds() -> tuple[Union[float, Fraction], ...]:
     """P(a boat from start space 0..5 ends in Manila) on an empty board, three rolls to go,
     as exact fractions from the evaluator."""
     boards = [(0, 4, 5), (1, 3, 5), (2, 2, 5)]
@@ -70,7 +75,7 @@ class SolverBot:
     def __init__(self, seed: int = 0):
         del seed  # deterministic; the argument keeps the bot factories uniform
 
-    def step(self, state: Any) -> int:
+    def step(self, state: Seat) -> int:
         phase = state.phase
         if phase == "placement":
             return self._placement(state)
@@ -87,10 +92,10 @@ class SolverBot:
         # Plunder: greedy-wealth's choice is the destination that leaves it the most wealth.
         return _core.greedy_action(_engine(state), True)
 
-    def _position(self, state: Any) -> Position:
+    def _position(self, state: Seat) -> Position:
         return Position.from_dict(state.position(), strict=False)  # its own view (see PlayerView)
 
-    def _placement(self, state: Any) -> int:
+    def _placement(self, state: Seat) -> int:
         pos = self._position(state)
         movers = pos.movers[: SEARCH_TURNS[pos.state.next_roll]]
         owners = pos.state.owners
@@ -98,11 +103,11 @@ class SolverBot:
         spot = a.options[a.best][0]
         return action_id("decline" if spot == _core.DECLINE else "place " + _TABLE[spot])
 
-    def _decision(self, state: Any) -> int:
+    def _decision(self, state: Seat) -> int:
         advice = advise(self._position(state), threads=1)
         return action_id(_game_name(state.phase, advice.best))
 
-    def _expected_shares(self, obs: dict) -> list[dict[str, float]]:
+    def _expected_shares(self, obs: dict[str, Any]) -> list[dict[str, float]]:
         """Every player's shares as this bot reckons them: its own, and for the others the
         visible ones plus their hidden count shared out like the unseen pool."""
         me = obs["observer"]
@@ -118,16 +123,18 @@ class SolverBot:
             out.append(held)
         return out
 
-    def _gain(self, obs: dict, shares: list[dict[str, float]], starts: dict[str, int]) -> float:
+    def _gain(self, obs: dict[str, Any], shares: list[dict[str, float]], starts: dict[str, int]) -> float:
         """My expected share gain minus the others' mean, for these goods at these starts."""
         odds = arrival_odds()
         prices = obs["prices"]
         gains = [sum(h[g] * _rise(prices[g]) * float(odds[s]) for g, s in starts.items()) for h in shares]
-        me = obs["observer"]
+        me: int = obs["observer"]
         others = [x for i, x in enumerate(gains) if i != me]
         return gains[me] - sum(others) / len(others)
 
-    def _options(self, obs: dict, goods: Optional[Sequence[str]] = None) -> list[tuple[float, tuple, str]]:
+    def _options(
+        self, obs: dict[str, Any], goods: Optional[Sequence[str]] = None
+    ) -> list[tuple[float, tuple[str, ...], str]]:
         """(relative gain, starts, action name) for every choice of goods and start spaces."""
         shares = self._expected_shares(obs)
         out = []
@@ -139,7 +146,9 @@ class SolverBot:
                 )
         return out
 
-    def _first_mover(self, obs: dict, sailing: tuple, start: str) -> float:
+    def _first_mover(
+        self, obs: dict[str, Any], sailing: tuple[str, ...], start: str
+    ) -> Union[float, Fraction]:
         """What placing first in each round is worth: on the empty board of these starts,
         the best spot's value over the one left to the last player of a round."""
         spaces = map(int, start.split()[1].split("-"))
@@ -147,7 +156,7 @@ class SolverBot:
         nets = sorted((e["expected_net"] for e in evaluate(board, threads=1).spots.values()), reverse=True)
         return nets[0] - nets[min(len(obs["players"]), len(nets)) - 1]
 
-    def _bid(self, state: Any) -> int:
+    def _bid(self, state: Seat) -> int:
         obs = _observe(state)
         choices = self._options(obs)
         options = [v for v, _, _ in choices]
@@ -159,7 +168,7 @@ class SolverBot:
             return action_id(f"bid {bid}")
         return action_id("pass")
 
-    def _buy(self, state: Any) -> int:
+    def _buy(self, state: Seat) -> int:
         obs = _observe(state)
         me = obs["players"][obs["observer"]]
         odds = arrival_odds()
@@ -174,13 +183,13 @@ class SolverBot:
                 best, best_value = g, value
         return action_id(f"buy {best}" if best else "buy nothing")
 
-    def _goods(self, state: Any) -> int:
+    def _goods(self, state: Seat) -> int:
         obs = _observe(state)
         best = max(self._options(obs), key=lambda o: o[0])
         home = next(g for g in GOODS if g not in best[1])
         return action_id(f"leave {home} home")
 
-    def _starts(self, state: Any) -> int:
+    def _starts(self, state: Seat) -> int:
         obs = _observe(state)
         sailing = tuple(obs["boats"])
         sailing = tuple(g for g in GOODS if g in sailing)
@@ -194,13 +203,13 @@ _START_TRIPLES = [
 ]
 
 
-def _observe(state: Any) -> dict:
+def _observe(state: Seat) -> dict[str, Any]:
     """The observation of the player to move, from a PlayerView or from the full state."""
     return state.observation() if isinstance(state, PlayerView) else state.observation(state.current_player())
 
 
-def _engine(state: Any) -> Any:
-    return getattr(state, "_state", state)._s
+def _engine(state: Seat) -> _core.GameState:
+    return cast("State", getattr(state, "_state", state))._s
 
 
 def _game_name(phase: str, option: str) -> str:

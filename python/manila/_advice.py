@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any, Optional, Union, overload
 
 from . import _core
-from ._evaluation import TABLE_SPOTS, _exact_text
+from ._evaluation import TABLE_SPOTS, SpotValue, _exact_text
 from ._position import Position, as_position
 
 Number = Union[float, Fraction]
@@ -72,7 +72,7 @@ class Advice:
         return _exact_text(num, self.denominator) if exact else num / self.denominator
 
     @property
-    def options(self) -> dict[str, dict[str, Union[int, Number]]]:
+    def options(self) -> dict[str, SpotValue]:
         return {
             n: {"cost": c, "expected_net": self._number(v)}
             for n, c, v in zip(self._names, self._costs, self._nets)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from math import gcd
-from typing import Any, Optional, Union
+from typing import Any, Optional, TypedDict, Union
 
 from . import _core
 from ._state import GOODS, SPOTS, VoyageState, as_state, is_mapping
@@ -14,6 +14,13 @@ TABLE_SPOTS: tuple[str, ...] = GOODS + SPOTS
 OUTCOMES = ("port", "shipyard", "plundered")
 
 StateLike = Union[VoyageState, Mapping[str, Any], str]
+
+
+class SpotValue(TypedDict):
+    """What an option costs and its expected net value (a Fraction when exact)."""
+
+    cost: int
+    expected_net: Union[float, Fraction]
 
 
 def _exact_text(num: int, den: int) -> str:
@@ -44,7 +51,7 @@ class Evaluation:
         return int(self._table.denominator[self._row])
 
     @property
-    def spots(self) -> dict[str, dict[str, Union[int, float, Fraction]]]:
+    def spots(self) -> dict[str, SpotValue]:
         """Each spot the point-of-view player may take now: its cost and expected net value."""
         t, r = self._table, self._row
         legal, cost, net = t.legal[r], t.cost[r], t.net[r]

@@ -40,9 +40,10 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _core
 from ._enumerate import Position, _good_triples, family, position_name
@@ -54,6 +55,22 @@ from ._state import GOODS, VoyageState, _is_int
 PIRATE_OWNERS = ("pirate1", "pirate2")
 
 Crews = Union[None, Sequence[int], Sequence[Sequence[str]], Mapping[str, Sequence[str]]]
+# The engine's form of a pattern, as analyse_rows takes it: crews (owner ids by boat), spots,
+# number of owners, thirteen to port, pirate variant, wealth, prices, shares, budgets.
+CorePattern = tuple[
+    tuple[tuple[int, ...], ...],
+    tuple[int, ...],
+    int,
+    bool,
+    bool,
+    bool,
+    tuple[int, ...],
+    tuple[tuple[int, ...], ...],
+    tuple[int, ...],
+]
+
+if TYPE_CHECKING:
+    import pandas as pd
 Progress = Union[bool, Callable[[int, int], None]]
 PROGRESS_DELAY = 0.5  # seconds of sweeping before a bar appears: short sweeps stay quiet
 
@@ -132,19 +149,19 @@ class Pattern:
                         [Problem(f"crews.{good}", f"not a sailing good of {', '.join(triples[0])}")]
                     )
             return tuple(tuple(crews.get(g, ())) for g in triples[0])
-        listed = list(crews)
+        listed: list[Union[int, Sequence[str]]] = list(crews)
         if len(listed) != 3:
             raise StateError([Problem("crews", "three crews (or crew sizes), one per boat, are needed")])
         if all(_is_int(c) for c in listed):
-            core_crews, _, _ = _core.shape_pattern(listed, 0)
+            core_crews, _, _ = _core.shape_pattern(cast("list[int]", listed), 0)
             return tuple(tuple(f"crew{o + 1}" for o in crew) for crew in core_crews)
         if any(isinstance(c, str) or _is_int(c) for c in listed):
             raise StateError([Problem("crews", "give three crew sizes or three lists of owners")])
-        return tuple(tuple(c) for c in listed)
+        return tuple(tuple(c) for c in cast("list[Sequence[str]]", listed))  # owner lists, checked above
 
-    def state(self, next_roll: int, goods: Sequence[str], positions: Sequence[Position]) -> dict:
+    def state(self, next_roll: int, goods: Sequence[str], positions: Sequence[Position]) -> dict[str, Any]:
         """The voyage-state JSON of one state of the pattern."""
-        out: dict = {"next_roll": next_roll}
+        out: dict[str, Any] = {"next_roll": next_roll}
         if self.rules:
             out["rules"] = dict(self.rules)
         if self.player is not None:
@@ -158,7 +175,7 @@ class Pattern:
 
     def core(
         self, next_roll: int, triples: Sequence[tuple[str, ...]]
-    ) -> tuple[tuple, int, int, tuple[str, ...]]:
+    ) -> tuple[CorePattern, int, int, tuple[str, ...]]:
         """(engine pattern, point-of-view owner id, accomplice limit, owners), checked once
         per good triple exactly as manila.evaluate checks a state. The engine pattern is read
         off the state's own engine voyage, so a sweep's rows are built as evaluate builds them."""
@@ -193,7 +210,7 @@ def _run_chunk(
     goods: np.ndarray,
     positions: np.ndarray,
     next_roll: int,
-    pattern: tuple,
+    pattern: CorePattern,
     owner: int,
     max_accomplices: int,
     threads: int,
@@ -322,7 +339,9 @@ def sweep(
         for key, out in arrays.items():
             out[a:b] = chunk[key]
 
-    def args(a: int, b: int) -> tuple:
+    def args(
+        a: int, b: int
+    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], int, CorePattern, int, int, int]:
         return (goods_rows[a:b].copy(), position_rows[a:b].copy(), next_roll, core, owner, limit, threads)
 
     done = 0
@@ -376,20 +395,20 @@ class Sweep:
         self.next_roll: int = fam.next_roll
         self.pattern = pattern
         self.owners: tuple[str, ...] = tuple(owners)
-        self.goods: np.ndarray = np.asarray(fam.goods)
-        self.positions: np.ndarray = np.asarray(fam.positions)
-        self.denominator: np.ndarray = arrays["denominator"]
-        self.incomes: np.ndarray = arrays["incomes"]
-        self.payoffs: np.ndarray = arrays["payoffs"]
-        self.boats: np.ndarray = arrays["boats"]
-        self.legal: np.ndarray = arrays["legal"]
-        self.cost: np.ndarray = arrays["cost"]
-        self.net: np.ndarray = arrays["net"]
-        self.start_goods: np.ndarray = np.asarray(fam.start_goods)
-        self.start_spaces: np.ndarray = np.asarray(fam.start_spaces)
-        self.path_start: np.ndarray = np.asarray(fam.path_start)
-        self.path_row: np.ndarray = np.asarray(fam.path_row)
-        self.path_count: np.ndarray = np.asarray(fam.path_count)
+        self.goods: npt.NDArray[np.int8] = np.asarray(fam.goods)
+        self.positions: npt.NDArray[np.int8] = np.asarray(fam.positions)
+        self.denominator: npt.NDArray[np.int64] = arrays["denominator"]
+        self.incomes: npt.NDArray[np.int64] = arrays["incomes"]
+        self.payoffs: npt.NDArray[np.int64] = arrays["payoffs"]
+        self.boats: npt.NDArray[np.int64] = arrays["boats"]
+        self.legal: npt.NDArray[np.bool_] = arrays["legal"]
+        self.cost: npt.NDArray[np.int32] = arrays["cost"]
+        self.net: npt.NDArray[np.int64] = arrays["net"]
+        self.start_goods: npt.NDArray[np.int8] = np.asarray(fam.start_goods)
+        self.start_spaces: npt.NDArray[np.int8] = np.asarray(fam.start_spaces)
+        self.path_start: npt.NDArray[np.int32] = np.asarray(fam.path_start)
+        self.path_row: npt.NDArray[np.int32] = np.asarray(fam.path_row)
+        self.path_count: npt.NDArray[np.int64] = np.asarray(fam.path_count)
         self.path_denominator: int = _core.reach_denominator(fam.next_roll)
 
     def __len__(self) -> int:
@@ -428,7 +447,7 @@ class Sweep:
     def position_names(self, row: int) -> tuple[Position, ...]:
         return tuple(position_name(p) for p in self.positions[row].tolist())
 
-    def state(self, row: int) -> dict:
+    def state(self, row: int) -> dict[str, Any]:
         """The voyage-state JSON of one row, for manila.evaluate (with strict=False when the
         family is not reachable)."""
         return self.pattern.state(self.next_roll, self.goods_names(row), self.position_names(row))
@@ -457,7 +476,7 @@ class Sweep:
         # Every row of a family has the same denominator (the same roll comes next).
         den = self.path_denominator * (int(self.denominator[0]) if len(self) else 1)
         if exact:
-            out = np.vectorize(lambda x: Fraction(int(x), den), otypes=[object])(sums)
+            out: np.ndarray = np.vectorize(lambda x: Fraction(int(x), den), otypes=[object])(sums)
         else:
             out = sums / den
         if field == "net":
@@ -479,8 +498,8 @@ class Sweep:
         n = len(self)
         cols: dict[str, tuple[np.ndarray, Optional[np.ndarray]]] = {}
         where = np.full((n, len(GOODS)), -1, np.int64)
-        for b in range(3):
-            where[np.arange(n), self.goods[:, b]] = b
+        for boat in range(3):
+            where[np.arange(n), self.goods[:, boat]] = boat
         for g, good in enumerate(GOODS):
             pos = np.where(where[:, g] >= 0, self.positions[np.arange(n), np.maximum(where[:, g], 0)], 0)
             # Always with a mask, even with nothing missing: every position column then
@@ -514,7 +533,7 @@ class Sweep:
             cols["denominator"] = (self.denominator, None)
         return cols
 
-    def to_frame(self, exact: bool = False):
+    def to_frame(self, exact: bool = False) -> pd.DataFrame:
         """A pandas DataFrame of ``columns(exact)`` (missing entries as NA)."""
         pd = _pandas("Sweep.frame")
 
@@ -529,11 +548,11 @@ class Sweep:
         return pd.DataFrame(data)
 
     @property
-    def frame(self):
+    def frame(self) -> pd.DataFrame:
         """The float DataFrame (needs pandas: pip install 'manila[sweep]')."""
         return self.to_frame()
 
-    def save(self, path: Union[str, os.PathLike], exact: bool = False) -> str:
+    def save(self, path: Union[str, os.PathLike[str]], exact: bool = False) -> str:
         """Writes the sweep to ``path``: .npz (every array), .csv or .parquet (one row per
         state, the columns of ``columns``). Returns the format written."""
         suffix = os.path.splitext(os.fspath(path))[1].lower()
@@ -580,7 +599,7 @@ class Sweep:
             f"{os.fspath(path)}: unknown format {suffix or '(none)'!r}; use .npz, .csv or .parquet"
         )
 
-    def _write_csv(self, path: Union[str, os.PathLike], exact: bool) -> None:
+    def _write_csv(self, path: Union[str, os.PathLike[str]], exact: bool) -> None:
         import csv
 
         cols = self.columns(exact)
@@ -607,7 +626,7 @@ def _pandas(what: str) -> Any:
     return pandas
 
 
-def read_frame(path: Union[str, os.PathLike]) -> Any:
+def read_frame(path: Union[str, os.PathLike[str]]) -> pd.DataFrame:
     """A sweep saved as .csv or .parquet, read back into pandas with the types of
     ``Sweep.frame``: every ``position_<good>`` column nullable int8 (``Int8``)."""
     pd = _pandas("read_frame")

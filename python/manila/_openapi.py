@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import __version__
 from ._evaluation import TABLE_SPOTS
 from ._example import EXAMPLE
@@ -12,14 +14,14 @@ JSON_TYPE = "application/json"
 MAX_BODY = 64 * 1024  # bytes; the server's default cap
 
 
-def _error_response(description: str) -> dict:
+def _error_response(description: str) -> dict[str, Any]:
     return {
         "description": description,
         "content": {JSON_TYPE: {"schema": {"$ref": "#/components/schemas/Errors"}}},
     }
 
 
-def _flag(name: str, description: str) -> dict:
+def _flag(name: str, description: str) -> dict[str, Any]:
     return {
         "name": name,
         "in": "query",
@@ -29,7 +31,7 @@ def _flag(name: str, description: str) -> dict:
     }
 
 
-def description() -> dict:
+def description() -> dict[str, Any]:
     """The OpenAPI 3.1 description of the server, as served at /openapi.json."""
     owner = {
         "type": "string",
@@ -323,7 +325,7 @@ def description() -> dict:
     }
     internal = {"500": _error_response("an internal error (details only in the server's log)")}
 
-    def ok(description: str, schema: dict, ctype: str = JSON_TYPE) -> dict:
+    def ok(description: str, schema: dict[str, Any], ctype: str = JSON_TYPE) -> dict[str, Any]:
         return {"description": description, "content": {ctype: {"schema": schema}}}
 
     return {

@@ -68,17 +68,17 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 
-def _players(params: Optional[dict]) -> int:
+def _players(params: Optional[dict[str, Any]]) -> int:
     players = (params or {}).get("players", DEFAULT_PLAYERS)
     if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"players: Manila is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players!r}")
     return players
 
 
-class ManilaGame(pyspiel.Game):
+class ManilaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no types
     """The OpenSpiel game; ``pyspiel.load_game("python_manila", {"players": n})`` makes one."""
 
-    def __init__(self, params: Optional[dict] = None):
+    def __init__(self, params: Optional[dict[str, Any]] = None):
         self.players = _players(params)
         info = pyspiel.GameInfo(
             num_distinct_actions=_CHANCE_BASE,
@@ -94,16 +94,18 @@ class ManilaGame(pyspiel.Game):
     def new_initial_state(self) -> ManilaState:
         return ManilaState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Optional[dict] = None) -> ManilaObserver:
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Optional[dict[str, Any]] = None
+    ) -> ManilaObserver:
         return ManilaObserver(
             self.players, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
         )
 
 
-class ManilaState(pyspiel.State):
+class ManilaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no types
     """A state of the game: the engine's ``GameState`` behind OpenSpiel's interface."""
 
-    def __init__(self, game: ManilaGame, core: Optional[Any] = None):
+    def __init__(self, game: ManilaGame, core: Optional[_core.GameState] = None):
         super().__init__(game)
         # Chance is OpenSpiel's to draw (chance_outcomes); the engine's seed is unused.
         self._s = core if core is not None else _core.GameState(players=game.players, seed=0)
@@ -152,7 +154,7 @@ class ManilaObserver:
         pyspiel.PrivateInfoType.ALL_PLAYERS: "all",
     }
 
-    def __init__(self, players: int, iig_obs_type: Any, params: Optional[dict]):
+    def __init__(self, players: int, iig_obs_type: Any, params: Optional[dict[str, Any]]):
         if params:
             raise ValueError(f"observer params: none are supported, got {params}")
         if not iig_obs_type.public_info:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 import numpy as np
+import numpy.typing as npt
 
 try:
     from gymnasium import spaces
@@ -34,7 +35,7 @@ except ImportError as exc:  # pragma: no cover - only without the extra
     raise ImportError("manila.pettingzoo needs PettingZoo: pip install 'manila[rl]'") from exc
 
 from . import _core
-from .game import Game, RulesLike
+from .game import Game, RulesLike, State
 from .view import observation_low, observation_size
 
 NUM_PLAYER_ACTIONS = _core.ACTION_OFFSETS["deal"]  # player actions come before chance ones
@@ -47,10 +48,14 @@ def env(players: int = 4, rules: RulesLike = None, render_mode: Optional[str] = 
     return wrappers.OrderEnforcingWrapper(e)
 
 
-class raw_env(AECEnv):
+class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
     """Manila for 3 to 5 agents (see the module doc)."""
 
-    metadata = {"name": "manila_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {
+        "name": "manila_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+    }
 
     def __init__(self, players: int = 4, rules: RulesLike = None, render_mode: Optional[str] = None):
         super().__init__()
@@ -72,16 +77,16 @@ class raw_env(AECEnv):
         )
         self.observation_spaces = {a: observation for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_PLAYER_ACTIONS) for a in self.possible_agents}
-        self.state_ = None
+        self.state_: Optional[State] = None
         self._rng: Optional[np.random.Generator] = None  # draws each game's seed
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+    def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
         game_seed = int(self._rng.integers(2**63))
@@ -91,22 +96,28 @@ class raw_env(AECEnv):
         self._cumulative_rewards = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._advance()
 
-    def observe(self, agent: str) -> dict:
+    def _state(self) -> State:
+        """The game in progress, which reset() starts."""
+        if self.state_ is None:
+            raise RuntimeError("no game yet: call reset() first")
+        return self.state_
+
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         p = self.agent_name_mapping[agent]
         mask = np.zeros(NUM_PLAYER_ACTIONS, np.int8)
-        if self.state_.current_player() == p:
-            mask[self.state_.legal_actions()] = 1
-        return {"observation": self.state_.observation_tensor(p), "action_mask": mask}
+        if self._state().current_player() == p:
+            mask[self._state().legal_actions()] = 1
+        return {"observation": self._state().observation_tensor(p), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.state_.apply_action(int(action))
+        self._state().apply_action(int(action))
         self._cumulative_rewards[agent] = 0
         self._advance()
         self._accumulate_rewards()
@@ -115,7 +126,7 @@ class raw_env(AECEnv):
 
     def _advance(self) -> None:
         """Plays chance until a player is to move or the game is over."""
-        state = self.state_
+        state = self._state()
         while state.is_chance_node():
             state.apply_chance()
         if state.is_terminal():

@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union, cast
 from urllib.parse import parse_qs
 
 from . import __version__, _openapi
@@ -47,6 +47,13 @@ from ._inputs import json_error_text, json_type
 from ._names import page_data
 from ._state import VoyageState, parse
 from ._suggest import with_suggestions
+
+if TYPE_CHECKING:
+    from ._advice import Advice
+    from ._evaluation import Evaluation
+
+    # evaluate or advise, called as (state, exact, strict=..., threads=...).
+    Compute = Callable[..., Union[Evaluation, Advice]]
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -82,7 +89,7 @@ class ApiError(Exception):
         self.headers = dict(headers or {})
 
 
-def _errors(problems: list[Problem]) -> dict:
+def _errors(problems: list[Problem]) -> dict[str, Any]:
     return {"errors": [p.to_dict("http") for p in with_suggestions(problems)]}
 
 
@@ -91,7 +98,7 @@ _NAMES_SLOT = b"/*NAMES*/null"
 
 def _page() -> bytes:
     """The page, with the names players see (manila.names) filled in: it keeps no copy."""
-    page = resources.files("manila").joinpath("web", "index.html").read_bytes()
+    page = resources.files("manila").joinpath("web").joinpath("index.html").read_bytes()
     if _NAMES_SLOT not in page:
         raise OSError("the page has no slot for the names")
     # "<" escaped: the JSON sits inside a <script> element.
@@ -109,7 +116,7 @@ def lan_address() -> Optional[str]:
         try:
             with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
                 sock.connect((probe, 9))
-                address = sock.getsockname()[0]
+                address: str = sock.getsockname()[0]
         except OSError:
             continue
         if address and not address.startswith(("0.", "127.")):
@@ -120,9 +127,7 @@ def lan_address() -> Optional[str]:
 # --------------------------------------------------------------------------- the requests
 
 
-def _compute(
-    evaluator: Callable[..., Any], state: Any, exact: Optional[bool], strict: Optional[bool]
-) -> dict:
+def _compute(evaluator: Compute, state: Any, exact: Optional[bool], strict: Optional[bool]) -> dict[str, Any]:
     """Runs on a worker thread: parse, evaluate or advise (GIL released in C++), convert to JSON."""
     return evaluator(state, exact, strict=strict, threads=1).to_dict()
 
@@ -237,7 +242,7 @@ class Handler(BaseHTTPRequestHandler):
         except Exception:  # a bug: log it here, say nothing of it to the client, keep serving
             self.log_error("internal error on %s %s:\n%s", method, self.path[:200], traceback.format_exc())
             self.close_connection = True
-            self._headers_buffer = []  # whatever half-made answer there was
+            self._headers_buffer: list[bytes] = []  # whatever half-made answer there was
             try:
                 self._send_json(500, _errors([Problem("", "internal server error")]), head=head)
             except OSError:
@@ -404,16 +409,16 @@ class Handler(BaseHTTPRequestHandler):
         self._body_read = True
         return b"".join(chunks)
 
-    def _json(self, data: Any) -> tuple[int, bytes, str, dict]:
+    def _json(self, data: Any) -> tuple[int, bytes, str, dict[str, str]]:
         body = json.dumps(data, allow_nan=False, ensure_ascii=False).encode("utf-8")
         return 200, body, JSON_TYPE, {}
 
     # ---- the routes
 
-    def route_evaluate(self, query: str) -> tuple[int, bytes, str, dict]:
+    def route_evaluate(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         return self._computed(query, self.server.evaluator, "the evaluation")
 
-    def route_advise(self, query: str) -> tuple[int, bytes, str, dict]:
+    def route_advise(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         # A search can take seconds early in a voyage: only a few run at once, and a request
         # beyond them is turned away at once rather than queued behind them.
         heavy = self.server.heavy
@@ -426,8 +431,8 @@ class Handler(BaseHTTPRequestHandler):
         return self._computed(query, self.server.adviser, "the advice", on_done=heavy.release)
 
     def _computed(
-        self, query: str, compute: Callable[..., Any], what: str, on_done: Optional[Callable[[], Any]] = None
-    ) -> tuple[int, bytes, str, dict]:
+        self, query: str, compute: Compute, what: str, on_done: Optional[Callable[[], Any]] = None
+    ) -> tuple[int, bytes, str, dict[str, str]]:
         """Reads the body, runs ``compute`` on the pool within the time limit, answers JSON.
         ``on_done`` runs once the computation has finished, even past the time limit."""
         try:
@@ -461,7 +466,7 @@ class Handler(BaseHTTPRequestHandler):
             raise ApiError(400, str(exc)) from None
         return self._json(result)
 
-    def route_validate(self, query: str) -> tuple[int, bytes, str, dict]:
+    def route_validate(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         params = self._params(query, ("strict",))
         data = self._read_json()
         try:
@@ -475,17 +480,17 @@ class Handler(BaseHTTPRequestHandler):
             raise ApiError(400, str(exc), problems=exc.problems) from None
         return self._json({"valid": True, "state": state.to_dict(), "notation": str(state)})
 
-    def route_example(self, query: str) -> tuple[int, bytes, str, dict]:
+    def route_example(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         self._params(query, ())
         return self._json(EXAMPLE)
 
-    def route_health(self, query: str) -> tuple[int, bytes, str, dict]:
+    def route_health(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         return self._json({"status": "ok", "version": __version__})
 
-    def route_openapi(self, query: str) -> tuple[int, bytes, str, dict]:
+    def route_openapi(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         return 200, self.server.openapi_bytes, JSON_TYPE, {}
 
-    def route_page(self, query: str) -> tuple[int, bytes, str, dict]:
+    def route_page(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         return (
             200,
             self.server.page,
@@ -498,7 +503,7 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-ROUTES: dict[str, dict[str, Callable[..., tuple[int, bytes, str, dict]]]] = {
+ROUTES: dict[str, dict[str, Callable[..., tuple[int, bytes, str, dict[str, str]]]]] = {
     "/": {"GET": Handler.route_page},
     "/healthz": {"GET": Handler.route_health},
     "/openapi.json": {"GET": Handler.route_openapi},
@@ -536,8 +541,8 @@ class ManilaServer(ThreadingHTTPServer):
         self.time_limit = float(time_limit)
         self.max_body = int(max_body)
         self.quiet = quiet
-        self.evaluator: Callable[..., Any] = evaluate
-        self.adviser: Callable[..., Any] = advise
+        self.evaluator: Compute = evaluate
+        self.adviser: Compute = advise
         self.heavy_limit = heavy_limit
         self.heavy = threading.BoundedSemaphore(heavy_limit)
         try:
@@ -555,7 +560,7 @@ class ManilaServer(ThreadingHTTPServer):
 
     @property
     def url(self) -> str:
-        host, port = self.server_address[:2]
+        host, port = cast("tuple[str, int]", self.server_address[:2])  # AF_INET or AF_INET6
         host = f"[{host}]" if ":" in str(host) else host
         return f"http://{host}:{port}/"
 

@@ -12,7 +12,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn, Optional
+from typing import Any, NoReturn, Optional, cast
 
 from .._advice import advise
 from .._errors import StateError
@@ -271,7 +271,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
     try:
         _check_outputs(args)
-        return args.run(args)
+        return cast(int, args.run(args))  # each command's run gives the exit status
     except StateError as exc:
         for problem in with_suggestions(exc.problems):
             _error(problem.line("cli"))

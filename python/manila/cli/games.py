@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import IO, Callable, Optional
+from typing import IO, Any, Callable, Optional
 
 from .._ladder import ladder
 from .._progress import ProgressBar
@@ -60,8 +60,8 @@ def format_result(result: SimulationResult) -> str:
     return "\n".join(lines)
 
 
-def _line_writer(out: IO[str]) -> Callable[[dict], None]:
-    def write(record: dict) -> None:
+def _line_writer(out: IO[str]) -> Callable[[dict[str, Any]], None]:
+    def write(record: dict[str, Any]) -> None:
         out.write(json.dumps(record, separators=(",", ":")) + "\n")
 
     return write

@@ -14,7 +14,7 @@ from ..game import Game, IllegalActionError, State
 from .rules import rules_text
 
 
-def read_records(source: str) -> list[dict]:
+def read_records(source: str) -> list[dict[str, Any]]:
     """Game records from a JSON-lines file (or one JSON object: a record or a serialized state)."""
     text = read_text(source)  # InputError if unreadable, too large or not UTF-8
     name = "standard input" if source == "-" else source
@@ -68,7 +68,7 @@ def _who(state: State) -> str:
     return "chance" if state.is_chance_node() else f"p{state.current_player()}"
 
 
-def replay_lines(record: dict, board: bool = False) -> Iterator[str]:
+def replay_lines(record: dict[str, Any], board: bool = False) -> Iterator[str]:
     """A game told step by step: every action with who made it, each voyage's outcome,
     the final wealth; with ``board`` the whole table after every action."""
     game = Game(players=record.get("players", 4), seed=record.get("seed", 0), rules=record.get("rules"))

@@ -8,8 +8,9 @@ import os
 import re
 import sys
 import time
+from contextlib import AbstractContextManager
 from fractions import Fraction
-from typing import Any
+from typing import Any, Optional, cast
 
 from .._enumerate import Position
 from .._notation import read_option
@@ -102,7 +103,7 @@ def add_pattern_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def pattern_from_args(args: argparse.Namespace) -> dict:
+def pattern_from_args(args: argparse.Namespace) -> dict[str, Any]:
     """The pattern keywords of manila.sweep from the options of add_pattern_arguments."""
     if args.crew and args.crew_sizes:
         raise ValueError("--crew, --crew-sizes: give one or the other")
@@ -135,7 +136,7 @@ def pattern_from_args(args: argparse.Namespace) -> dict:
     }
 
 
-def _wealth_from_args(args: argparse.Namespace) -> dict:
+def _wealth_from_args(args: argparse.Namespace) -> dict[str, Any]:
     """The wealth keys of a state from --objective, --shares, --prices and --budget, read in
     the notation's syntax; their values are checked with the state's (manila.sweep does)."""
     listed = {"shares": args.shares, "prices": [args.prices] if args.prices else [], "budget": args.budget}
@@ -227,7 +228,7 @@ def add_sweep_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _family_from_args(args: argparse.Namespace) -> dict:
+def _family_from_args(args: argparse.Namespace) -> dict[str, Any]:
     goods = [g.split(",") for g in args.goods] if args.goods else None
     if goods is not None and len(goods) == 1:
         goods = goods[0]
@@ -286,7 +287,7 @@ class _NoExecutor:
         return None
 
 
-def _executor(args: argparse.Namespace) -> Any:
+def _executor(args: argparse.Namespace) -> AbstractContextManager[Optional[cf.Executor]]:
     if args.dask:
         if args.executor != "none":
             raise ValueError("--dask, --executor: give one or the other")
@@ -298,7 +299,7 @@ def _executor(args: argparse.Namespace) -> Any:
         class _Dask:
             def __enter__(self) -> cf.Executor:
                 self.client = Client(args.dask)
-                return self.client.get_executor()
+                return cast(cf.Executor, self.client.get_executor())
 
             def __exit__(self, *exc: Any) -> None:
                 self.client.close()
@@ -336,7 +337,7 @@ def add_starts_arguments(parser: argparse.ArgumentParser, table: bool = True) ->
     add_pattern_arguments(parser)
 
 
-def starts_from_args(args: argparse.Namespace) -> tuple[str, list[dict]]:
+def starts_from_args(args: argparse.Namespace) -> tuple[str, list[dict[str, Any]]]:
     """(criterion, ranking) for the options of add_starts_arguments."""
     pattern = pattern_from_args(args)
     ranking = rank_starts(args.goods.split(","), args.by, **pattern)

@@ -12,7 +12,7 @@ pyplot state are involved.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
@@ -23,11 +23,14 @@ from ._evaluation import TABLE_SPOTS
 from ._starts import describe_criterion
 from ._sweep import sweep
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 AXIS = list(range(_core.ARRIVED + 1))  # positions 0..13, then 14 = arrived
 AXIS_LABELS = [str(p) for p in range(14)] + ["M"]
 
 
-def _figure(**kwargs: Any) -> Any:
+def _figure(**kwargs: Any) -> Figure:
     try:
         from matplotlib.figure import Figure
     except ImportError:
@@ -40,7 +43,7 @@ def heatmap_grid(
     x: str,
     y: str,
     *,
-    goods: Any,
+    goods: Union[str, Sequence[str]],
     at: Mapping[str, Position],
     next_roll: int = 3,
     reachable: bool = False,
@@ -72,12 +75,12 @@ def heatmap(
     x: str,
     y: str,
     *,
-    goods: Any,
+    goods: Union[str, Sequence[str]],
     at: Mapping[str, Position],
     next_roll: int = 3,
     reachable: bool = False,
     **pattern: Any,
-) -> Any:
+) -> Figure:
     """A figure: the heat map of ``spot``'s expected net value over the positions of boats
     ``x`` and ``y``, the third boat held at ``at`` ({good: position})."""
     grid = heatmap_grid(spot, x, y, goods=goods, at=at, next_roll=next_roll, reachable=reachable, **pattern)
@@ -118,7 +121,7 @@ def heatmap(
     return fig
 
 
-def starts_chart(ranking: Sequence[Mapping[str, Any]], by: str) -> Any:
+def starts_chart(ranking: Sequence[Mapping[str, Any]], by: str) -> Figure:
     """A figure: horizontal bars of the starts' scores, best at the top."""
     fig = _figure(figsize=(8, 0.28 * len(ranking) + 1.6), layout="constrained")
     ax = fig.add_subplot()

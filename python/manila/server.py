@@ -31,6 +31,7 @@ import json
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 import traceback
@@ -589,6 +590,12 @@ class ManilaServer(ThreadingHTTPServer):
         host, port = self.server_address[:2]
         host = f"[{host}]" if ":" in str(host) else host
         return f"http://{host}:{port}/"
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that resets its connection between two requests is not a server error.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
 
     def server_close(self) -> None:
         super().server_close()

@@ -47,6 +47,27 @@ class Evaluate:
         manila.evaluate(STATES[name])
 
 
+class Overhead:
+    """manila.evaluate(dict) end to end against the spot table alone, at the last roll, where
+    Python's share is largest (issue 12: at most 2x; benchmarks/overhead.py prints the ratio)."""
+
+    params = [[n for n, s in STATES.items() if s["next_roll"] == 3]]
+    param_names = ["state"]
+
+    def setup(self, name):
+        self.state = STATES[name]
+        self.voyage, self.owner, self.limit = _prepared(name)
+
+    def time_spot_table(self, name):
+        _core.analyse(self.voyage, self.owner, self.limit, 0)
+
+    def time_evaluate_dict(self, name):
+        manila.evaluate(self.state)
+
+    def time_evaluate_dict_to_dict(self, name):
+        manila.evaluate(self.state).to_dict()
+
+
 class Batch:
     """Many states in one call, spread over threads with the GIL released."""
 

@@ -1,6 +1,7 @@
 """Load on the HTTP server over loopback: N evaluate requests from C concurrent clients.
 
     python benchmarks/load.py [--requests 10000] [--clients 32] [--workers N] [--url URL]
+                              [--mix all|roll3] [--client python|wrk] [--seconds 10]
 
 Without --url it starts ``manila.server`` in a child process on a free loopback port (so the
 clients' Python does not share a GIL with it) and stops it at the end. Each client keeps one
@@ -8,6 +9,11 @@ HTTP/1.1 connection and sends the benchmark states (benchmarks/bench_states.py) 
 answer counts as a failure unless it is a 200 whose JSON equals manila.evaluate on the same
 state. Prints requests/s and latency percentiles; exits 1 if anything failed. Only loopback
 addresses are accepted, and the run is bounded by --requests and --deadline.
+
+``--mix roll3`` sends only the states at their last roll (what the server answers on the
+connection's thread). ``--client wrk`` drives the load with wrk (Debian package ``wrk``) for
+--seconds instead of Python clients, which on a small machine take the cores the server
+needs; wrk checks only that every answer is a 200.
 """
 
 from __future__ import annotations
@@ -18,10 +24,12 @@ import ipaddress
 import json
 import os
 import re
+import shutil
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from urllib.parse import urlsplit
@@ -64,9 +72,15 @@ def _percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[k]
 
 
-def run_load(host: str, port: int, requests: int, clients: int, deadline: float) -> dict:
-    bodies = [json.dumps(s).encode() for s in STATES.values()]
-    expected = [manila.evaluate(s).to_dict() for s in STATES.values()]
+MIXES = {
+    "all": list(STATES.values()),
+    "roll3": [s for s in STATES.values() if s["next_roll"] == 3],
+}
+
+
+def run_load(host: str, port: int, requests: int, clients: int, deadline: float, mix: str = "all") -> dict:
+    bodies = [json.dumps(s).encode() for s in MIXES[mix]]
+    expected = [manila.evaluate(s).to_dict() for s in MIXES[mix]]
     counter = iter(range(requests))
     taken = [0]
     lock = threading.Lock()
@@ -134,6 +148,70 @@ def run_load(host: str, port: int, requests: int, clients: int, deadline: float)
     }
 
 
+_WRK_SCRIPT = """wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local bodies = {%s}
+local i = 0
+request = function()
+  i = i %% #bodies + 1
+  return wrk.format(nil, "/v1/evaluate", nil, bodies[i])
+end
+local failed = 0
+response = function(status, headers, body)
+  if status ~= 200 then failed = failed + 1 end
+end
+"""
+
+
+def run_wrk(host: str, port: int, clients: int, seconds: float, mix: str = "all") -> dict:
+    """requests/s from wrk (2 threads, `clients` connections) posting the mix in turn."""
+    wrk = shutil.which("wrk")
+    if wrk is None:
+        raise SystemExit("wrk is not installed (Debian: apt-get install wrk)")
+    # A JSON string is a valid Lua string literal: the bodies go in as json.dumps of the JSON.
+    bodies = ", ".join(json.dumps(json.dumps(s)) for s in MIXES[mix])
+    with tempfile.NamedTemporaryFile("w", suffix=".lua") as script:
+        script.write(_WRK_SCRIPT % bodies)
+        script.flush()
+        out = subprocess.run(
+            [wrk, "-t2", f"-c{clients}", f"-d{seconds:g}s", "-s", script.name, f"http://{host}:{port}/"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    rps = re.search(r"Requests/sec:\s+([0-9.]+)", out)
+    done = re.search(r"(\d+) requests in ([0-9.]+)s", out)
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    errors = re.search(r"Socket errors: (.*)", out)
+    failures = [f"{bad.group(1)} answers were not 200"] if bad else []
+    failures += [f"socket errors: {errors.group(1)}"] if errors else []
+    return {
+        "rps": float(rps.group(1)) if rps else 0.0,
+        "answered": int(done.group(1)) if done else 0,
+        "elapsed": float(done.group(2)) if done else 0.0,
+        "failures": failures,
+        "clients": clients,
+    }
+
+
+def start_local_server(workers: int | None = None) -> tuple[subprocess.Popen, str]:
+    """``manila serve`` in a child process on a free loopback port, warmed up."""
+    proc, url = _start_server(workers)
+    host, port = _loopback_only(url)
+    conn = http.client.HTTPConnection(host, port, timeout=30)
+    for s in STATES.values():
+        conn.request(
+            "POST", "/v1/evaluate", body=json.dumps(s).encode(), headers={"Content-Type": "application/json"}
+        )
+        res = conn.getresponse()
+        res.read()
+        if res.status != 200:
+            proc.kill()
+            raise SystemExit(f"warm-up request failed with {res.status}")
+    conn.close()
+    return proc, url
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=10_000)
@@ -145,6 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--deadline", type=float, default=600.0, help="stop sending after this many seconds (default 600)"
     )
+    parser.add_argument("--mix", choices=sorted(MIXES), default="all", help="the states sent (default all)")
+    parser.add_argument("--client", choices=("python", "wrk"), default="python", help="what drives the load")
+    parser.add_argument("--seconds", type=float, default=10.0, help="how long wrk runs (default 10)")
     args = parser.parse_args(argv)
     if args.requests < 1 or args.clients < 1:
         parser.error("--requests and --clients must be positive")
@@ -152,31 +233,29 @@ def main(argv: list[str] | None = None) -> int:
     proc = None
     url = args.url
     if url is None:
-        proc, url = _start_server(args.workers)
+        proc, url = start_local_server(args.workers)
     try:
         host, port = _loopback_only(url)
-        # Warm up: one of each state, so the first timings are not the server's imports.
-        conn = http.client.HTTPConnection(host, port, timeout=30)
-        for s in STATES.values():
-            conn.request(
-                "POST",
-                "/v1/evaluate",
-                body=json.dumps(s).encode(),
-                headers={"Content-Type": "application/json"},
-            )
-            res = conn.getresponse()
-            res.read()
-            if res.status != 200:
-                raise SystemExit(f"warm-up request failed with {res.status}")
-        conn.close()
-        r = run_load(host, port, args.requests, args.clients, args.deadline)
+        if args.client == "wrk":
+            r = run_wrk(host, port, args.clients, args.seconds, args.mix)
+        else:
+            r = run_load(host, port, args.requests, args.clients, args.deadline, args.mix)
     finally:
         if proc is not None:
             proc.terminate()
             proc.wait(10)
 
+    print(f"server: {url} ({os.cpu_count()} cores here; states: {args.mix}, driven by {args.client})")
+    if args.client == "wrk":
+        print(
+            f"{r['answered']} requests answered on {r['clients']} connections in {r['elapsed']:.2f} s: "
+            f"{r['rps']:.0f} requests/s"
+        )
+        print(f"failures: {len(r['failures'])}")
+        for f in r["failures"]:
+            print(f"  {f}")
+        return 1 if r["failures"] else 0
     ms = 1000.0
-    print(f"server: {url} ({os.cpu_count()} cores here; states: {', '.join(STATES)})")
     print(
         f"{r['answered']} of {r['requests']} requests answered by {r['clients']} clients "
         f"in {r['elapsed']:.2f} s: {r['rps']:.0f} requests/s"

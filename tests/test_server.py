@@ -434,6 +434,38 @@ def test_keep_alive_and_close(srv):
         conn.close()
 
 
+def test_a_last_roll_state_is_evaluated_without_the_pool():
+    """A state at its last roll takes microseconds: it is answered on the connection's thread."""
+
+    class NoPool:
+        def submit(self, *args, **kwargs):
+            raise RuntimeError("the pool was used")
+
+        def shutdown(self, *args, **kwargs):
+            pass
+
+    with serving() as s:
+        s.pool.shutdown()
+        s.pool = NoPool()
+        state = manila.parse(ROLL3).to_dict()
+        r = call(s, "POST", "/v1/evaluate?exact=1", state)
+        assert r.status == 200 and r.json() == manila.evaluate(state, exact=True).to_dict()
+        bad = call(s, "POST", "/v1/evaluate", {**state, "player": " "})
+        assert bad.status == 400
+        assert bad.errors == [p.to_dict("http") for p in manila.validate({**state, "player": " "})]
+        assert call(s, "POST", "/v1/evaluate", START).status == 500  # earlier rolls: the pool
+
+
+def test_validate_reads_states_with_the_librarys_as_state(srv, monkeypatch):
+    seen = []
+    library = web.as_state
+    monkeypatch.setattr(web, "as_state", lambda *args: seen.append(args) or library(*args))
+    assert call(srv, "POST", "/v1/validate", {"notation": ROLL3}).status == 200
+    assert call(srv, "POST", "/v1/validate?strict=0", UNREACHABLE).status == 200
+    assert call(srv, "POST", "/v1/validate", UNREACHABLE).status == 400
+    assert seen == [(ROLL3, None), (UNREACHABLE, False), (UNREACHABLE, None)]
+
+
 def test_concurrent_requests(srv):
     bodies = [manila.EXAMPLE, START, {"notation": ROLL3}] * 20
     with ThreadPoolExecutor(16) as pool:

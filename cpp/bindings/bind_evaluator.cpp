@@ -2,14 +2,58 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "manila/evaluator.hpp"
 #include "numpy_views.hpp"
+#include "voyage_args.hpp"
 
 namespace py = pybind11;
 using namespace manila;
 using manila_bindings::view;
+
+namespace {
+
+// A Python list of the n numbers at `first`: what the evaluation JSON is made of, without
+// a numpy view per field (which costs more than a small row's numbers).
+template <class T>
+py::list numbers(const T* first, std::size_t n) {
+    py::list out(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        PyObject* number;
+        if constexpr (std::is_same_v<T, std::uint8_t>)
+            number = PyBool_FromLong(first[i]);
+        else
+            number = PyLong_FromLongLong(static_cast<long long>(first[i]));
+        if (number == nullptr) throw py::error_already_set();
+        PyList_SET_ITEM(out.ptr(), static_cast<py::ssize_t>(i), number);
+    }
+    return out;
+}
+
+py::tuple row(const Table& t, int i) {
+    if (i < 0 || i >= t.n)
+        throw std::out_of_range("row " + std::to_string(i) + " is not in 0.." +
+                                std::to_string(t.n - 1));
+    const auto r = static_cast<std::size_t>(i);
+    const auto spots = static_cast<std::size_t>(kNumTableSpots);
+    const auto owners = static_cast<std::size_t>(t.owner_stride);
+    const auto outcomes = static_cast<std::size_t>(kNumOutcomes);
+    const auto sailing = static_cast<std::size_t>(kNumBoats);
+    py::list boats(sailing);
+    for (std::size_t b = 0; b < sailing; ++b)
+        boats[b] = numbers(&t.boats[(r * sailing + b) * outcomes], outcomes);
+    return py::make_tuple(t.denominator[r], numbers(&t.legal[r * spots], spots),
+                          numbers(&t.cost[r * spots], spots), numbers(&t.net[r * spots], spots),
+                          boats, numbers(&t.incomes[r * owners], owners),
+                          numbers(&t.payoffs[r * owners], owners));
+}
+
+}  // namespace
 
 void register_evaluator(py::module_& m) {
     m.attr("TABLE_SIZE") = kNumTableSpots;
@@ -49,10 +93,14 @@ void register_evaluator(py::module_& m) {
                                    Table& t = self.cast<Table&>();
                                    return view(self, t.cost, {t.n, kNumTableSpots});
                                })
-        .def_property_readonly("net", [](py::object self) {
-            Table& t = self.cast<Table&>();
-            return view(self, t.net, {t.n, kNumTableSpots});
-        });
+        .def_property_readonly("net",
+                               [](py::object self) {
+                                   Table& t = self.cast<Table&>();
+                                   return view(self, t.net, {t.n, kNumTableSpots});
+                               })
+        .def("row", &row, py::arg("i"),
+             "Row i as plain Python values: (denominator, legal, cost, net, boats, incomes, "
+             "payoffs), the lists as the array properties hold them.");
 
     m.def(
         "legal_spots",
@@ -76,6 +124,31 @@ void register_evaluator(py::module_& m) {
         },
         py::arg("voyage"), py::arg("owner") = kNoOwner, py::arg("max_accomplices") = 3,
         py::arg("threads") = 0, py::call_guard<py::gil_scoped_release>());
+    // One call from a plain state to its numbers: the Voyage is built, validated and analysed
+    // without a Python Voyage object in between. A last-roll voyage takes microseconds, less
+    // than handing the GIL to another thread and waiting to get it back, so it keeps the GIL.
+    m.def(
+        "analyse_voyage",
+        [](int next_roll, const std::vector<int>& goods, const std::vector<int>& positions,
+           const std::vector<std::vector<int>>& crews, const std::vector<int>& spots,
+           int num_owners, bool thirteen_to_port, bool pirate_variant, int owner,
+           int max_accomplices, int threads) {
+            const Voyage v =
+                manila_bindings::make_voyage(next_roll, goods, positions, crews, spots, num_owners,
+                                             thirteen_to_port, pirate_variant, false, {}, {}, {});
+            if (v.next_roll == 3) return row(analyse(v, {owner, max_accomplices}, threads), 0);
+            Table t;
+            {
+                py::gil_scoped_release release;
+                t = analyse(v, {owner, max_accomplices}, threads);
+            }
+            return row(t, 0);
+        },
+        py::arg("next_roll"), py::arg("goods"), py::arg("positions"), py::arg("crews"),
+        py::arg("spots"), py::arg("num_owners"), py::arg("thirteen_to_port"),
+        py::arg("pirate_variant"), py::arg("owner"), py::arg("max_accomplices"), py::arg("threads"),
+        "Voyage(...) and analyse(...)[row 0] in one call, for a voyage without the wealth "
+        "objective; ValueError names the field, as Voyage does.");
     m.def(
         "analyse_batch",
         [](const std::vector<Voyage>& voyages, const std::vector<int>& owners,

@@ -87,6 +87,10 @@ class Table(metaclass=_Pybind11Type):
     def cost(self) -> npt.NDArray[np.int32]: ...
     @property
     def net(self) -> npt.NDArray[np.int64]: ...
+    def row(self, i: int) -> _Row: ...
+
+# Table.row: (denominator, legal, cost, net, boats, incomes, payoffs) as plain Python values.
+_Row = tuple[int, list[bool], list[int], list[int], list[list[int]], list[int], list[int]]
 
 def denominator(next_roll: int) -> int: ...
 def legal_spots(voyage: Voyage, owner: int, max_accomplices: int = 3) -> list[tuple[int, int]]:
@@ -97,6 +101,19 @@ def analyse(voyage: Voyage, owner: int = -1, max_accomplices: int = 3, threads: 
 def analyse_batch(
     voyages: Sequence[Voyage], owners: Sequence[int], max_accomplices: Sequence[int], threads: int = 0
 ) -> Table: ...
+def analyse_voyage(
+    next_roll: int,
+    goods: Sequence[int],
+    positions: Sequence[int],
+    crews: Sequence[Sequence[int]],
+    spots: Sequence[int],
+    num_owners: int,
+    thirteen_to_port: bool,
+    pirate_variant: bool,
+    owner: int,
+    max_accomplices: int,
+    threads: int,
+) -> _Row: ...
 
 # Advice (bind_advice.cpp).
 DECLINE: int

@@ -8,10 +8,10 @@ from math import gcd
 from typing import Any, Optional, TypedDict, Union
 
 from . import _core
-from ._state import GOODS, SPOTS, VoyageState, as_state, is_mapping
+from ._state import GOODS, SPOTS, PlainState, VoyageState, as_state, is_mapping, plain_state
 
 TABLE_SPOTS: tuple[str, ...] = GOODS + SPOTS
-OUTCOMES = ("port", "shipyard", "plundered")
+OUTCOMES = ("port", "shipyard", "plundered")  # the order of a row's boat numbers
 
 StateLike = Union[VoyageState, Mapping[str, Any], str]
 
@@ -35,28 +35,35 @@ class Evaluation:
     ``to_dict()`` gives the JSON of the contract.
     """
 
-    def __init__(self, state: VoyageState, table: _core.Table, row: int, exact: bool):
-        self.state = state
+    def __init__(self, state: Union[VoyageState, PlainState], numbers: _core._Row, exact: bool):
+        # state: the VoyageState, or the fast path's reading of a dict, which makes it on demand.
+        self._source = state
+        self._goods = state.goods if isinstance(state, PlainState) else tuple(state.boats)
+        self._owners = state.owners
+        self._numbers = numbers
         self.exact = exact
-        self._table = table
-        self._row = row
+
+    @property
+    def state(self) -> VoyageState:
+        """The evaluated state."""
+        source = self._source
+        return source.state() if isinstance(source, PlainState) else source
 
     def _number(self, num: int) -> Union[float, Fraction]:
-        den = int(self._table.denominator[self._row])
+        den = self._numbers[0]
         return Fraction(num, den) if self.exact else num / den
 
     @property
     def denominator(self) -> int:
         """The common denominator of every value: 6 ** (3 * rolls left)."""
-        return int(self._table.denominator[self._row])
+        return self._numbers[0]
 
     @property
     def spots(self) -> dict[str, SpotValue]:
         """Each spot the point-of-view player may take now: its cost and expected net value."""
-        t, r = self._table, self._row
-        legal, cost, net = t.legal[r], t.cost[r], t.net[r]
+        _, legal, cost, net = self._numbers[:4]
         return {
-            name: {"cost": int(cost[i]), "expected_net": self._number(int(net[i]))}
+            name: {"cost": cost[i], "expected_net": self._number(net[i])}
             for i, name in enumerate(TABLE_SPOTS)
             if legal[i]
         }
@@ -64,24 +71,24 @@ class Evaluation:
     @property
     def boats(self) -> dict[str, dict[str, Union[float, Fraction]]]:
         """Per sailing good, the probability that it ends in port, in the shipyard or plundered."""
-        counts = self._table.boats[self._row]
+        counts = self._numbers[4]
         return {
-            good: {o: self._number(int(counts[i][k])) for k, o in enumerate(OUTCOMES)}
-            for i, good in enumerate(self.state.boats)
+            good: {o: self._number(counts[i][k]) for k, o in enumerate(OUTCOMES)}
+            for i, good in enumerate(self._goods)
         }
 
     @property
     def incomes(self) -> dict[str, Union[float, Fraction]]:
         """The expected voyage income of every owner named in the state."""
-        row = self._table.incomes[self._row]
-        return {name: self._number(int(row[i])) for i, name in enumerate(self.state.owners)}
+        row = self._numbers[5]
+        return {name: self._number(row[i]) for i, name in enumerate(self._owners)}
 
     @property
     def payoffs(self) -> dict[str, Union[float, Fraction]]:
         """The expected payoff of every owner: the voyage income, plus the share gains when
         the state's objective is wealth (then the same as ``incomes``)."""
-        row = self._table.payoffs[self._row]
-        return {name: self._number(int(row[i])) for i, name in enumerate(self.state.owners)}
+        row = self._numbers[6]
+        return {name: self._number(row[i]) for i, name in enumerate(self._owners)}
 
     def best_spot(self) -> Optional[str]:
         """The spot with the highest expected net value (first in canonical order on ties)."""
@@ -91,23 +98,19 @@ class Evaluation:
     def to_dict(self, exact: Optional[bool] = None) -> dict[str, Any]:
         """The evaluation JSON (docs/numbers.md): floats, or "n/d" strings when exact."""
         exact = self.exact if exact is None else exact
-        den = self.denominator
-        conv = (lambda n: _exact_text(n, den)) if exact else (lambda n: n / den)
-        t, r = self._table, self._row
-        legal, cost, net = t.legal[r].tolist(), t.cost[r].tolist(), t.net[r].tolist()
-        boats, incomes, payoffs = t.boats[r].tolist(), t.incomes[r].tolist(), t.payoffs[r].tolist()
+        den, legal, cost, net, boats, incomes, payoffs = self._numbers
+        # den.__rtruediv__(n) is n / den without a Python call per number.
+        conv = (lambda n: _exact_text(n, den)) if exact else den.__rtruediv__
+        owners = self._owners
         return {
             "spots": {
                 name: {"cost": cost[i], "expected_net": conv(net[i])}
                 for i, name in enumerate(TABLE_SPOTS)
                 if legal[i]
             },
-            "boats": {
-                good: {o: conv(boats[i][k]) for k, o in enumerate(OUTCOMES)}
-                for i, good in enumerate(self.state.boats)
-            },
-            "incomes": {name: conv(incomes[i]) for i, name in enumerate(self.state.owners)},
-            "payoffs": {name: conv(payoffs[i]) for i, name in enumerate(self.state.owners)},
+            "boats": {good: {o: conv(n) for o, n in zip(OUTCOMES, b)} for good, b in zip(self._goods, boats)},
+            "incomes": {name: conv(n) for name, n in zip(owners, incomes)},
+            "payoffs": {name: conv(n) for name, n in zip(owners, payoffs)},
         }
 
     def __repr__(self) -> str:
@@ -138,9 +141,16 @@ def evaluate(
     VoyageState.from_dict).
     """
     exact = _wants_exact(state, exact)
-    state = _with_player(as_state(state, strict), player)
-    table = _core.analyse(state.to_core(), state.point_of_view, state.max_accomplices, threads)
-    return Evaluation(state, table, 0, exact)
+    if player is None:
+        plain = plain_state(state, strict)
+        if plain is not None:
+            try:
+                return Evaluation(plain, _core.analyse_voyage(*plain.core_args, threads), exact)
+            except ValueError:
+                pass  # the engine refuses what the fast path let through: the parser says why
+    parsed = _with_player(as_state(state, strict), player)
+    table = _core.analyse(parsed.to_core(), parsed.point_of_view, parsed.max_accomplices, threads)
+    return Evaluation(parsed, table.row(0), exact)
 
 
 def evaluate_many(
@@ -159,7 +169,9 @@ def evaluate_many(
         [s.max_accomplices for s in parsed],
         threads,
     )
-    return [Evaluation(s, table, i, _wants_exact(g, exact)) for i, (g, s) in enumerate(zip(given, parsed))]
+    return [
+        Evaluation(s, table.row(i), _wants_exact(g, exact)) for i, (g, s) in enumerate(zip(given, parsed))
+    ]
 
 
 def _with_player(state: VoyageState, player: Optional[str]) -> VoyageState:

@@ -16,18 +16,22 @@ Every error is JSON, ``{"errors": [{"path": ..., "message": ...}]}``, with its s
 64 KiB), 415 (not ``application/json``), 500 (an internal error: logged, never shown) and
 503 (the evaluation outran the time limit, or too many advice searches are running).
 
-Evaluations run on a small pool of worker threads: the C++ core releases the GIL, so they
-run in parallel, and a request whose evaluation outruns the time limit gets its 503 at the
-limit while the pool finishes the work in the background.
+A state at its last roll is evaluated in microseconds, on the connection's own thread.
+Other evaluations and advice run on a small pool of worker threads: the C++ core releases
+the GIL, so they run in parallel, and a request whose work outruns the time limit gets its
+503 at the limit while the pool finishes the work in the background.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import email.message
+import functools
 import json
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 import traceback
@@ -45,7 +49,7 @@ from ._evaluation import evaluate
 from ._example import EXAMPLE
 from ._inputs import json_error_text, json_type
 from ._names import page_data
-from ._state import VoyageState, parse
+from ._state import as_state
 from ._suggest import with_suggestions
 
 if TYPE_CHECKING:
@@ -130,6 +134,25 @@ def lan_address() -> Optional[str]:
 def _compute(evaluator: Compute, state: Any, exact: Optional[bool], strict: Optional[bool]) -> dict[str, Any]:
     """Runs on a worker thread: parse, evaluate or advise (GIL released in C++), convert to JSON."""
     return evaluator(state, exact, strict=strict, threads=1).to_dict()
+
+
+def _last_roll(given: Any) -> bool:
+    """A state at its last roll: so little work that handing it to the pool costs more."""
+    return type(given) is dict and given.get("next_roll") == 3
+
+
+@functools.lru_cache(maxsize=64)
+def _content_type_problem(ctype: str) -> Optional[str]:
+    """Why a body with this Content-Type is refused, or None; it depends on the header alone,
+    and clients send the same one again and again."""
+    header = email.message.Message()
+    header["Content-Type"] = ctype
+    if header.get_content_type() != JSON_TYPE:
+        return f"the body must be {JSON_TYPE}, not {ctype[:100]}"
+    charset = header.get_param("charset")
+    if isinstance(charset, str) and charset.lower().replace("-", "") != "utf8":
+        return f"the body must be UTF-8, not {charset[:40]}"
+    return None
 
 
 def _state_input(data: Any) -> tuple[Any, Optional[bool], Optional[bool]]:
@@ -364,11 +387,9 @@ class Handler(BaseHTTPRequestHandler):
         ctype = self.headers.get("Content-Type")
         if not ctype:
             raise ApiError(415, f"say what the body is: Content-Type: {JSON_TYPE}", "headers.content-type")
-        if self.headers.get_content_type() != JSON_TYPE:
-            raise ApiError(415, f"the body must be {JSON_TYPE}, not {ctype[:100]}", "headers.content-type")
-        charset = self.headers.get_param("charset")
-        if isinstance(charset, str) and charset.lower().replace("-", "") != "utf8":
-            raise ApiError(415, f"the body must be UTF-8, not {charset[:40]}", "headers.content-type")
+        problem = _content_type_problem(ctype)
+        if problem is not None:
+            raise ApiError(415, problem, "headers.content-type")
         raw = self._read_body(length)
         try:
             text = raw.decode("utf-8")
@@ -416,7 +437,7 @@ class Handler(BaseHTTPRequestHandler):
     # ---- the routes
 
     def route_evaluate(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
-        return self._computed(query, self.server.evaluator, "the evaluation")
+        return self._computed(query, self.server.evaluator, "the evaluation", inline=_last_roll)
 
     def route_advise(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         # A search can take seconds early in a voyage: only a few run at once, and a request
@@ -431,10 +452,17 @@ class Handler(BaseHTTPRequestHandler):
         return self._computed(query, self.server.adviser, "the advice", on_done=heavy.release)
 
     def _computed(
-        self, query: str, compute: Compute, what: str, on_done: Optional[Callable[[], Any]] = None
+        self,
+        query: str,
+        compute: Compute,
+        what: str,
+        on_done: Optional[Callable[[], Any]] = None,
+        inline: Optional[Callable[[Any], bool]] = None,
     ) -> tuple[int, bytes, str, dict[str, str]]:
-        """Reads the body, runs ``compute`` on the pool within the time limit, answers JSON.
-        ``on_done`` runs once the computation has finished, even past the time limit."""
+        """Reads the body, runs ``compute`` within the time limit, answers JSON: on this
+        thread when ``inline`` says the input is cheap, else on the pool. ``on_done`` runs
+        once the computation has finished, even past the time limit."""
+        future = None
         try:
             params = self._params(query, ("exact", "strict"))
             data = self._read_json()
@@ -442,18 +470,23 @@ class Handler(BaseHTTPRequestHandler):
                 given, body_exact, body_strict = _state_input(data)
             except StateError as exc:
                 raise ApiError(400, str(exc), problems=exc.problems) from None
-            future = self.server.pool.submit(
-                _compute, compute, given, params.get("exact", body_exact), params.get("strict", body_strict)
-            )
+            args = (compute, given, params.get("exact", body_exact), params.get("strict", body_strict))
+            if inline is None or not inline(given):
+                future = self.server.pool.submit(_compute, *args)
         except BaseException:
             if on_done is not None:
                 on_done()
             raise
-        if on_done is not None:
+        if on_done is not None and future is not None:
             future.add_done_callback(lambda _: on_done())
         try:
-            result = future.result(timeout=max(0.0, self._deadline - time.monotonic()))
+            if future is None:
+                result = _compute(*args)
+            else:
+                result = future.result(timeout=max(0.0, self._deadline - time.monotonic()))
         except concurrent.futures.TimeoutError:
+            if future is None:
+                raise
             future.cancel()
             raise ApiError(
                 503,
@@ -464,6 +497,9 @@ class Handler(BaseHTTPRequestHandler):
             raise ApiError(400, str(exc), problems=exc.problems) from None
         except ValueError as exc:  # the engine's own argument checks
             raise ApiError(400, str(exc)) from None
+        finally:
+            if on_done is not None and future is None:
+                on_done()
         return self._json(result)
 
     def route_validate(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
@@ -471,11 +507,7 @@ class Handler(BaseHTTPRequestHandler):
         data = self._read_json()
         try:
             given, _, body_strict = _state_input(data)
-            strict = params.get("strict", body_strict)
-            if isinstance(given, str):
-                state = parse(given, True if strict is None else strict)
-            else:
-                state = VoyageState.from_dict(given, strict)
+            state = as_state(given, params.get("strict", body_strict))
         except StateError as exc:
             raise ApiError(400, str(exc), problems=exc.problems) from None
         return self._json({"valid": True, "state": state.to_dict(), "notation": str(state)})
@@ -563,6 +595,12 @@ class ManilaServer(ThreadingHTTPServer):
         host, port = cast("tuple[str, int]", self.server_address[:2])  # AF_INET or AF_INET6
         host = f"[{host}]" if ":" in str(host) else host
         return f"http://{host}:{port}/"
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that resets its connection between two requests is not a server error.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
 
     def server_close(self) -> None:
         super().server_close()

@@ -91,8 +91,8 @@ def _arrival(state, good):
 
 @st.composite
 def piloted(draw):
-    """A state at roll 2 or 3 whose pilot (small or large) holds shares of a sailing good:
-    (state, the good). No pirates, so a boat that arrives is in port."""
+    """(state, pilot, good): a state at roll 2 or 3 in wealth, with a pilot (small or large)
+    and a priced good still sailing. No pirates, so a boat that arrives is in port."""
     state = draw(states(next_roll=draw(st.sampled_from((2, 3))), decision_makers=False))
     holder = state.get("player") or "red"
     state["spots"][draw(st.sampled_from(("pilot_small", "pilot_large")))] = holder

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
+import manila.openspiel  # noqa: E402, F401  (registers python_manila)
 from manila import _core  # noqa: E402
 
 DEAL = _core.ACTION_OFFSETS["deal"]

@@ -3,7 +3,6 @@
 import copy
 import io
 import json
-import random
 from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
@@ -13,7 +12,7 @@ from hypothesis import strategies as st
 import manila
 from manila import _core
 from manila.cli import main
-from states import random_state
+from states import states
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=12),
@@ -59,7 +58,7 @@ def outcome(fn, *args, **kwargs):
 @st.composite
 def mutated_states(draw):
     """A valid state with one part replaced by an arbitrary JSON value or removed."""
-    state = random_state(random.Random(draw(st.integers(0, 2**32))))
+    state = draw(states())
     node, key = state, None
     for _ in range(draw(st.integers(1, 3))):
         if not isinstance(node, dict) or not node:

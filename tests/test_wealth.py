@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 import subprocess
 import sys
 import threading
@@ -18,19 +17,19 @@ from hypothesis import strategies as st
 import manila
 from manila import server as web
 from reference import evaluate_reference
-from states import add_wealth, random_state
+from states import SeededDraws, add_wealth, build_state, states, wealth_states
 from test_reference import engine_tables
 
 SAMPLES = [(3, 200), (2, 110), (1, 30)]
 
 
 def sample(next_roll, count):
-    rng = random.Random(9000 + next_roll)
+    d = SeededDraws(9000 + next_roll)
     return [
         add_wealth(
-            rng,
-            random_state(
-                rng, next_roll, busy=rng.choice((0.2, 0.5, 0.9)), decision_makers=(True, False, None)[i % 3]
+            d,
+            build_state(
+                d, next_roll, busy=d.pick((0.2, 0.5, 0.9)), decision_makers=(True, False, None)[i % 3]
             ),
         )
         for i in range(count)
@@ -78,10 +77,8 @@ def _without_shares(state, objective):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from((1, 2, 3)))
-def test_wealth_without_shares_is_income(seed, roll):
-    rng = random.Random(seed)
-    state = add_wealth(rng, random_state(rng, roll, busy=0.6))
+@given(wealth_states(busy=0.6))
+def test_wealth_without_shares_is_income(state):
     wealth = manila.evaluate(_without_shares(state, "wealth"), exact=True, strict=False).to_dict()
     income = manila.evaluate(_without_shares(state, "income"), exact=True, strict=False).to_dict()
     assert wealth == income
@@ -92,27 +89,26 @@ def _arrival(state, good):
     return manila.evaluate(state, exact=True, strict=False).boats[good]["port"]
 
 
-@settings(max_examples=80, deadline=None)
-@given(
-    st.integers(0, 2**32 - 1),
-    st.sampled_from((2, 3)),
-    st.sampled_from(("pilot_small", "pilot_large")),
-    st.integers(1, 5),
-    st.sampled_from((0, 5, 10, 20)),
-)
-def test_shares_never_lower_the_odds_that_their_holders_pilot_brings_the_boat_home(
-    seed, roll, pilot, extra, price
-):
-    rng = random.Random(seed)
-    state = random_state(rng, roll, busy=0.5, decision_makers=False)  # no pirates: arrival = port
+@st.composite
+def piloted(draw):
+    """(state, pilot, good): a state at roll 2 or 3 in wealth, with a pilot (small or large)
+    and a priced good still sailing. No pirates, so a boat that arrives is in port."""
+    state = draw(states(next_roll=draw(st.sampled_from((2, 3))), decision_makers=False))
     holder = state.get("player") or "red"
-    state["spots"][pilot] = holder
+    state["spots"][draw(st.sampled_from(("pilot_small", "pilot_large")))] = holder
     state["objective"] = "wealth"
     moving = [g for g, b in state["boats"].items() if b["position"] != "arrived"]
     assume(moving)
-    good = rng.choice(moving)
-    state["prices"] = {good: price}
+    good = draw(st.sampled_from(moving))
+    state["prices"] = {good: draw(st.sampled_from((0, 5, 10, 20)))}
     assume(not manila.validate(state, strict=False))  # the holder may now hold too many
+    return state, holder, good
+
+
+@settings(max_examples=80, deadline=None)
+@given(piloted(), st.integers(1, 5))
+def test_shares_never_lower_the_odds_that_their_holders_pilot_brings_the_boat_home(case, extra):
+    state, holder, good = case
     before = _arrival(state, good)
     state["shares"] = {holder: {good: extra}}
     assert _arrival(state, good) >= before
@@ -269,11 +265,10 @@ def test_bad_wealth_notation(text, message):
         manila.parse(text, strict=False)
 
 
-@given(st.integers(0, 2**32 - 1))
+@given(wealth_states(next_roll=3))
 @settings(max_examples=100)
-def test_notation_round_trips_the_wealth_keys(seed):
-    rng = random.Random(seed)
-    state = manila.VoyageState.from_dict(add_wealth(rng, random_state(rng, 3)), strict=False)
+def test_notation_round_trips_the_wealth_keys(data):
+    state = manila.VoyageState.from_dict(data, strict=False)
     assert manila.parse(str(state), strict=False) == state
     assert manila.VoyageState.from_dict(state.to_dict(), strict=False) == state
 

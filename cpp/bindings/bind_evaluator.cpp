@@ -62,7 +62,7 @@ void register_evaluator(py::module_& m) {
                 out.emplace_back(s.id, s.cost);
             return out;
         },
-        py::arg("voyage"), py::arg("owner"), py::arg("max_accomplices") = 3,
+        py::arg("voyage"), py::arg("owner"), py::arg("max_accomplices") = kAccomplices,
         "(spot-table id, cost) of every spot the owner may take now.");
 
     // The GIL is released once the arguments are C++ values: the evaluation touches no
@@ -74,7 +74,7 @@ void register_evaluator(py::module_& m) {
         [](const Voyage& v, int owner, int max_accomplices, int threads) {
             return analyse(v, {owner, max_accomplices}, threads);
         },
-        py::arg("voyage"), py::arg("owner") = kNoOwner, py::arg("max_accomplices") = 3,
+        py::arg("voyage"), py::arg("owner") = kNoOwner, py::arg("max_accomplices") = kAccomplices,
         py::arg("threads") = 0, py::call_guard<py::gil_scoped_release>());
     m.def(
         "analyse_batch",

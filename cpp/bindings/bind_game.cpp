@@ -192,6 +192,8 @@ void register_game(py::module_& m) {
     namespace a = action;
     m.attr("NUM_ACTIONS") = a::kNumActions;
     m.attr("MAX_BID") = a::kMaxBid;
+    m.attr("NUM_ROLL_OUTCOMES") = a::kNumRolls;
+    m.attr("LOAN_AMOUNT") = kLoanAmount;
     m.attr("CHANCE_PLAYER") = kChancePlayer;
     m.attr("TERMINAL_PLAYER") = kTerminalPlayer;
     py::dict offsets;

@@ -9,21 +9,13 @@
 #include <string>
 #include <utility>
 
+#include "cells.hpp"
 #include "evaluator_internal.hpp"
+#include "manila/enumerate.hpp"
 #include "manila/parallel.hpp"
 
 namespace manila {
 namespace {
-
-// A position triple, one coordinate per boat (0..13, 14 = arrived), packed into one index.
-constexpr int kCells = kNumPositions * kNumPositions * kNumPositions;
-using Triple = std::array<int, kNumBoats>;
-
-int cell_of(const Triple& p) { return (p[0] * kNumPositions + p[1]) * kNumPositions + p[2]; }
-Triple triple_of(int cell) {
-    return {cell / (kNumPositions * kNumPositions), (cell / kNumPositions) % kNumPositions,
-            cell % kNumPositions};
-}
 
 // Where a boat stands once roll 3 is over.
 enum FinalClass : int { kInManila, kOnThirteen, kElsewhere, kNumClasses };
@@ -73,22 +65,9 @@ void gather(const std::int64_t* __restrict in, int n, std::int64_t* __restrict x
     }
 }
 
-// Positions of one boat after `rolls` dice, each weighted by its number of face sequences.
+// The positions one boat can reach in `rolls` dice, each with its number of face sequences.
 std::vector<std::pair<int, std::int64_t>> roll_distribution(int p, int rolls) {
-    std::array<std::int64_t, kNumPositions> w{};
-    w[p] = 1;
-    for (int r = 0; r < rolls; ++r) {
-        std::array<std::int64_t, kNumPositions> next{};
-        for (int q = 0; q < kNumPositions; ++q) {
-            if (w[q] == 0) continue;
-            if (q == kArrived) {
-                next[q] += 6 * w[q];
-                continue;
-            }
-            for (int d = 1; d <= 6; ++d) next[std::min(q + d, kArrived)] += w[q];
-        }
-        w = next;
-    }
+    const auto w = boat_counts(p, rolls);
     std::vector<std::pair<int, std::int64_t>> out;
     for (int q = 0; q < kNumPositions; ++q)
         if (w[q] != 0) out.emplace_back(q, w[q]);
@@ -938,9 +917,7 @@ void fill_row(Table& t, int row, const Voyage& v, const PointOfView& pov, int th
 }  // namespace
 
 std::int64_t denominator(int next_roll) {
-    std::int64_t d = 1;
-    for (int i = 0; i < 3 * (4 - next_roll); ++i) d *= 6;
-    return d;
+    return power_of_six(kNumBoats * (kNumRollsPerVoyage + 1 - next_roll));
 }
 
 void Table::resize(int rows, int stride) {

@@ -226,7 +226,7 @@ void GameState::apply_legal(int a) {
             return;
         }
         case Phase::kPlaceBoats: {
-            const auto t = kStarts[static_cast<std::size_t>(a - kStart)];
+            const auto t = kStartSpaces[static_cast<std::size_t>(a - kStart)];
             for (int i = 0; i < kNumBoats; ++i)
                 b_.boats[static_cast<std::size_t>(i)].position = t[static_cast<std::size_t>(i)];
             b_.next_roll = 1;

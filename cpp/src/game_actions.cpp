@@ -38,7 +38,7 @@ std::array<int, kNumBoats> start_triple(int t) {
     if (t < 0 || t >= kNumStarts)
         invalid("start triple index must be 0.." + std::to_string(kNumStarts - 1) + ", got " +
                 std::to_string(t));
-    return kStarts[static_cast<std::size_t>(t)];
+    return kStartSpaces[static_cast<std::size_t>(t)];
 }
 
 const char* phase_name(Phase p) {
@@ -82,7 +82,7 @@ std::string action_name(int a) {
     if (a >= kLeaveHome && a < kLeaveHome + kNumGoods)
         return std::string("leave ") + good_name(a - kLeaveHome) + " home";
     if (a >= kStart && a < kStart + kNumStarts) {
-        const auto t = kStarts[static_cast<std::size_t>(a - kStart)];
+        const auto t = kStartSpaces[static_cast<std::size_t>(a - kStart)];
         return "start " + std::to_string(t[0]) + "-" + std::to_string(t[1]) + "-" +
                std::to_string(t[2]);
     }

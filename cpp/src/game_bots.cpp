@@ -123,9 +123,10 @@ int best_pilot(const GameState& s, Objective objective) {
         c.apply_legal(a);
         Voyage v;
         // A move that brings the last boats to Manila settles the voyage at once.
-        const std::int64_t value = voyage_of(c, me, objective, v)
-                                       ? expected_payoff(v, me)
-                                       : settled_value(s, c, me, objective) * denominator(3);
+        const std::int64_t value =
+            voyage_of(c, me, objective, v)
+                ? expected_payoff(v, me)
+                : settled_value(s, c, me, objective) * denominator(kNumRollsPerVoyage);
         if (value > best_value) best_value = value, best = a;
     }
     return best;
@@ -155,7 +156,7 @@ int office_share_gain(const GameState& s, const PlayerState& ps) {
     std::array<std::int64_t, kMaxStartSpace + 1> arrive{};  // out of 6^3, by start space
     std::int64_t mean = 0;
     for (int space = 0; space <= kMaxStartSpace; ++space) {
-        const auto counts = boat_counts(space, 3);
+        const auto counts = boat_counts(space, kNumRollsPerVoyage);
         arrive[static_cast<std::size_t>(space)] =
             counts[kArrived] + (b.rules.thirteen_to_port ? counts[kThirteen] : 0);
         mean += arrive[static_cast<std::size_t>(space)];
@@ -165,7 +166,8 @@ int office_share_gain(const GameState& s, const PlayerState& ps) {
         gain[static_cast<std::size_t>(g)] =
             ps.shares[static_cast<std::size_t>(g)] * price_rise(b.price(g));
     std::sort(gain.begin(), gain.end(), std::greater<>());
-    const std::int64_t den = 216 * (kMaxStartSpace + 1);  // odds over 216, mean over the spaces
+    // Odds over 6^3, mean over the spaces.
+    const std::int64_t den = power_of_six(kNumRollsPerVoyage) * (kMaxStartSpace + 1);
     const std::int64_t total = gain[0] * ((kMaxStartSpace + 1) * arrive[kMaxStartSpace] - mean) +
                                gain[1] * ((kMaxStartSpace + 1) * arrive[kMaxStartSpace - 1] - mean);
     return static_cast<int>(std::max<std::int64_t>(0, total / den));
@@ -268,7 +270,7 @@ int greedy_action(const GameState& s, Objective objective) {
             start[static_cast<std::size_t>(order[1])] = 4;
             start[static_cast<std::size_t>(order[2])] = 0;
             for (int t = 0; t < kNumStarts; ++t)
-                if (kStarts[static_cast<std::size_t>(t)] == start) return kStart + t;
+                if (kStartSpaces[static_cast<std::size_t>(t)] == start) return kStart + t;
             throw std::logic_error("greedy: no start triple");
         }
         case Phase::kPlacement:
@@ -343,8 +345,7 @@ std::vector<GameResult> play_games(int players, const Rules& rules, std::uint64_
                                    int threads, bool record, bool check) {
     if (n < 0) invalid("games: must be at least 0, got " + std::to_string(n));
     if (first < 0) invalid("first: must be at least 0, got " + std::to_string(first));
-    if (players < kMinPlayers || players > kMaxPlayers)
-        invalid("players: Manila is for 3 to 5 players, got " + std::to_string(players));
+    check_players(players);
     if (static_cast<int>(bots.size()) != players)
         invalid("bots: one bot per seat is needed, " + std::to_string(players) + " in all, got " +
                 std::to_string(bots.size()));

@@ -62,7 +62,7 @@ std::string GameState::action_to_string(int a) const {
     const std::string name = action_name(a);
     const bool boats_known = b_.phase >= Phase::kPlaceBoats && b_.phase != Phase::kGameOver;
     if (a >= action::kStart && a < action::kPlace && boats_known) {
-        const auto t = kStarts[static_cast<std::size_t>(a - action::kStart)];
+        const auto t = kStartSpaces[static_cast<std::size_t>(a - action::kStart)];
         std::string out = "start";
         for (int i = 0; i < kNumBoats; ++i)
             out += std::string(i ? ", " : " ") +

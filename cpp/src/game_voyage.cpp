@@ -251,8 +251,8 @@ int GameState::sample_chance(Rng& rng) const {
     }
     int idx = 0;
     for (int i = 0; i < kNumBoats; ++i) {
-        const int d = b_.boats[static_cast<std::size_t>(i)].position == kArrived ? 0 : rng.below(6);
-        idx = idx * 6 + d;
+        const bool arrived = b_.boats[static_cast<std::size_t>(i)].position == kArrived;
+        idx = idx * kDieFaces + (arrived ? 0 : rng.below(kDieFaces));
     }
     return action::kRoll + idx;
 }

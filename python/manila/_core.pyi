@@ -5,6 +5,18 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+MIN_PLAYERS: int
+MAX_PLAYERS: int
+ACCOMPLICES: int
+NUM_ROLLS: int
+DIE_FACES: int
+THIRTEEN: int
+MAX_START_SPACE: int
+START_SUM: int
+START_SPACES: tuple[tuple[int, int, int], ...]
+
+def accomplices_per_player(players: int) -> int: ...
+
 GOODS: tuple[str, ...]
 SPOTS: tuple[str, ...]
 ARRIVED: int
@@ -178,6 +190,8 @@ def analyse_rows(
 # The whole game (bind_game.cpp); use manila.Game instead.
 NUM_ACTIONS: int
 MAX_BID: int
+NUM_ROLL_OUTCOMES: int
+LOAN_AMOUNT: int
 CHANCE_PLAYER: int
 TERMINAL_PLAYER: int
 ACTION_OFFSETS: dict[str, int]

@@ -37,7 +37,7 @@ struct Table {
 // Who looks at the spot table, and how many accomplices they may have in all.
 struct PointOfView {
     int owner = kNoOwner;  // kNoOwner: a fresh player who holds nothing
-    int max_accomplices = 3;
+    int max_accomplices = kAccomplices;
 };
 
 // A spot the point-of-view owner may take now, and what it costs them (-10: insurance).

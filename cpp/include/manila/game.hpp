@@ -19,8 +19,6 @@
 
 namespace manila {
 
-inline constexpr int kMinPlayers = 3;
-inline constexpr int kMaxPlayers = 5;
 inline constexpr int kStartCash = 30;
 inline constexpr int kDealtPerGood = 3;  // of each good, shuffled face down for the deal
 inline constexpr int kSharesDealt = 2;   // per player
@@ -29,7 +27,6 @@ inline constexpr int kRepayAmount = 15;  // ... and lifting it costs 15
 inline constexpr int kMinSharePrice = 5;
 // The lowest wealth possible: every share mortgaged, every price 0, no cash.
 inline constexpr int kMinWealth = -kRepayAmount * kSharesPerGood * kNumGoods;
-inline constexpr int kNumStarts = 25;  // start triples in 0..5 summing to 9
 
 inline constexpr int kNumPhases = 12;            // the values of Phase below
 inline constexpr int kMaxGameActions = 1000000;  // a guard: no real game comes near it
@@ -61,9 +58,12 @@ inline constexpr int kLargeTwo = kLargeOne + kNumGoods * 4;  // + pair * 4 + {++
 inline constexpr int kPlunder = kLargeTwo + kNumPairs * 4;   // + mask, bit (3 - good): shipyard
 inline constexpr int kDeal = kPlunder + (1 << kNumGoods);    // chance: + good dealt
 inline constexpr int kRoll = kDeal + kNumGoods;              // chance: + (d0-1)*36+(d1-1)*6+(d2-1)
-inline constexpr int kNumRolls = 216;
+inline constexpr int kNumRolls = static_cast<int>(power_of_six(kNumBoats));
 inline constexpr int kNumActions = kRoll + kNumRolls;
 }  // namespace action
+
+// Throws std::invalid_argument unless a game may have this many players.
+void check_players(int players);
 
 // The name of an action, the same in every state ("bid 7", "place silk", "roll 3-5-1").
 std::string action_name(int a);
@@ -132,7 +132,7 @@ struct Settlement {
 struct Board {
     int num_players = 4;
     Rules rules{};
-    int max_accomplices = 3;
+    int max_accomplices = kAccomplices;
     std::array<PlayerState, kMaxPlayers> players{};
     int bank = 0;  // the bank's balance: players' cash + bank is always 30 * players
     std::array<int, kNumGoods> price_step{};  // index into kPriceTrack

@@ -10,6 +10,7 @@ namespace manila {
 inline constexpr int kNumGoods = 4;  // ginseng, nutmeg, silk, jade (canonical order)
 inline constexpr int kNumBoats = 3;  // goods that sail each voyage
 inline constexpr int kNumRollsPerVoyage = 3;
+inline constexpr int kDieFaces = 6;
 inline constexpr int kMaxSeats = 4;
 inline constexpr int kThirteen = 13;  // the pirates' space
 inline constexpr int kArrived = 14;   // position code for a boat in Manila
@@ -54,9 +55,13 @@ inline constexpr std::array<const char*, kNumSpots> kSpotNames{
 inline constexpr std::array<int, kNumSpots> kSpotCost{4, 3, 2, 4, 3, 2, 5, 5, 2, 5, -10};
 
 // Port and shipyard slots A, B, C pay to their occupant when at least 1, 2, 3 boats end there.
-inline constexpr std::array<int, 3> kSlotPayout{6, 8, 15};
-// What the insurer pays in total for 0..3 boats in the shipyard (sum of the slot payouts).
-inline constexpr std::array<int, 4> kInsuranceClaim{0, 6, 14, 29};
+inline constexpr std::array<int, kNumBoats> kSlotPayout{6, 8, 15};
+// What the insurer pays in total for 0..3 boats in the shipyard: the shipyard slots' payouts.
+inline constexpr std::array<int, kNumBoats + 1> kInsuranceClaim = [] {
+    std::array<int, kNumBoats + 1> claim{};
+    for (std::size_t k = 1; k < claim.size(); ++k) claim[k] = claim[k - 1] + kSlotPayout[k - 1];
+    return claim;
+}();
 
 // The black market: every good's price moves along this track, one step per arrival in
 // Manila; a good at the last step ends the game before another voyage can start.
@@ -80,6 +85,35 @@ inline constexpr int price_rise(int price) {
 // The harbour master's start spaces: each boat on 0..5, the three summing to exactly 9.
 inline constexpr int kMaxStartSpace = 5;
 inline constexpr int kStartSum = 9;
+inline constexpr int kNumStarts = 25;  // start triples (one space per boat) in 0..5 summing to 9
+
+// Every start triple, in lexicographic order.
+inline constexpr std::array<std::array<int, kNumBoats>, kNumStarts> kStartSpaces = [] {
+    std::array<std::array<int, kNumBoats>, kNumStarts> t{};
+    int n = 0;
+    for (int a = 0; a <= kMaxStartSpace; ++a)
+        for (int b = 0; b <= kMaxStartSpace; ++b) {
+            const int c = kStartSum - a - b;
+            if (c >= 0 && c <= kMaxStartSpace) t[static_cast<std::size_t>(n++)] = {a, b, c};
+        }
+    return n == kNumStarts ? t : throw "kNumStarts must count the start triples";
+}();
+
+// The dice: k dice fall in 6^k equally likely ways. Every probability of the engine is a
+// count of such ways over a power of six.
+inline constexpr std::int64_t power_of_six(int k) {
+    std::int64_t d = 1;
+    for (int i = 0; i < k; ++i) d *= kDieFaces;
+    return d;
+}
+
+// Players, and the accomplices each has: 3, or 4 in a three-player game.
+inline constexpr int kMinPlayers = 3;
+inline constexpr int kMaxPlayers = 5;
+inline constexpr int kAccomplices = 3;  // the limit when the player count is not known
+inline constexpr int accomplices_per_player(int players) {
+    return players == kMinPlayers ? kAccomplices + 1 : kAccomplices;
+}
 
 // A pilot's move: a shift for each sailing boat (in good order).
 using PilotMove = std::array<int, kNumBoats>;

@@ -93,16 +93,18 @@ void check_owner(const Voyage& v, int owner, const std::string& field) {
                                     " is not in 0.." + std::to_string(v.num_owners - 1));
 }
 
-// The voyage after a pilot's move, or false if the move is not possible there.
-bool apply_pilot(Voyage& v, const PilotMove& m) {
+// The voyage after a pilot's move, or nothing if the move is not possible there.
+std::optional<Voyage> piloted(const Voyage& v, const PilotMove& m) {
+    Voyage after = v;
     for (int i = 0; i < kNumBoats; ++i) {
         const int d = m[static_cast<std::size_t>(i)];
         if (d == 0) continue;
-        Boat& b = v.boats[static_cast<std::size_t>(i)];
-        if (b.position == kArrived || b.position + d < 0) return false;
-        b.position = std::min(b.position + d, kArrived);
+        Boat& b = after.boats[static_cast<std::size_t>(i)];
+        const std::optional<int> to = moved_position(b.position, d);
+        if (!to) return std::nullopt;
+        b.position = *to;
     }
-    return true;
+    return after;
 }
 
 std::string pilot_name(const Voyage& v, const PilotMove& m) {
@@ -158,9 +160,9 @@ DecisionAdvice pilot_decision(const Voyage& v, bool large) {
     base.spots[slot] = kNoOwner;  // the pilot acts once
     const bool large_after = !large && v.spots[kPilotLarge] != kNoOwner;
     for_each_pilot_move(large, [&](const PilotMove& m) {
-        Voyage after = base;
-        if (!apply_pilot(after, m)) return;
-        add_option(a, pilot_name(v, m), after,
+        const std::optional<Voyage> after = piloted(base, m);
+        if (!after) return;
+        add_option(a, pilot_name(v, m), *after,
                    [&](const Voyage& w) -> std::optional<DecisionAdvice> {
                        if (!large_after) return std::nullopt;
                        return pilot_decision(w, true);

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -74,14 +75,6 @@ std::vector<std::pair<int, std::int64_t>> roll_distribution(int p, int rolls) {
     return out;
 }
 
-// Moves a boat d spaces for a pilot; false if that would take it below 0.
-bool shift(int& pos, int d) {
-    const int moved = pos + d;
-    if (moved < 0) return false;
-    pos = std::min(moved, kArrived);
-    return true;
-}
-
 // Every pilot option from every cell, in canonical order, built once. Options that cannot
 // change a value are left out; they could never beat an earlier option (ties go to the
 // first), so the choice is the same.
@@ -99,15 +92,16 @@ struct PilotMoves {
                 (reach(p[0]) * kReaches + reach(p[1])) * kReaches + reach(p[2]));
             // A large-pilot move that leaves a boat in its reach group changes no value: it
             // ties with no move, or with the other boat's single move, which come first.
-            auto moves = [&](int i, int d, Triple& q) {
-                return p[i] != kArrived && shift(q[i], d) && reach(q[i]) != reach(p[i]);
-            };
             large_begin[cell] = static_cast<std::int32_t>(large.size());
             for_each_pilot_move(true, [&](const PilotMove& m) {
                 if (m == PilotMove{0, 0, 0}) return;
                 Triple q = p;
-                for (int i = 0; i < kNumBoats; ++i)
-                    if (m[i] != 0 && !moves(i, m[i], q)) return;
+                for (int i = 0; i < kNumBoats; ++i) {
+                    if (m[i] == 0) continue;
+                    const std::optional<int> to = moved_position(p[i], m[i]);
+                    if (!to || reach(*to) == reach(p[i])) return;
+                    q[i] = *to;
+                }
                 large.push_back(static_cast<std::int16_t>(
                     (reach(q[0]) * kReaches + reach(q[1])) * kReaches + reach(q[2])));
             });
@@ -117,8 +111,10 @@ struct PilotMoves {
             for_each_pilot_move(false, [&](const PilotMove& m) {
                 for (int i = 0; i < kNumBoats; ++i) {
                     if (m[i] == 0) continue;
+                    const std::optional<int> to = moved_position(p[i], m[i]);
+                    if (!to || (p[i] <= 4 && *to <= 4)) return;
                     Triple q = p;
-                    if (p[i] == kArrived || !shift(q[i], m[i]) || (p[i] <= 4 && q[i] <= 4)) return;
+                    q[i] = *to;
                     small.push_back(static_cast<std::int16_t>(cell_of(q)));
                 }
             });
@@ -797,25 +793,25 @@ bool decides(const Voyage& v, int owner) {
 }
 
 // An accomplice that changes nobody's decisions earns what its spot pays under the
-// decisions already computed; that sum needs no new game tree. True, with the gain in
-// `gain`, when spot `id` is such a spot for owner `who`. `outcomes` are the outcome
-// channels of the evaluation without it.
-bool passive_gain(const Voyage& v, int id, int who, const std::int64_t* outcomes,
-                  std::int64_t& gain) {
-    if (decides(v, who)) return false;  // their own choices would follow the new payoff
+// decisions already computed; that sum needs no new game tree. The gain when spot `id` is
+// such a spot for owner `who`, else nothing. `outcomes` are the outcome channels of the
+// evaluation without it.
+std::optional<std::int64_t> passive_gain(const Voyage& v, int id, int who,
+                                         const std::int64_t* outcomes) {
+    if (decides(v, who)) return std::nullopt;  // their own choices would follow the new payoff
     const std::int64_t* manila = outcomes + kManilaCountChannel;  // P(n boats in Manila)
-    gain = 0;
+    std::int64_t gain = 0;
     if (id < kNumGoods) {
         // Pirates who may still board would share the cargo; a decision maker on board
         // would see their share shrink.
         const bool boarding = v.next_roll < 3 && v.spots[kPirate1] != kNoOwner;
-        if (boarding) return false;
+        if (boarding) return std::nullopt;
         for (int i = 0; i < kNumBoats; ++i) {
             const Boat& b = v.boats[i];
             if (b.good != id) continue;
             int mine = 0;
             for (int s = 0; s < b.crew_size; ++s) {
-                if (decides(v, b.crew[s])) return false;
+                if (decides(v, b.crew[s])) return std::nullopt;
                 mine += b.crew[s] == who;
             }
             const int value = kGoods[id].value;
@@ -824,19 +820,19 @@ bool passive_gain(const Voyage& v, int id, int who, const std::int64_t* outcomes
             const std::int64_t after = std::int64_t(mine + 1) * (value / (b.crew_size + 1));
             gain = (after - before) * outcomes[i * kNumOutcomes + kOutcomePort];
         }
-        return true;
+        return gain;
     }
     const int spot = id - kNumGoods;
     const bool port = spot >= kPortA && spot <= kPortC;
     const bool yard = spot >= kShipyardA && spot <= kShipyardC;
-    if (!port && !yard && spot != kInsurance) return false;  // pilots and pirates decide
+    if (!port && !yard && spot != kInsurance) return std::nullopt;  // pilots and pirates decide
     for (int n = 0; n <= kNumBoats; ++n) {
         const int in_yard = kNumBoats - n;
         if (port && n > spot - kPortA) gain += kSlotPayout[spot - kPortA] * manila[n];
         if (yard && in_yard > spot - kShipyardA) gain += kSlotPayout[spot - kShipyardA] * manila[n];
         if (spot == kInsurance) gain -= kInsuranceClaim[in_yard] * manila[n];
     }
-    return true;
+    return gain;
 }
 
 }  // namespace
@@ -874,8 +870,12 @@ SpotValues spot_values(const Voyage& v, const PointOfView& pov, int threads) {
     out.passive.assign(out.spots.size(), 0);
     std::vector<int> hard;  // spots that need a game tree of their own
     for (std::size_t k = 0; k < out.spots.size(); ++k) {
-        out.passive[k] = passive_gain(base, out.spots[k].id, who, outcomes, out.gain[k]);
-        if (!out.passive[k]) hard.push_back(static_cast<int>(k));
+        const std::optional<std::int64_t> gain = passive_gain(base, out.spots[k].id, who, outcomes);
+        out.passive[k] = gain.has_value();
+        if (gain)
+            out.gain[k] = *gain;
+        else
+            hard.push_back(static_cast<int>(k));
     }
     parallel_for(static_cast<int>(hard.size()), threads, [&](int h) {
         const auto k = static_cast<std::size_t>(hard[static_cast<std::size_t>(h)]);

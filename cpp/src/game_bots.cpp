@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -38,19 +39,20 @@ int total_shares(const PlayerState& ps) {
 
 // The voyage in progress as `viewer` sees it, valued by `objective`: the others'
 // face-down shares are hidden, so it counts only the shares they were seen to buy.
-bool voyage_of(const GameState& s, int viewer, Objective objective, Voyage& v) {
-    if (!s.voyage(v)) return false;
-    v.objective = objective;
+std::optional<Voyage> voyage_of(const GameState& s, int viewer, Objective objective) {
+    std::optional<Voyage> v = s.voyage();
+    if (!v) return v;
+    v->objective = objective;
     const Board& b = s.board();
     for (int p = 0; p < b.num_players; ++p) {
         if (p == viewer) continue;
         const PlayerState& ps = b.players[static_cast<std::size_t>(p)];
         for (int g = 0; g < kNumGoods; ++g)
-            v.shares[static_cast<std::size_t>(p)][static_cast<std::size_t>(g)] =
+            v->shares[static_cast<std::size_t>(p)][static_cast<std::size_t>(g)] =
                 static_cast<std::uint8_t>(ps.shares[static_cast<std::size_t>(g)] -
                                           ps.dealt[static_cast<std::size_t>(g)]);
     }
-    return true;
+    return v;
 }
 
 // What `who` has once the voyage just settled, in the objective's terms, times the
@@ -91,9 +93,9 @@ int best_boarding(const GameState& s, Objective objective) {
 
 std::int64_t payoff_after(GameState s, int who, Objective objective) {
     while (s.board().phase == Phase::kBoarding) s.apply_legal(best_boarding(s, objective));
-    Voyage v;
-    if (!voyage_of(s, who, objective, v)) throw std::logic_error("greedy: no voyage to evaluate");
-    return expected_payoff(v, who);
+    const std::optional<Voyage> v = voyage_of(s, who, objective);
+    if (!v) throw std::logic_error("greedy: no voyage to evaluate");
+    return expected_payoff(*v, who);
 }
 
 // Voyage income of the settlement just made, as the evaluator counts it (the insurer
@@ -121,12 +123,11 @@ int best_pilot(const GameState& s, Objective objective) {
         if (a == action::kMortgage || a == action::kRepay) continue;
         GameState c = s;
         c.apply_legal(a);
-        Voyage v;
+        const std::optional<Voyage> v = voyage_of(c, me, objective);
         // A move that brings the last boats to Manila settles the voyage at once.
         const std::int64_t value =
-            voyage_of(c, me, objective, v)
-                ? expected_payoff(v, me)
-                : settled_value(s, c, me, objective) * denominator(kNumRollsPerVoyage);
+            v ? expected_payoff(*v, me)
+              : settled_value(s, c, me, objective) * denominator(kNumRollsPerVoyage);
         if (value > best_value) best_value = value, best = a;
     }
     return best;
@@ -176,19 +177,17 @@ int office_share_gain(const GameState& s, const PlayerState& ps) {
 int best_placement(const GameState& s, Objective objective) {
     const Board& b = s.board();
     const int me = b.current;
-    Voyage v;
-    if (!voyage_of(s, me, objective, v))
-        throw std::logic_error("greedy: placement without a voyage");
-    const Table t = analyse(v, {me, b.max_accomplices}, 1);
+    const std::optional<Voyage> v = voyage_of(s, me, objective);
+    if (!v) throw std::logic_error("greedy: placement without a voyage");
+    const Table t = analyse(*v, {me, b.max_accomplices}, 1);
     const std::int64_t den = t.denominator[0];
     const PlayerState& ps = b.players[static_cast<std::size_t>(me)];
     int best = action::kDecline;
     std::int64_t best_net = 0;
     for (int id = 0; id < kNumTableSpots; ++id) {
-        int cost;
-        bool blind;
-        if (!s.placement_terms(me, id, cost, blind) || !t.legal[static_cast<std::size_t>(id)])
-            continue;
+        const std::optional<PlacementTerms> terms = s.placement_terms(me, id);
+        if (!terms || !t.legal[static_cast<std::size_t>(id)]) continue;
+        const auto [cost, blind] = *terms;
         // The voyage carries the budgets, so the table already charges a blind passenger
         // all their cash.
         std::int64_t net = t.net[static_cast<std::size_t>(id)];
@@ -320,11 +319,14 @@ GameResult play_game(int players, const Rules& rules, std::uint64_t seed,
         }
         if (check) {
             s.apply_action(a);
-            const std::string broken = s.check_invariants();
-            if (!broken.empty())
+            const std::vector<std::string> broken = s.check_invariants();
+            if (!broken.empty()) {
+                std::string all;
+                for (const std::string& b : broken) all += (all.empty() ? "" : "; ") + b;
                 throw std::logic_error("game seed " + std::to_string(seed) + ", after action " +
                                        std::to_string(s.history().size()) + " (" + action_name(a) +
-                                       "): " + broken);
+                                       "): " + all);
+            }
         } else {
             s.apply_legal(a);
         }

@@ -13,9 +13,6 @@ inline namespace game_detail {
 
 inline constexpr std::array<std::array<int, 2>, action::kNumPairs> kPairs{
     {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}}};
-inline constexpr std::array<int, 4> kLargeOneDelta{1, -1, 2, -2};
-inline constexpr std::array<std::array<int, 2>, 4> kLargeTwoDelta{
-    {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}};
 
 inline const char* good_name(int g) { return kGoods[static_cast<std::size_t>(g)].name; }
 inline std::string player_name(int p) { return "p" + std::to_string(p); }

@@ -401,8 +401,7 @@ class State:
 
     def invariant_problems(self) -> list[str]:
         """Broken invariants (money, shares, accomplices, prices, board); [] when all hold."""
-        text = self._s.check_invariants()
-        return [p for p in (x.strip() for x in text.split(";")) if p]
+        return self._s.check_invariants()
 
     def player_name(self, player: int) -> str:
         return f"p{player}"

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 namespace manila {
 
@@ -118,6 +119,18 @@ inline constexpr int accomplices_per_player(int players) {
 // A pilot's move: a shift for each sailing boat (in good order).
 using PilotMove = std::array<int, kNumBoats>;
 
+// The large pilot's shifts of one boat (the small pilot has the first two), and of two boats.
+inline constexpr std::array<int, 4> kPilotSingles{1, -1, 2, -2};
+inline constexpr std::array<std::array<int, 2>, 4> kPilotPairs{
+    {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}};
+
+// Where a die or a pilot's shift of `d` spaces takes a boat on `position` (past 13 is
+// Manila), or nothing when it cannot: a boat in Manila stays there, none goes below space 0.
+inline constexpr std::optional<int> moved_position(int position, int d) {
+    if (position == kArrived || position + d < 0) return std::nullopt;
+    return position + d > kThirteen ? kArrived : position + d;
+}
+
 // Every move of the small (large = false) or large pilot in the canonical order of the
 // rules, "no move" first: each boat in good order by +1, -1 (the large pilot also +2, -2),
 // then for the large pilot each pair of boats (+1,+1), (+1,-1), (-1,+1), (-1,-1). Whether a
@@ -125,18 +138,16 @@ using PilotMove = std::array<int, kNumBoats>;
 template <class Visit>
 void for_each_pilot_move(bool large, Visit visit) {
     visit(PilotMove{0, 0, 0});
-    const std::array<int, 4> singles{1, -1, 2, -2};
     for (int i = 0; i < kNumBoats; ++i)
         for (int k = 0; k < (large ? 4 : 2); ++k) {
             PilotMove m{0, 0, 0};
-            m[static_cast<std::size_t>(i)] = singles[static_cast<std::size_t>(k)];
+            m[static_cast<std::size_t>(i)] = kPilotSingles[static_cast<std::size_t>(k)];
             visit(m);
         }
     if (!large) return;
-    const std::array<std::array<int, 2>, 4> pairs{{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}};
     for (int i = 0; i < kNumBoats; ++i)
         for (int j = i + 1; j < kNumBoats; ++j)
-            for (const auto& d : pairs) {
+            for (const auto& d : kPilotPairs) {
                 PilotMove m{0, 0, 0};
                 m[static_cast<std::size_t>(i)] = d[0];
                 m[static_cast<std::size_t>(j)] = d[1];

@@ -122,6 +122,8 @@ def test_the_tables_the_engine_exports_are_the_rules():
     assert [_core.accomplices_per_player(n) for n in (3, 4, 5)] == [4, 3, 3]
     assert _core.ACCOMPLICES == 3  # when the player count is not known
     assert Game(4).max_chance_outcomes() == 6**3
+    # The price track 0, 5, 10, 20, 30: a share gains the next step's rise, nothing at the top.
+    assert [_core.price_rise(p) for p in (0, 5, 10, 20, 30)] == [5, 5, 10, 10, 0]
     assert manila.VoyageState.from_dict({**LATE, "players": 3}).max_accomplices == 4
     assert manila.VoyageState.from_dict(LATE).max_accomplices == 3
     for bad in ({"pirate_variant": 1}, {"thirteen_after_last_roll": "sea"}, {"pilots": True}):

@@ -20,4 +20,6 @@ void register_rules(py::module_& m) {
     py::list starts;
     for (const auto& t : kStartSpaces) starts.append(py::make_tuple(t[0], t[1], t[2]));
     m.attr("START_SPACES") = py::tuple(starts);
+    m.def("price_rise", &price_rise, py::arg("price"),
+          "What one share gains when its good reaches Manila at this price (0 at the top).");
 }

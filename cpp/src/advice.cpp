@@ -291,7 +291,7 @@ PlacementAdvice advise_placement(const Voyage& v, const std::vector<int>& movers
 
 DecisionAdvice advise_pilot(const Voyage& v, bool large) {
     v.validate();
-    if (v.next_roll != 3)
+    if (v.next_roll != kNumRollsPerVoyage)
         throw std::invalid_argument(
             "moment: the pilots act after the last placement round, before roll 3, "
             "not before roll " +
@@ -308,7 +308,7 @@ DecisionAdvice advise_pilot(const Voyage& v, bool large) {
 
 DecisionAdvice advise_boarding(const Voyage& v, bool second, int guard_boat, int guard_seat) {
     v.validate();
-    if (v.next_roll != 3)
+    if (v.next_roll != kNumRollsPerVoyage)
         throw std::invalid_argument(
             "moment: boarding happens right after roll 2 (next_roll 3), not before roll " +
             std::to_string(v.next_roll));

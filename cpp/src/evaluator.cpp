@@ -36,6 +36,8 @@ constexpr std::array<std::array<int, kNumClasses>, kReaches> kFinalFaces{
 // One boat's last die over rows of n numbers: out[r][j] = sum over classes c of
 // kFinalFaces[r][c] * x_c[j] for each reach group r. The faces of groups 1..6 step by
 // (+1, 0, -1), so every row after the second is the previous one plus x_0 - x_2.
+// (spread and gather write into the caller's rows, which are slices of larger work arrays
+// on the stack: returning arrays would copy them in the innermost loops of the evaluator.)
 void spread(const std::int64_t* __restrict x0, const std::int64_t* __restrict x1,
             const std::int64_t* __restrict x2, int n, std::int64_t* __restrict out) {
     for (int j = 0; j < n; ++j) {
@@ -347,6 +349,9 @@ constexpr int kOutcomeChannels = kArrivalChannel + kNumBoats;
 // the tracked owners, then (optionally) the outcome channels. Decisions compare only the
 // decider's channel, so the tree is searched on per-decider tables of single numbers and
 // the K channels are summed once, from how often each position is reached.
+// Its helpers write K channels through a pointer on purpose: the rows live in the reused
+// Workspace (see WorkspaceLease), and a vector returned per call would allocate in the
+// evaluator's hottest loops.
 class Solver {
   public:
     // generation: the decision cache's (solvers of one spot table share their choices).
@@ -389,14 +394,15 @@ class Solver {
 
         const Triple start{v_.boats[0].position, v_.boats[1].position, v_.boats[2].position};
         std::vector<std::int64_t> result(static_cast<std::size_t>(K_), 0);
-        if (v_.next_roll == 3) {
+        if (v_.next_roll == kNumRollsPerVoyage) {
             add_value(result.data(), 0, after_pilots(0, cell_of(start)));
             return result;
         }
         // Nothing is decided between the rolls before roll 2 ends, so each boat's dice can be
         // summed on their own and only the positions after roll 2 need the game tree.
         std::array<std::vector<std::pair<int, std::int64_t>>, kNumBoats> dist;
-        for (int i = 0; i < kNumBoats; ++i) dist[i] = roll_distribution(start[i], 3 - v_.next_roll);
+        for (int i = 0; i < kNumBoats; ++i)
+            dist[i] = roll_distribution(start[i], kNumRollsPerVoyage - v_.next_roll);
         if (small_ < 0 && large_ < 0) {
             independent_boats(dist, result.data());
             return result;
@@ -524,7 +530,7 @@ class Solver {
                 out[boat_base_ + kArrivalChannel + i] += in_manila[i];
         }
         const int shipyard = kNumBoats - manila;
-        for (int k = 0; k < 3; ++k) {
+        for (int k = 0; k < kNumBoats; ++k) {
             if (manila > k) pay(out, v_.spots[kPortA + k], kSlotPayout[k]);
             if (shipyard > k) pay(out, v_.spots[kShipyardA + k], kSlotPayout[k]);
         }
@@ -804,7 +810,7 @@ std::optional<std::int64_t> passive_gain(const Voyage& v, int id, int who,
     if (id < kNumGoods) {
         // Pirates who may still board would share the cargo; a decision maker on board
         // would see their share shrink.
-        const bool boarding = v.next_roll < 3 && v.spots[kPirate1] != kNoOwner;
+        const bool boarding = v.next_roll < kNumRollsPerVoyage && v.spots[kPirate1] != kNoOwner;
         if (boarding) return std::nullopt;
         for (int i = 0; i < kNumBoats; ++i) {
             const Boat& b = v.boats[i];

@@ -32,7 +32,7 @@ void GameState::advance_placement() {
         --b_.rounds_left;
         b_.turn = 0;
     }
-    if (b_.next_roll == 3) {
+    if (b_.next_roll == kNumRollsPerVoyage) {
         begin_pilots();
         return;
     }

@@ -160,7 +160,7 @@ void GameState::settle() {
     st.in_shipyard = b_.in_shipyard;
     st.port = b_.port;
     st.shipyard = b_.shipyard;
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < kNumBoats; ++k) {
         if (b_.in_port > k)
             receive(b_.spots[static_cast<std::size_t>(kPortA + k)],
                     kSlotPayout[static_cast<std::size_t>(k)]);
@@ -193,7 +193,7 @@ void GameState::settle() {
         if (boat.position == kArrived) step = std::min(step + 1, kPriceSteps - 1);
         end |= step == kPriceSteps - 1;
     }
-    b_.next_roll = 4;
+    b_.next_roll = kNumRollsPerVoyage + 1;  // the voyage is over
     if (end) {
         b_.phase = Phase::kGameOver;
         b_.current = kTerminalPlayer;

@@ -16,6 +16,7 @@ START_SUM: int
 START_SPACES: tuple[tuple[int, int, int], ...]
 
 def accomplices_per_player(players: int) -> int: ...
+def price_rise(price: int) -> int: ...
 
 GOODS: tuple[str, ...]
 SPOTS: tuple[str, ...]

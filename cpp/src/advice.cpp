@@ -13,8 +13,7 @@
 namespace manila {
 namespace {
 
-// A max_accomplices that limits nothing: the movers' hands are checked by the caller.
-constexpr int kAnyCount = kNumTableSpots + kMaxSeats * kNumBoats;
+// The movers' hands are checked by the caller: the search places with kAnyAccomplices.
 
 // Max^n over the rest of a placement round. Each player moves once per round, in a fixed
 // order, so every sequence of choices ends on a board of its own: there are no
@@ -39,7 +38,7 @@ class PlacementSearch {
         Result best = solve(v, depth + 1);  // decline comes first and wins ties
         int best_spot = kDeclineSpot;
         std::int64_t best_value = best.payoffs[static_cast<std::size_t>(m)];
-        for (const auto [id, cost] : legal_spots(v, {m, kAnyCount})) {
+        for (const auto [id, cost] : legal_spots(v, {m, kAnyAccomplices})) {
             Result r = solve(with_accomplice(v, id, m), depth + 1);
             const std::int64_t value = r.payoffs[static_cast<std::size_t>(m)] - cost * den_;
             if (value > best_value) best_value = value, best = std::move(r), best_spot = id;
@@ -51,7 +50,7 @@ class PlacementSearch {
     // The last mover of the round needs one spot table: most spots change nobody's
     // decisions, and their values come from the outcome odds without a game tree.
     Result last_turn(const Voyage& v, int m) {
-        const SpotValues sv = spot_values(v, {m, kAnyCount}, 1);
+        const SpotValues sv = spot_values(v, {m, kAnyAccomplices}, 1);
         ++positions;
         const std::int64_t without = sv.all[static_cast<std::size_t>(m)];
         std::int64_t best_value = without;
@@ -240,14 +239,14 @@ PlacementAdvice advise_placement(const Voyage& v, const std::vector<int>& movers
     out.denominator = denominator(v.next_roll);
     const int m = movers.front();
     out.options.push_back({kDeclineSpot, 0});
-    for (const LegalSpot& s : legal_spots(v, {m, kAnyCount})) out.options.push_back(s);
+    for (const LegalSpot& s : legal_spots(v, {m, kAnyAccomplices})) out.options.push_back(s);
     const std::size_t n = out.options.size();
 
     std::vector<PlacementSearch::Result> results(n);
     std::vector<std::int64_t> positions(n, 0);
     if (movers.size() == 1) {
         // The plain spot table, with decline as the option worth nothing more.
-        const SpotValues sv = spot_values(v, {m, kAnyCount}, threads);
+        const SpotValues sv = spot_values(v, {m, kAnyAccomplices}, threads);
         results[0] = {std::vector<std::int64_t>(sv.all.begin(), sv.all.begin() + sv.num_owners),
                       {}};
         for (std::size_t k = 1; k < n; ++k) {

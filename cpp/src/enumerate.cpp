@@ -18,11 +18,6 @@ std::string triple_text(const BoatArray& t) {
            ")";
 }
 
-void check_next_roll(int next_roll) {
-    if (next_roll < 1 || next_roll > kNumRollsPerVoyage)
-        reject("next_roll", "must be 1, 2 or 3, got " + std::to_string(next_roll));
-}
-
 void check_goods(const BoatArray& goods, const std::string& field) {
     for (int i = 0; i < kNumBoats; ++i) {
         if (goods[i] < 0 || goods[i] >= kNumGoods)

@@ -787,9 +787,9 @@ void check_pov(const Voyage& v, const PointOfView& pov) {
     if (pov.owner != kNoOwner && (pov.owner < 0 || pov.owner >= v.num_owners))
         throw std::invalid_argument("player: owner id " + std::to_string(pov.owner) +
                                     " is not in 0.." + std::to_string(v.num_owners - 1));
-    if (pov.max_accomplices < 0 || pov.max_accomplices > kNumTableSpots + kMaxSeats * kNumBoats)
+    if (pov.max_accomplices < 0 || pov.max_accomplices > kAnyAccomplices)
         throw std::invalid_argument("max_accomplices: must be 0.." +
-                                    std::to_string(kNumTableSpots + kMaxSeats * kNumBoats));
+                                    std::to_string(kAnyAccomplices));
 }
 
 bool decides(const Voyage& v, int owner) {

@@ -29,10 +29,14 @@ std::string boat_field(const Boat& b, int index) {
 
 }  // namespace
 
-void Voyage::validate() const {
-    // Field names are built only on failure: validation runs on every evaluation.
+void check_next_roll(int next_roll) {
     if (next_roll < 1 || next_roll > kNumRollsPerVoyage)
         reject("next_roll", "must be 1, 2 or 3, got " + std::to_string(next_roll));
+}
+
+void Voyage::validate() const {
+    // Field names are built only on failure: validation runs on every evaluation.
+    check_next_roll(next_roll);
     if (num_owners < 0 || num_owners > kMaxOwners)
         reject("num_owners",
                "must be 0.." + std::to_string(kMaxOwners) + ", got " + std::to_string(num_owners));

@@ -76,26 +76,27 @@ RULE_OPTIONS: tuple[str, ...] = tuple(Rules.__dataclass_fields__)
 def read_rules(data: Any) -> tuple[Rules, list[Problem]]:
     """The rule options of a JSON object (None: the defaults), with every problem found;
     the defaults stand in for a bad value."""
+    default = Rules()
     if data is None:
-        return Rules(), []
+        return default, []
     if not is_mapping(data):
-        return Rules(), [Problem("rules", "must be an object of rule options")]
+        return default, [Problem("rules", "must be an object of rule options")]
     options = " and ".join(RULE_OPTIONS)
     problems = [
         Problem(f"rules.{key}", f"unknown rule option; the options are {options}")
         for key in data
         if key not in RULE_OPTIONS
     ]
-    thirteen = data.get("thirteen_after_last_roll", "port")
+    thirteen = data.get("thirteen_after_last_roll", default.thirteen_after_last_roll)
     if thirteen not in THIRTEEN_OPTIONS:
         problems.append(
             Problem("rules.thirteen_after_last_roll", f'must be "port" or "shipyard", got {thirteen!r}')
         )
-        thirteen = "port"
-    variant = data.get("pirate_variant", False)
+        thirteen = default.thirteen_after_last_roll
+    variant = data.get("pirate_variant", default.pirate_variant)
     if not isinstance(variant, bool):
         problems.append(Problem("rules.pirate_variant", f"must be true or false, got {variant!r}"))
-        variant = False
+        variant = default.pirate_variant
     return Rules(thirteen, variant), problems
 
 

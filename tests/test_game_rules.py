@@ -4,11 +4,13 @@ Chance is scripted too: "deal silk" deals the next share, "roll 3-5-1" rolls the
 the sailing boats in good order (a boat in Manila rolls no die; its die reads 1).
 """
 
+import itertools
 from fractions import Fraction
 
 import pytest
 
 import manila
+from manila import _core
 from manila.game import Game, IllegalActionError
 from reference import payoff_reference
 
@@ -18,6 +20,10 @@ DEAL = {
     4: ["ginseng", "nutmeg", "ginseng", "nutmeg", "silk", "jade", "silk", "jade"],
     5: ["ginseng", "nutmeg", "ginseng", "nutmeg", "silk", "jade", "silk", "jade", "ginseng", "nutmeg"],
 }
+
+
+# A voyage state about to make roll 3, for the rules a state reads.
+LATE = {"next_roll": 3, "boats": {g: {"position": 12} for g in ("ginseng", "silk", "jade")}}
 
 
 def new(players=4, rules=None, deal=None):
@@ -107,6 +113,24 @@ def test_set_up(players):
     assert d["prices"] == dict.fromkeys(manila.GOODS, 0)
     assert state.phase == "auction" and state.current_player() == 0
     assert state.game.max_accomplices() == (4 if players == 3 else 3)
+
+
+def test_the_tables_the_engine_exports_are_the_rules():
+    # Python reads these from the engine; here they are stated from docs/rules.md instead.
+    starts = [t for t in itertools.product(range(6), repeat=3) if sum(t) == 9]
+    assert list(_core.START_SPACES) == starts == [tuple(_core.start_triple(k)) for k in range(len(starts))]
+    assert [_core.accomplices_per_player(n) for n in (3, 4, 5)] == [4, 3, 3]
+    assert _core.ACCOMPLICES == 3  # when the player count is not known
+    assert Game(4).max_chance_outcomes() == 6**3
+    # The price track 0, 5, 10, 20, 30: a share gains the next step's rise, nothing at the top.
+    assert [_core.price_rise(p) for p in (0, 5, 10, 20, 30)] == [5, 5, 10, 10, 0]
+    assert manila.VoyageState.from_dict({**LATE, "players": 3}).max_accomplices == 4
+    assert manila.VoyageState.from_dict(LATE).max_accomplices == 3
+    for bad in ({"pirate_variant": 1}, {"thirteen_after_last_roll": "sea"}, {"pilots": True}):
+        # One reading of the rule options: the game and a voyage state say the same.
+        with pytest.raises(ValueError) as game_error:
+            Game(4, 0, bad)
+        assert [p.line() for p in manila.validate({**LATE, "rules": bad})] == [str(game_error.value)]
 
 
 def test_deal_only_from_the_shuffled_three_of_each_good():

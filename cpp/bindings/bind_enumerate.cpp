@@ -210,8 +210,9 @@ void register_enumerate(py::module_& m) {
         py::arg("goods"), py::arg("positions"), py::arg("next_roll"), py::arg("crews"),
         py::arg("spots"), py::arg("num_owners"), py::arg("thirteen_to_port") = true,
         py::arg("pirate_variant") = false, py::arg("owner") = kNoOwner,
-        py::arg("max_accomplices") = 3, py::arg("threads") = 0, py::arg("wealth") = false,
-        py::arg("prices") = std::vector<int>{}, py::arg("shares") = std::vector<std::vector<int>>{},
+        py::arg("max_accomplices") = kAccomplices, py::arg("threads") = 0,
+        py::arg("wealth") = false, py::arg("prices") = std::vector<int>{},
+        py::arg("shares") = std::vector<std::vector<int>>{},
         py::arg("budgets") = std::vector<int>{},
         "The spot table of every row (goods and positions of shape (n, 3)) with one pattern of "
         "crews, spots, owners and wealth keys (as the Voyage constructor takes them): a Table, "

@@ -110,7 +110,7 @@ void register_evaluator(py::module_& m) {
                 out.emplace_back(s.id, s.cost);
             return out;
         },
-        py::arg("voyage"), py::arg("owner"), py::arg("max_accomplices") = 3,
+        py::arg("voyage"), py::arg("owner"), py::arg("max_accomplices") = kAccomplices,
         "(spot-table id, cost) of every spot the owner may take now.");
 
     // The GIL is released once the arguments are C++ values: the evaluation touches no
@@ -122,7 +122,7 @@ void register_evaluator(py::module_& m) {
         [](const Voyage& v, int owner, int max_accomplices, int threads) {
             return analyse(v, {owner, max_accomplices}, threads);
         },
-        py::arg("voyage"), py::arg("owner") = kNoOwner, py::arg("max_accomplices") = 3,
+        py::arg("voyage"), py::arg("owner") = kNoOwner, py::arg("max_accomplices") = kAccomplices,
         py::arg("threads") = 0, py::call_guard<py::gil_scoped_release>());
     // One call from a plain state to its numbers: the Voyage is built, validated and analysed
     // without a Python Voyage object in between. A last-roll voyage takes microseconds, less

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -192,6 +193,8 @@ void register_game(py::module_& m) {
     namespace a = action;
     m.attr("NUM_ACTIONS") = a::kNumActions;
     m.attr("MAX_BID") = a::kMaxBid;
+    m.attr("NUM_ROLL_OUTCOMES") = a::kNumRolls;
+    m.attr("LOAN_AMOUNT") = kLoanAmount;
     m.attr("CHANCE_PLAYER") = kChancePlayer;
     m.attr("TERMINAL_PLAYER") = kTerminalPlayer;
     py::dict offsets;
@@ -296,9 +299,8 @@ void register_game(py::module_& m) {
         .def("apply_action", &GameState::apply_action, py::arg("action"))
         .def("chance_weights",
              [](const GameState& s) {
-                 int den = 0;
-                 auto w = s.chance_weights(den);
-                 return std::make_pair(w, den);
+                 ChanceWeights w = s.chance_weights();
+                 return std::make_pair(std::move(w.outcomes), w.den);
              })
         .def("chance_outcomes", &GameState::chance_outcomes)
         .def("sample_chance", py::overload_cast<>(&GameState::sample_chance))
@@ -309,12 +311,7 @@ void register_game(py::module_& m) {
         .def("voyages_completed", &GameState::voyages_completed)
         .def("history", &GameState::history)
         .def("history_length", [](const GameState& s) { return s.history().size(); })
-        .def("voyage",
-             [](const GameState& s) -> py::object {
-                 Voyage v;
-                 if (!s.voyage(v)) return py::none();
-                 return py::cast(v);
-             })
+        .def("voyage", &GameState::voyage)
         .def("action_to_string", &GameState::action_to_string, py::arg("action"))
         .def("to_string", &GameState::to_string)
         .def("check_invariants", &GameState::check_invariants)
@@ -362,10 +359,9 @@ void register_game(py::module_& m) {
         .def(
             "placement_terms",
             [](const GameState& s, int player, int id) -> py::object {
-                int cost;
-                bool blind;
-                if (!s.placement_terms(player, id, cost, blind)) return py::none();
-                return py::make_tuple(cost, blind);
+                const std::optional<PlacementTerms> terms = s.placement_terms(player, id);
+                if (!terms) return py::none();
+                return py::make_tuple(terms->cost, terms->blind);
             },
             py::arg("player"), py::arg("spot"));
 

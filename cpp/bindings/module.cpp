@@ -3,6 +3,7 @@
 
 namespace py = pybind11;
 
+void register_rules(py::module_& m);
 void register_voyage(py::module_& m);
 void register_evaluator(py::module_& m);
 void register_advice(py::module_& m);
@@ -11,6 +12,7 @@ void register_game(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
     m.doc() = "Exact Manila voyage evaluation (C++ core; use the manila package instead).";
+    register_rules(m);
     register_voyage(m);
     register_evaluator(m);
     register_advice(m);

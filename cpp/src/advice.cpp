@@ -13,8 +13,7 @@
 namespace manila {
 namespace {
 
-// A max_accomplices that limits nothing: the movers' hands are checked by the caller.
-constexpr int kAnyCount = kNumTableSpots + kMaxSeats * kNumBoats;
+// The movers' hands are checked by the caller: the search places with kAnyAccomplices.
 
 // Max^n over the rest of a placement round. Each player moves once per round, in a fixed
 // order, so every sequence of choices ends on a board of its own: there are no
@@ -39,7 +38,7 @@ class PlacementSearch {
         Result best = solve(v, depth + 1);  // decline comes first and wins ties
         int best_spot = kDeclineSpot;
         std::int64_t best_value = best.payoffs[static_cast<std::size_t>(m)];
-        for (const auto [id, cost] : legal_spots(v, {m, kAnyCount})) {
+        for (const auto [id, cost] : legal_spots(v, {m, kAnyAccomplices})) {
             Result r = solve(with_accomplice(v, id, m), depth + 1);
             const std::int64_t value = r.payoffs[static_cast<std::size_t>(m)] - cost * den_;
             if (value > best_value) best_value = value, best = std::move(r), best_spot = id;
@@ -51,7 +50,7 @@ class PlacementSearch {
     // The last mover of the round needs one spot table: most spots change nobody's
     // decisions, and their values come from the outcome odds without a game tree.
     Result last_turn(const Voyage& v, int m) {
-        const SpotValues sv = spot_values(v, {m, kAnyCount}, 1);
+        const SpotValues sv = spot_values(v, {m, kAnyAccomplices}, 1);
         ++positions;
         const std::int64_t without = sv.all[static_cast<std::size_t>(m)];
         std::int64_t best_value = without;
@@ -93,16 +92,18 @@ void check_owner(const Voyage& v, int owner, const std::string& field) {
                                     " is not in 0.." + std::to_string(v.num_owners - 1));
 }
 
-// The voyage after a pilot's move, or false if the move is not possible there.
-bool apply_pilot(Voyage& v, const PilotMove& m) {
+// The voyage after a pilot's move, or nothing if the move is not possible there.
+std::optional<Voyage> piloted(const Voyage& v, const PilotMove& m) {
+    Voyage after = v;
     for (int i = 0; i < kNumBoats; ++i) {
         const int d = m[static_cast<std::size_t>(i)];
         if (d == 0) continue;
-        Boat& b = v.boats[static_cast<std::size_t>(i)];
-        if (b.position == kArrived || b.position + d < 0) return false;
-        b.position = std::min(b.position + d, kArrived);
+        Boat& b = after.boats[static_cast<std::size_t>(i)];
+        const std::optional<int> to = moved_position(b.position, d);
+        if (!to) return std::nullopt;
+        b.position = *to;
     }
-    return true;
+    return after;
 }
 
 std::string pilot_name(const Voyage& v, const PilotMove& m) {
@@ -158,9 +159,9 @@ DecisionAdvice pilot_decision(const Voyage& v, bool large) {
     base.spots[slot] = kNoOwner;  // the pilot acts once
     const bool large_after = !large && v.spots[kPilotLarge] != kNoOwner;
     for_each_pilot_move(large, [&](const PilotMove& m) {
-        Voyage after = base;
-        if (!apply_pilot(after, m)) return;
-        add_option(a, pilot_name(v, m), after,
+        const std::optional<Voyage> after = piloted(base, m);
+        if (!after) return;
+        add_option(a, pilot_name(v, m), *after,
                    [&](const Voyage& w) -> std::optional<DecisionAdvice> {
                        if (!large_after) return std::nullopt;
                        return pilot_decision(w, true);
@@ -238,14 +239,14 @@ PlacementAdvice advise_placement(const Voyage& v, const std::vector<int>& movers
     out.denominator = denominator(v.next_roll);
     const int m = movers.front();
     out.options.push_back({kDeclineSpot, 0});
-    for (const LegalSpot& s : legal_spots(v, {m, kAnyCount})) out.options.push_back(s);
+    for (const LegalSpot& s : legal_spots(v, {m, kAnyAccomplices})) out.options.push_back(s);
     const std::size_t n = out.options.size();
 
     std::vector<PlacementSearch::Result> results(n);
     std::vector<std::int64_t> positions(n, 0);
     if (movers.size() == 1) {
         // The plain spot table, with decline as the option worth nothing more.
-        const SpotValues sv = spot_values(v, {m, kAnyCount}, threads);
+        const SpotValues sv = spot_values(v, {m, kAnyAccomplices}, threads);
         results[0] = {std::vector<std::int64_t>(sv.all.begin(), sv.all.begin() + sv.num_owners),
                       {}};
         for (std::size_t k = 1; k < n; ++k) {
@@ -289,7 +290,7 @@ PlacementAdvice advise_placement(const Voyage& v, const std::vector<int>& movers
 
 DecisionAdvice advise_pilot(const Voyage& v, bool large) {
     v.validate();
-    if (v.next_roll != 3)
+    if (v.next_roll != kNumRollsPerVoyage)
         throw std::invalid_argument(
             "moment: the pilots act after the last placement round, before roll 3, "
             "not before roll " +
@@ -306,7 +307,7 @@ DecisionAdvice advise_pilot(const Voyage& v, bool large) {
 
 DecisionAdvice advise_boarding(const Voyage& v, bool second, int guard_boat, int guard_seat) {
     v.validate();
-    if (v.next_roll != 3)
+    if (v.next_roll != kNumRollsPerVoyage)
         throw std::invalid_argument(
             "moment: boarding happens right after roll 2 (next_roll 3), not before roll " +
             std::to_string(v.next_roll));

@@ -4,17 +4,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "cells.hpp"
+
 namespace manila {
 namespace {
-
-constexpr int kCells = kNumPositions * kNumPositions * kNumPositions;
-
-int cell_of(const BoatArray& p) { return (p[0] * kNumPositions + p[1]) * kNumPositions + p[2]; }
-
-BoatArray triple_of(int cell) {
-    return {cell / (kNumPositions * kNumPositions), (cell / kNumPositions) % kNumPositions,
-            cell % kNumPositions};
-}
 
 [[noreturn]] void reject(const std::string& field, const std::string& why) {
     throw std::invalid_argument(field + ": " + why);
@@ -23,11 +16,6 @@ BoatArray triple_of(int cell) {
 std::string triple_text(const BoatArray& t) {
     return "(" + std::to_string(t[0]) + ", " + std::to_string(t[1]) + ", " + std::to_string(t[2]) +
            ")";
-}
-
-void check_next_roll(int next_roll) {
-    if (next_roll < 1 || next_roll > 3)
-        reject("next_roll", "must be 1, 2 or 3, got " + std::to_string(next_roll));
 }
 
 void check_goods(const BoatArray& goods, const std::string& field) {
@@ -51,12 +39,6 @@ void push_triple(std::vector<std::int8_t>& out, const BoatArray& t) {
     for (int x : t) out.push_back(static_cast<std::int8_t>(x));
 }
 
-std::int64_t power_of_six(int k) {
-    std::int64_t d = 1;
-    for (int i = 0; i < k; ++i) d *= 6;
-    return d;
-}
-
 }  // namespace
 
 std::vector<BoatArray> good_triples() {
@@ -70,11 +52,7 @@ std::vector<BoatArray> good_triples() {
 std::vector<Start> legal_starts() {
     std::vector<Start> out;
     for (const BoatArray& goods : good_triples())
-        for (int a = 0; a <= kMaxStartSpace; ++a)
-            for (int b = 0; b <= kMaxStartSpace; ++b) {
-                const int c = kStartSum - a - b;
-                if (c >= 0 && c <= kMaxStartSpace) out.push_back({goods, {a, b, c}});
-            }
+        for (const BoatArray& spaces : kStartSpaces) out.push_back({goods, spaces});
     return out;
 }
 
@@ -103,7 +81,9 @@ std::int64_t reach_denominator(int next_roll) {
 std::array<std::int64_t, kNumPositions> boat_counts(int space, int rolls) {
     if (space < 0 || space > kArrived)
         reject("space", "must be 0..13 or arrived (14), got " + std::to_string(space));
-    if (rolls < 0 || rolls > 3) reject("rolls", "must be 0..3, got " + std::to_string(rolls));
+    if (rolls < 0 || rolls > kNumRollsPerVoyage)
+        reject("rolls", "must be 0.." + std::to_string(kNumRollsPerVoyage) + ", got " +
+                            std::to_string(rolls));
     std::array<std::int64_t, kNumPositions> w{};
     w[static_cast<std::size_t>(space)] = 1;
     for (int r = 0; r < rolls; ++r) {
@@ -112,10 +92,10 @@ std::array<std::int64_t, kNumPositions> boat_counts(int space, int rolls) {
             const std::int64_t here = w[static_cast<std::size_t>(q)];
             if (here == 0) continue;
             if (q == kArrived) {
-                next[kArrived] += 6 * here;  // a boat in Manila stays there whatever it rolls
+                next[kArrived] += kDieFaces * here;  // a boat in Manila stays whatever it rolls
                 continue;
             }
-            for (int d = 1; d <= 6; ++d)
+            for (int d = 1; d <= kDieFaces; ++d)
                 next[static_cast<std::size_t>(std::min(q + d, kArrived))] += here;
         }
         w = next;

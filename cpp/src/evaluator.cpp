@@ -5,25 +5,18 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
+#include "cells.hpp"
 #include "evaluator_internal.hpp"
+#include "manila/enumerate.hpp"
 #include "manila/parallel.hpp"
 
 namespace manila {
 namespace {
-
-// A position triple, one coordinate per boat (0..13, 14 = arrived), packed into one index.
-constexpr int kCells = kNumPositions * kNumPositions * kNumPositions;
-using Triple = std::array<int, kNumBoats>;
-
-int cell_of(const Triple& p) { return (p[0] * kNumPositions + p[1]) * kNumPositions + p[2]; }
-Triple triple_of(int cell) {
-    return {cell / (kNumPositions * kNumPositions), (cell / kNumPositions) % kNumPositions,
-            cell % kNumPositions};
-}
 
 // Where a boat stands once roll 3 is over.
 enum FinalClass : int { kInManila, kOnThirteen, kElsewhere, kNumClasses };
@@ -43,6 +36,8 @@ constexpr std::array<std::array<int, kNumClasses>, kReaches> kFinalFaces{
 // One boat's last die over rows of n numbers: out[r][j] = sum over classes c of
 // kFinalFaces[r][c] * x_c[j] for each reach group r. The faces of groups 1..6 step by
 // (+1, 0, -1), so every row after the second is the previous one plus x_0 - x_2.
+// (spread and gather write into the caller's rows, which are slices of larger work arrays
+// on the stack: returning arrays would copy them in the innermost loops of the evaluator.)
 void spread(const std::int64_t* __restrict x0, const std::int64_t* __restrict x1,
             const std::int64_t* __restrict x2, int n, std::int64_t* __restrict out) {
     for (int j = 0; j < n; ++j) {
@@ -73,34 +68,13 @@ void gather(const std::int64_t* __restrict in, int n, std::int64_t* __restrict x
     }
 }
 
-// Positions of one boat after `rolls` dice, each weighted by its number of face sequences.
+// The positions one boat can reach in `rolls` dice, each with its number of face sequences.
 std::vector<std::pair<int, std::int64_t>> roll_distribution(int p, int rolls) {
-    std::array<std::int64_t, kNumPositions> w{};
-    w[p] = 1;
-    for (int r = 0; r < rolls; ++r) {
-        std::array<std::int64_t, kNumPositions> next{};
-        for (int q = 0; q < kNumPositions; ++q) {
-            if (w[q] == 0) continue;
-            if (q == kArrived) {
-                next[q] += 6 * w[q];
-                continue;
-            }
-            for (int d = 1; d <= 6; ++d) next[std::min(q + d, kArrived)] += w[q];
-        }
-        w = next;
-    }
+    const auto w = boat_counts(p, rolls);
     std::vector<std::pair<int, std::int64_t>> out;
     for (int q = 0; q < kNumPositions; ++q)
         if (w[q] != 0) out.emplace_back(q, w[q]);
     return out;
-}
-
-// Moves a boat d spaces for a pilot; false if that would take it below 0.
-bool shift(int& pos, int d) {
-    const int moved = pos + d;
-    if (moved < 0) return false;
-    pos = std::min(moved, kArrived);
-    return true;
 }
 
 // Every pilot option from every cell, in canonical order, built once. Options that cannot
@@ -120,15 +94,16 @@ struct PilotMoves {
                 (reach(p[0]) * kReaches + reach(p[1])) * kReaches + reach(p[2]));
             // A large-pilot move that leaves a boat in its reach group changes no value: it
             // ties with no move, or with the other boat's single move, which come first.
-            auto moves = [&](int i, int d, Triple& q) {
-                return p[i] != kArrived && shift(q[i], d) && reach(q[i]) != reach(p[i]);
-            };
             large_begin[cell] = static_cast<std::int32_t>(large.size());
             for_each_pilot_move(true, [&](const PilotMove& m) {
                 if (m == PilotMove{0, 0, 0}) return;
                 Triple q = p;
-                for (int i = 0; i < kNumBoats; ++i)
-                    if (m[i] != 0 && !moves(i, m[i], q)) return;
+                for (int i = 0; i < kNumBoats; ++i) {
+                    if (m[i] == 0) continue;
+                    const std::optional<int> to = moved_position(p[i], m[i]);
+                    if (!to || reach(*to) == reach(p[i])) return;
+                    q[i] = *to;
+                }
                 large.push_back(static_cast<std::int16_t>(
                     (reach(q[0]) * kReaches + reach(q[1])) * kReaches + reach(q[2])));
             });
@@ -138,8 +113,10 @@ struct PilotMoves {
             for_each_pilot_move(false, [&](const PilotMove& m) {
                 for (int i = 0; i < kNumBoats; ++i) {
                     if (m[i] == 0) continue;
+                    const std::optional<int> to = moved_position(p[i], m[i]);
+                    if (!to || (p[i] <= 4 && *to <= 4)) return;
                     Triple q = p;
-                    if (p[i] == kArrived || !shift(q[i], m[i]) || (p[i] <= 4 && q[i] <= 4)) return;
+                    q[i] = *to;
                     small.push_back(static_cast<std::int16_t>(cell_of(q)));
                 }
             });
@@ -372,6 +349,9 @@ constexpr int kOutcomeChannels = kArrivalChannel + kNumBoats;
 // the tracked owners, then (optionally) the outcome channels. Decisions compare only the
 // decider's channel, so the tree is searched on per-decider tables of single numbers and
 // the K channels are summed once, from how often each position is reached.
+// Its helpers write K channels through a pointer on purpose: the rows live in the reused
+// Workspace (see WorkspaceLease), and a vector returned per call would allocate in the
+// evaluator's hottest loops.
 class Solver {
   public:
     // generation: the decision cache's (solvers of one spot table share their choices).
@@ -414,14 +394,15 @@ class Solver {
 
         const Triple start{v_.boats[0].position, v_.boats[1].position, v_.boats[2].position};
         std::vector<std::int64_t> result(static_cast<std::size_t>(K_), 0);
-        if (v_.next_roll == 3) {
+        if (v_.next_roll == kNumRollsPerVoyage) {
             add_value(result.data(), 0, after_pilots(0, cell_of(start)));
             return result;
         }
         // Nothing is decided between the rolls before roll 2 ends, so each boat's dice can be
         // summed on their own and only the positions after roll 2 need the game tree.
         std::array<std::vector<std::pair<int, std::int64_t>>, kNumBoats> dist;
-        for (int i = 0; i < kNumBoats; ++i) dist[i] = roll_distribution(start[i], 3 - v_.next_roll);
+        for (int i = 0; i < kNumBoats; ++i)
+            dist[i] = roll_distribution(start[i], kNumRollsPerVoyage - v_.next_roll);
         if (small_ < 0 && large_ < 0) {
             independent_boats(dist, result.data());
             return result;
@@ -549,7 +530,7 @@ class Solver {
                 out[boat_base_ + kArrivalChannel + i] += in_manila[i];
         }
         const int shipyard = kNumBoats - manila;
-        for (int k = 0; k < 3; ++k) {
+        for (int k = 0; k < kNumBoats; ++k) {
             if (manila > k) pay(out, v_.spots[kPortA + k], kSlotPayout[k]);
             if (shipyard > k) pay(out, v_.spots[kShipyardA + k], kSlotPayout[k]);
         }
@@ -806,9 +787,9 @@ void check_pov(const Voyage& v, const PointOfView& pov) {
     if (pov.owner != kNoOwner && (pov.owner < 0 || pov.owner >= v.num_owners))
         throw std::invalid_argument("player: owner id " + std::to_string(pov.owner) +
                                     " is not in 0.." + std::to_string(v.num_owners - 1));
-    if (pov.max_accomplices < 0 || pov.max_accomplices > kNumTableSpots + kMaxSeats * kNumBoats)
+    if (pov.max_accomplices < 0 || pov.max_accomplices > kAnyAccomplices)
         throw std::invalid_argument("max_accomplices: must be 0.." +
-                                    std::to_string(kNumTableSpots + kMaxSeats * kNumBoats));
+                                    std::to_string(kAnyAccomplices));
 }
 
 bool decides(const Voyage& v, int owner) {
@@ -818,25 +799,25 @@ bool decides(const Voyage& v, int owner) {
 }
 
 // An accomplice that changes nobody's decisions earns what its spot pays under the
-// decisions already computed; that sum needs no new game tree. True, with the gain in
-// `gain`, when spot `id` is such a spot for owner `who`. `outcomes` are the outcome
-// channels of the evaluation without it.
-bool passive_gain(const Voyage& v, int id, int who, const std::int64_t* outcomes,
-                  std::int64_t& gain) {
-    if (decides(v, who)) return false;  // their own choices would follow the new payoff
+// decisions already computed; that sum needs no new game tree. The gain when spot `id` is
+// such a spot for owner `who`, else nothing. `outcomes` are the outcome channels of the
+// evaluation without it.
+std::optional<std::int64_t> passive_gain(const Voyage& v, int id, int who,
+                                         const std::int64_t* outcomes) {
+    if (decides(v, who)) return std::nullopt;  // their own choices would follow the new payoff
     const std::int64_t* manila = outcomes + kManilaCountChannel;  // P(n boats in Manila)
-    gain = 0;
+    std::int64_t gain = 0;
     if (id < kNumGoods) {
         // Pirates who may still board would share the cargo; a decision maker on board
         // would see their share shrink.
-        const bool boarding = v.next_roll < 3 && v.spots[kPirate1] != kNoOwner;
-        if (boarding) return false;
+        const bool boarding = v.next_roll < kNumRollsPerVoyage && v.spots[kPirate1] != kNoOwner;
+        if (boarding) return std::nullopt;
         for (int i = 0; i < kNumBoats; ++i) {
             const Boat& b = v.boats[i];
             if (b.good != id) continue;
             int mine = 0;
             for (int s = 0; s < b.crew_size; ++s) {
-                if (decides(v, b.crew[s])) return false;
+                if (decides(v, b.crew[s])) return std::nullopt;
                 mine += b.crew[s] == who;
             }
             const int value = kGoods[id].value;
@@ -845,19 +826,19 @@ bool passive_gain(const Voyage& v, int id, int who, const std::int64_t* outcomes
             const std::int64_t after = std::int64_t(mine + 1) * (value / (b.crew_size + 1));
             gain = (after - before) * outcomes[i * kNumOutcomes + kOutcomePort];
         }
-        return true;
+        return gain;
     }
     const int spot = id - kNumGoods;
     const bool port = spot >= kPortA && spot <= kPortC;
     const bool yard = spot >= kShipyardA && spot <= kShipyardC;
-    if (!port && !yard && spot != kInsurance) return false;  // pilots and pirates decide
+    if (!port && !yard && spot != kInsurance) return std::nullopt;  // pilots and pirates decide
     for (int n = 0; n <= kNumBoats; ++n) {
         const int in_yard = kNumBoats - n;
         if (port && n > spot - kPortA) gain += kSlotPayout[spot - kPortA] * manila[n];
         if (yard && in_yard > spot - kShipyardA) gain += kSlotPayout[spot - kShipyardA] * manila[n];
         if (spot == kInsurance) gain -= kInsuranceClaim[in_yard] * manila[n];
     }
-    return true;
+    return gain;
 }
 
 }  // namespace
@@ -895,8 +876,12 @@ SpotValues spot_values(const Voyage& v, const PointOfView& pov, int threads) {
     out.passive.assign(out.spots.size(), 0);
     std::vector<int> hard;  // spots that need a game tree of their own
     for (std::size_t k = 0; k < out.spots.size(); ++k) {
-        out.passive[k] = passive_gain(base, out.spots[k].id, who, outcomes, out.gain[k]);
-        if (!out.passive[k]) hard.push_back(static_cast<int>(k));
+        const std::optional<std::int64_t> gain = passive_gain(base, out.spots[k].id, who, outcomes);
+        out.passive[k] = gain.has_value();
+        if (gain)
+            out.gain[k] = *gain;
+        else
+            hard.push_back(static_cast<int>(k));
     }
     parallel_for(static_cast<int>(hard.size()), threads, [&](int h) {
         const auto k = static_cast<std::size_t>(hard[static_cast<std::size_t>(h)]);
@@ -938,9 +923,7 @@ void fill_row(Table& t, int row, const Voyage& v, const PointOfView& pov, int th
 }  // namespace
 
 std::int64_t denominator(int next_roll) {
-    std::int64_t d = 1;
-    for (int i = 0; i < 3 * (4 - next_roll); ++i) d *= 6;
-    return d;
+    return power_of_six(kNumBoats * (kNumRollsPerVoyage + 1 - next_roll));
 }
 
 void Table::resize(int rows, int stride) {

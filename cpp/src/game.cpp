@@ -57,25 +57,24 @@ void GameState::legal_main(std::vector<int>& out) const {
             for (int t = 0; t < kNumStarts; ++t) out.push_back(kStart + t);
             return;
         case Phase::kPlacement: {
-            int cost;
-            bool blind;
             for (int id = 0; id < kNumTableSpots; ++id)
-                if (placement_terms(p, id, cost, blind)) out.push_back(kPlace + id);
+                if (placement_terms(p, id)) out.push_back(kPlace + id);
             out.push_back(kDecline);
             return;
         }
         case Phase::kBoarding:
             out.push_back(kStay);
-            boarding_options(b_.decider, &out);
+            for (int a : boarding_options(b_.decider)) out.push_back(a);
             return;
         case Phase::kSmallPilot:
             out.push_back(kSmallNone);
             for (int g = 0; g < kNumGoods; ++g) {
                 const int i = boat_of(g);
-                if (i < 0 || b_.boats[static_cast<std::size_t>(i)].position == kArrived) continue;
-                out.push_back(kSmall + g * 2);
-                if (b_.boats[static_cast<std::size_t>(i)].position >= 1)
-                    out.push_back(kSmall + g * 2 + 1);
+                if (i < 0) continue;
+                for (int k = 0; k < 2; ++k)
+                    if (moved_position(b_.boats[static_cast<std::size_t>(i)].position,
+                                       kPilotSingles[static_cast<std::size_t>(k)]))
+                        out.push_back(kSmall + g * 2 + k);
             }
             return;
         case Phase::kLargePilot: {
@@ -83,17 +82,17 @@ void GameState::legal_main(std::vector<int>& out) const {
             auto movable = [&](int g, int d) {
                 const int i = boat_of(g);
                 if (i < 0) return false;
-                const int pos = b_.boats[static_cast<std::size_t>(i)].position;
-                return pos != kArrived && pos + d >= 0;
+                return moved_position(b_.boats[static_cast<std::size_t>(i)].position, d)
+                    .has_value();
             };
             for (int g = 0; g < kNumGoods; ++g)
                 for (int k = 0; k < 4; ++k)
-                    if (movable(g, kLargeOneDelta[static_cast<std::size_t>(k)]))
+                    if (movable(g, kPilotSingles[static_cast<std::size_t>(k)]))
                         out.push_back(kLargeOne + g * 4 + k);
             for (int pr = 0; pr < kNumPairs; ++pr)
                 for (int k = 0; k < 4; ++k) {
                     const auto pair = kPairs[static_cast<std::size_t>(pr)];
-                    const auto d = kLargeTwoDelta[static_cast<std::size_t>(k)];
+                    const auto d = kPilotPairs[static_cast<std::size_t>(k)];
                     if (movable(pair[0], d[0]) && movable(pair[1], d[1]))
                         out.push_back(kLargeTwo + pr * 4 + k);
                 }
@@ -226,7 +225,7 @@ void GameState::apply_legal(int a) {
             return;
         }
         case Phase::kPlaceBoats: {
-            const auto t = kStarts[static_cast<std::size_t>(a - kStart)];
+            const auto t = kStartSpaces[static_cast<std::size_t>(a - kStart)];
             for (int i = 0; i < kNumBoats; ++i)
                 b_.boats[static_cast<std::size_t>(i)].position = t[static_cast<std::size_t>(i)];
             b_.next_roll = 1;
@@ -238,9 +237,7 @@ void GameState::apply_legal(int a) {
                 b_.declined |= 1 << p;
             } else {
                 const int id = a - kPlace;
-                int cost;
-                bool blind;
-                placement_terms(p, id, cost, blind);
+                const auto [cost, blind] = placement_terms(p, id).value();  // legal: it has terms
                 if (id < kNumGoods) {
                     Boat& boat = b_.boats[static_cast<std::size_t>(boat_of(id))];
                     boat.crew[static_cast<std::size_t>(boat.crew_size++)] = p;
@@ -315,11 +312,11 @@ void GameState::apply_legal(int a) {
         case Phase::kLargePilot:
             if (a >= kLargeOne && a < kLargeTwo) {
                 const int k = a - kLargeOne;
-                move_boat(boat_of(k / 4), kLargeOneDelta[static_cast<std::size_t>(k % 4)]);
+                move_boat(boat_of(k / 4), kPilotSingles[static_cast<std::size_t>(k % 4)]);
             } else if (a >= kLargeTwo) {
                 const int k = a - kLargeTwo;
                 const auto pair = kPairs[static_cast<std::size_t>(k / 4)];
-                const auto d = kLargeTwoDelta[static_cast<std::size_t>(k % 4)];
+                const auto d = kPilotPairs[static_cast<std::size_t>(k % 4)];
                 move_boat(boat_of(pair[0]), d[0]);
                 move_boat(boat_of(pair[1]), d[1]);
             }

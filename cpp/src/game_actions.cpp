@@ -38,7 +38,7 @@ std::array<int, kNumBoats> start_triple(int t) {
     if (t < 0 || t >= kNumStarts)
         invalid("start triple index must be 0.." + std::to_string(kNumStarts - 1) + ", got " +
                 std::to_string(t));
-    return kStarts[static_cast<std::size_t>(t)];
+    return kStartSpaces[static_cast<std::size_t>(t)];
 }
 
 const char* phase_name(Phase p) {
@@ -82,7 +82,7 @@ std::string action_name(int a) {
     if (a >= kLeaveHome && a < kLeaveHome + kNumGoods)
         return std::string("leave ") + good_name(a - kLeaveHome) + " home";
     if (a >= kStart && a < kStart + kNumStarts) {
-        const auto t = kStarts[static_cast<std::size_t>(a - kStart)];
+        const auto t = kStartSpaces[static_cast<std::size_t>(a - kStart)];
         return "start " + std::to_string(t[0]) + "-" + std::to_string(t[1]) + "-" +
                std::to_string(t[2]);
     }
@@ -109,12 +109,12 @@ std::string action_name(int a) {
     if (a >= kLargeOne && a < kLargeTwo) {
         const int k = a - kLargeOne;
         return std::string("large pilot: ") + good_name(k / 4) + " " +
-               signed_str(kLargeOneDelta[static_cast<std::size_t>(k % 4)]);
+               signed_str(kPilotSingles[static_cast<std::size_t>(k % 4)]);
     }
     if (a >= kLargeTwo && a < kPlunder) {
         const int k = a - kLargeTwo;
         const auto pair = kPairs[static_cast<std::size_t>(k / 4)];
-        const auto d = kLargeTwoDelta[static_cast<std::size_t>(k % 4)];
+        const auto d = kPilotPairs[static_cast<std::size_t>(k % 4)];
         return std::string("large pilot: ") + good_name(pair[0]) + " " + signed_str(d[0]) + ", " +
                good_name(pair[1]) + " " + signed_str(d[1]);
     }
@@ -245,9 +245,7 @@ std::string GameState::illegal_reason(int a) const {
                 return head + who + " cannot pay even the cheapest free spot (" +
                        std::to_string(cheapest_paid_spot()) +
                        "), and a blind passenger may not take insurance (rule 12)";
-            int cost;
-            bool blind;
-            placement_terms(b_.current, id, cost, blind);
+            const int cost = kSpotCost[static_cast<std::size_t>(s)];
             return head + "it costs " + std::to_string(cost) + " and " + who + " can pay " +
                    std::to_string(ps.capacity()) +
                    " even by mortgaging, yet can pay the cheapest free spot (" +
@@ -297,11 +295,11 @@ std::string GameState::illegal_reason(int a) const {
                 moves.push_back({k / 2, k % 2 ? -1 : 1});
             } else if (a < kLargeTwo) {
                 const int k = a - kLargeOne;
-                moves.push_back({k / 4, kLargeOneDelta[static_cast<std::size_t>(k % 4)]});
+                moves.push_back({k / 4, kPilotSingles[static_cast<std::size_t>(k % 4)]});
             } else {
                 const int k = a - kLargeTwo;
                 const auto pair = kPairs[static_cast<std::size_t>(k / 4)];
-                const auto d = kLargeTwoDelta[static_cast<std::size_t>(k % 4)];
+                const auto d = kPilotPairs[static_cast<std::size_t>(k % 4)];
                 moves.push_back({pair[0], d[0]});
                 moves.push_back({pair[1], d[1]});
             }

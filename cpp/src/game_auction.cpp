@@ -13,13 +13,18 @@ namespace manila {
 // ---------------------------------------------------------------------------------------
 // Set-up and the flow from phase to phase
 
+void check_players(int players) {
+    if (players < kMinPlayers || players > kMaxPlayers)
+        invalid("players: Manila is for " + std::to_string(kMinPlayers) + " to " +
+                std::to_string(kMaxPlayers) + " players, got " + std::to_string(players));
+}
+
 GameState::GameState(int players, Rules rules, std::uint64_t seed)
     : rng_(derive_seed(seed, 0)), seed_(seed) {
-    if (players < kMinPlayers || players > kMaxPlayers)
-        invalid("players: Manila is for 3 to 5 players, got " + std::to_string(players));
+    check_players(players);
     b_.num_players = players;
     b_.rules = rules;
-    b_.max_accomplices = players == 3 ? 4 : 3;
+    b_.max_accomplices = accomplices_per_player(players);
     for (int p = 0; p < kMaxPlayers; ++p)
         b_.players[static_cast<std::size_t>(p)].cash = p < players ? kStartCash : 0;
     b_.supply.fill(kSharesPerGood - kDealtPerGood);

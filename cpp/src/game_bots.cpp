@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -38,19 +39,20 @@ int total_shares(const PlayerState& ps) {
 
 // The voyage in progress as `viewer` sees it, valued by `objective`: the others'
 // face-down shares are hidden, so it counts only the shares they were seen to buy.
-bool voyage_of(const GameState& s, int viewer, Objective objective, Voyage& v) {
-    if (!s.voyage(v)) return false;
-    v.objective = objective;
+std::optional<Voyage> voyage_of(const GameState& s, int viewer, Objective objective) {
+    std::optional<Voyage> v = s.voyage();
+    if (!v) return v;
+    v->objective = objective;
     const Board& b = s.board();
     for (int p = 0; p < b.num_players; ++p) {
         if (p == viewer) continue;
         const PlayerState& ps = b.players[static_cast<std::size_t>(p)];
         for (int g = 0; g < kNumGoods; ++g)
-            v.shares[static_cast<std::size_t>(p)][static_cast<std::size_t>(g)] =
+            v->shares[static_cast<std::size_t>(p)][static_cast<std::size_t>(g)] =
                 static_cast<std::uint8_t>(ps.shares[static_cast<std::size_t>(g)] -
                                           ps.dealt[static_cast<std::size_t>(g)]);
     }
-    return true;
+    return v;
 }
 
 // What `who` has once the voyage just settled, in the objective's terms, times the
@@ -91,9 +93,9 @@ int best_boarding(const GameState& s, Objective objective) {
 
 std::int64_t payoff_after(GameState s, int who, Objective objective) {
     while (s.board().phase == Phase::kBoarding) s.apply_legal(best_boarding(s, objective));
-    Voyage v;
-    if (!voyage_of(s, who, objective, v)) throw std::logic_error("greedy: no voyage to evaluate");
-    return expected_payoff(v, who);
+    const std::optional<Voyage> v = voyage_of(s, who, objective);
+    if (!v) throw std::logic_error("greedy: no voyage to evaluate");
+    return expected_payoff(*v, who);
 }
 
 // Voyage income of the settlement just made, as the evaluator counts it (the insurer
@@ -121,11 +123,11 @@ int best_pilot(const GameState& s, Objective objective) {
         if (a == action::kMortgage || a == action::kRepay) continue;
         GameState c = s;
         c.apply_legal(a);
-        Voyage v;
+        const std::optional<Voyage> v = voyage_of(c, me, objective);
         // A move that brings the last boats to Manila settles the voyage at once.
-        const std::int64_t value = voyage_of(c, me, objective, v)
-                                       ? expected_payoff(v, me)
-                                       : settled_value(s, c, me, objective) * denominator(3);
+        const std::int64_t value =
+            v ? expected_payoff(*v, me)
+              : settled_value(s, c, me, objective) * denominator(kNumRollsPerVoyage);
         if (value > best_value) best_value = value, best = a;
     }
     return best;
@@ -155,7 +157,7 @@ int office_share_gain(const GameState& s, const PlayerState& ps) {
     std::array<std::int64_t, kMaxStartSpace + 1> arrive{};  // out of 6^3, by start space
     std::int64_t mean = 0;
     for (int space = 0; space <= kMaxStartSpace; ++space) {
-        const auto counts = boat_counts(space, 3);
+        const auto counts = boat_counts(space, kNumRollsPerVoyage);
         arrive[static_cast<std::size_t>(space)] =
             counts[kArrived] + (b.rules.thirteen_to_port ? counts[kThirteen] : 0);
         mean += arrive[static_cast<std::size_t>(space)];
@@ -165,7 +167,8 @@ int office_share_gain(const GameState& s, const PlayerState& ps) {
         gain[static_cast<std::size_t>(g)] =
             ps.shares[static_cast<std::size_t>(g)] * price_rise(b.price(g));
     std::sort(gain.begin(), gain.end(), std::greater<>());
-    const std::int64_t den = 216 * (kMaxStartSpace + 1);  // odds over 216, mean over the spaces
+    // Odds over 6^3, mean over the spaces.
+    const std::int64_t den = power_of_six(kNumRollsPerVoyage) * (kMaxStartSpace + 1);
     const std::int64_t total = gain[0] * ((kMaxStartSpace + 1) * arrive[kMaxStartSpace] - mean) +
                                gain[1] * ((kMaxStartSpace + 1) * arrive[kMaxStartSpace - 1] - mean);
     return static_cast<int>(std::max<std::int64_t>(0, total / den));
@@ -174,19 +177,17 @@ int office_share_gain(const GameState& s, const PlayerState& ps) {
 int best_placement(const GameState& s, Objective objective) {
     const Board& b = s.board();
     const int me = b.current;
-    Voyage v;
-    if (!voyage_of(s, me, objective, v))
-        throw std::logic_error("greedy: placement without a voyage");
-    const Table t = analyse(v, {me, b.max_accomplices}, 1);
+    const std::optional<Voyage> v = voyage_of(s, me, objective);
+    if (!v) throw std::logic_error("greedy: placement without a voyage");
+    const Table t = analyse(*v, {me, b.max_accomplices}, 1);
     const std::int64_t den = t.denominator[0];
     const PlayerState& ps = b.players[static_cast<std::size_t>(me)];
     int best = action::kDecline;
     std::int64_t best_net = 0;
     for (int id = 0; id < kNumTableSpots; ++id) {
-        int cost;
-        bool blind;
-        if (!s.placement_terms(me, id, cost, blind) || !t.legal[static_cast<std::size_t>(id)])
-            continue;
+        const std::optional<PlacementTerms> terms = s.placement_terms(me, id);
+        if (!terms || !t.legal[static_cast<std::size_t>(id)]) continue;
+        const auto [cost, blind] = *terms;
         // The voyage carries the budgets, so the table already charges a blind passenger
         // all their cash.
         std::int64_t net = t.net[static_cast<std::size_t>(id)];
@@ -268,7 +269,7 @@ int greedy_action(const GameState& s, Objective objective) {
             start[static_cast<std::size_t>(order[1])] = 4;
             start[static_cast<std::size_t>(order[2])] = 0;
             for (int t = 0; t < kNumStarts; ++t)
-                if (kStarts[static_cast<std::size_t>(t)] == start) return kStart + t;
+                if (kStartSpaces[static_cast<std::size_t>(t)] == start) return kStart + t;
             throw std::logic_error("greedy: no start triple");
         }
         case Phase::kPlacement:
@@ -318,11 +319,14 @@ GameResult play_game(int players, const Rules& rules, std::uint64_t seed,
         }
         if (check) {
             s.apply_action(a);
-            const std::string broken = s.check_invariants();
-            if (!broken.empty())
+            const std::vector<std::string> broken = s.check_invariants();
+            if (!broken.empty()) {
+                std::string all;
+                for (const std::string& b : broken) all += (all.empty() ? "" : "; ") + b;
                 throw std::logic_error("game seed " + std::to_string(seed) + ", after action " +
                                        std::to_string(s.history().size()) + " (" + action_name(a) +
-                                       "): " + broken);
+                                       "): " + all);
+            }
         } else {
             s.apply_legal(a);
         }
@@ -343,8 +347,7 @@ std::vector<GameResult> play_games(int players, const Rules& rules, std::uint64_
                                    int threads, bool record, bool check) {
     if (n < 0) invalid("games: must be at least 0, got " + std::to_string(n));
     if (first < 0) invalid("first: must be at least 0, got " + std::to_string(first));
-    if (players < kMinPlayers || players > kMaxPlayers)
-        invalid("players: Manila is for 3 to 5 players, got " + std::to_string(players));
+    check_players(players);
     if (static_cast<int>(bots.size()) != players)
         invalid("bots: one bot per seat is needed, " + std::to_string(players) + " in all, got " +
                 std::to_string(bots.size()));

@@ -11,22 +11,8 @@
 namespace manila {
 inline namespace game_detail {
 
-inline constexpr std::array<std::array<int, kNumBoats>, kNumStarts> kStarts = [] {
-    std::array<std::array<int, kNumBoats>, kNumStarts> t{};
-    int n = 0;
-    for (int a = 0; a <= kMaxStartSpace; ++a)
-        for (int b = 0; b <= kMaxStartSpace; ++b) {
-            const int c = kStartSum - a - b;
-            if (c >= 0 && c <= kMaxStartSpace) t[static_cast<std::size_t>(n++)] = {a, b, c};
-        }
-    return t;
-}();
-
 inline constexpr std::array<std::array<int, 2>, action::kNumPairs> kPairs{
     {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}}};
-inline constexpr std::array<int, 4> kLargeOneDelta{1, -1, 2, -2};
-inline constexpr std::array<std::array<int, 2>, 4> kLargeTwoDelta{
-    {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}};
 
 inline const char* good_name(int g) { return kGoods[static_cast<std::size_t>(g)].name; }
 inline std::string player_name(int p) { return "p" + std::to_string(p); }
@@ -36,7 +22,8 @@ inline int plunder_bit(int good) { return 1 << (kNumGoods - 1 - good); }
 
 // The dice of a roll action, one per sailing boat in good order.
 inline std::array<int, kNumBoats> roll_dice(int idx) {
-    return {idx / 36 + 1, (idx / 6) % 6 + 1, idx % 6 + 1};
+    return {idx / (kDieFaces * kDieFaces) + 1, (idx / kDieFaces) % kDieFaces + 1,
+            idx % kDieFaces + 1};
 }
 
 inline int seat_cost(const Boat& b) {

@@ -22,11 +22,6 @@ void check_viewer(const GameState& s, int viewer) {
                 std::to_string(viewer));
 }
 
-void check_players(int players) {
-    if (players < kMinPlayers || players > kMaxPlayers)
-        invalid("players: Manila is for 3 to 5 players, got " + std::to_string(players));
-}
-
 // The sections in order, as (name, shape). The writer below walks the same list, so the
 // layout has one definition.
 std::vector<std::pair<const char*, std::vector<int>>> section_shapes(int n) {

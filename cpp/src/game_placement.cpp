@@ -32,7 +32,7 @@ void GameState::advance_placement() {
         --b_.rounds_left;
         b_.turn = 0;
     }
-    if (b_.next_roll == 3) {
+    if (b_.next_roll == kNumRollsPerVoyage) {
         begin_pilots();
         return;
     }
@@ -61,32 +61,32 @@ int GameState::cheapest_paid_spot() const {
     return cheapest;
 }
 
-bool GameState::placement_terms(int p, int id, int& cost, bool& blind) const {
-    blind = false;
-    cost = 0;
-    if (id < 0 || id >= kNumTableSpots || p < 0 || p >= b_.num_players) return false;
-    if (b_.accomplices(p) >= b_.max_accomplices) return false;
+std::optional<PlacementTerms> GameState::placement_terms(int p, int id) const {
+    if (id < 0 || id >= kNumTableSpots || p < 0 || p >= b_.num_players) return std::nullopt;
+    if (b_.accomplices(p) >= b_.max_accomplices) return std::nullopt;
+    const int capacity = b_.players[static_cast<std::size_t>(p)].capacity();
+    int cost = 0;
     if (id < kNumGoods) {
         const int i = boat_of(id);
-        if (i < 0 || b_.boats[static_cast<std::size_t>(i)].full()) return false;
+        if (i < 0 || b_.boats[static_cast<std::size_t>(i)].full()) return std::nullopt;
         cost = seat_cost(b_.boats[static_cast<std::size_t>(i)]);
     } else {
         const int s = id - kNumGoods;
-        if (b_.spots[static_cast<std::size_t>(s)] != kNoOwner) return false;
-        if (s == kPirate2 && b_.spots[kPirate1] == kNoOwner) return false;
+        if (b_.spots[static_cast<std::size_t>(s)] != kNoOwner) return std::nullopt;
+        if (s == kPirate2 && b_.spots[kPirate1] == kNoOwner) return std::nullopt;
         cost = kSpotCost[static_cast<std::size_t>(s)];
         if (s == kInsurance) {
             // Rule 12: a blind passenger may take any free spot but insurance.
             const int cheapest = cheapest_paid_spot();
-            return cheapest == std::numeric_limits<int>::max() ||
-                   b_.players[static_cast<std::size_t>(p)].capacity() >= cheapest;
+            if (cheapest != std::numeric_limits<int>::max() && capacity < cheapest)
+                return std::nullopt;
+            return PlacementTerms{cost, false};
         }
     }
-    const int capacity = b_.players[static_cast<std::size_t>(p)].capacity();
-    if (capacity >= cost) return true;
+    if (capacity >= cost) return PlacementTerms{cost, false};
     // Rule 12: a blind passenger cannot pay even the cheapest free spot.
-    blind = capacity < cheapest_paid_spot();
-    return blind;
+    if (capacity < cheapest_paid_spot()) return PlacementTerms{cost, true};
+    return std::nullopt;
 }
 
 }  // namespace manila

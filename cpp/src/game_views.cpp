@@ -3,6 +3,7 @@
 #include "manila/game.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -36,10 +37,11 @@ int GameState::voyages_completed() const {
     return is_terminal() ? b_.voyage : std::max(0, b_.voyage - 1);
 }
 
-bool GameState::voyage(Voyage& v) const {
-    if (b_.phase < Phase::kPlacement || b_.phase > Phase::kLargePilot || b_.next_roll > 3)
-        return false;
-    v = Voyage{};
+std::optional<Voyage> GameState::voyage() const {
+    if (b_.phase < Phase::kPlacement || b_.phase > Phase::kLargePilot ||
+        b_.next_roll > kNumRollsPerVoyage)
+        return std::nullopt;
+    Voyage v;
     v.next_roll = b_.next_roll;
     v.boats = b_.boats;
     v.spots = b_.spots;
@@ -55,14 +57,14 @@ bool GameState::voyage(Voyage& v) const {
                 static_cast<std::uint8_t>(ps.shares[static_cast<std::size_t>(g)]);
         v.budget[static_cast<std::size_t>(p)] = std::max(0, ps.capacity());
     }
-    return true;
+    return v;
 }
 
 std::string GameState::action_to_string(int a) const {
     const std::string name = action_name(a);
     const bool boats_known = b_.phase >= Phase::kPlaceBoats && b_.phase != Phase::kGameOver;
     if (a >= action::kStart && a < action::kPlace && boats_known) {
-        const auto t = kStarts[static_cast<std::size_t>(a - action::kStart)];
+        const auto t = kStartSpaces[static_cast<std::size_t>(a - action::kStart)];
         std::string out = "start";
         for (int i = 0; i < kNumBoats; ++i)
             out += std::string(i ? ", " : " ") +
@@ -164,45 +166,48 @@ std::string observation_string(const GameState& state, int viewer, PrivateInfo i
     return o.str();
 }
 
-std::string GameState::check_invariants() const {
-    std::ostringstream o;
+std::vector<std::string> GameState::check_invariants() const {
+    std::vector<std::string> broken;
+    auto say = [&broken](const std::string& what) { broken.push_back(what); };
     const int n = b_.num_players;
     int money = b_.bank;
     for (int p = 0; p < n; ++p) {
         const PlayerState& ps = b_.players[static_cast<std::size_t>(p)];
+        const std::string who = player_name(p);
         money += ps.cash;
-        if (ps.cash < 0) o << player_name(p) << " has negative cash " << ps.cash << "; ";
+        if (ps.cash < 0) say(who + " has negative cash " + std::to_string(ps.cash));
         if (ps.mortgaged < 0 || ps.unmortgaged() < 0)
-            o << player_name(p) << " has " << ps.mortgaged << " mortgaged shares; ";
+            say(who + " has " + std::to_string(ps.mortgaged) + " mortgaged shares");
         const int acc = b_.accomplices(p);
-        if (acc > b_.max_accomplices) o << player_name(p) << " has " << acc << " accomplices out; ";
+        if (acc > b_.max_accomplices) say(who + " has " + std::to_string(acc) + " accomplices out");
     }
-    if (money != kStartCash * n) o << "money not conserved: cash + bank = " << money << "; ";
+    if (money != kStartCash * n) say("money not conserved: cash + bank = " + std::to_string(money));
     for (int g = 0; g < kNumGoods; ++g) {
+        const std::string good = good_name(g);
         int total = b_.supply[static_cast<std::size_t>(g)] + b_.pile[static_cast<std::size_t>(g)];
         for (int p = 0; p < n; ++p)
             total += b_.players[static_cast<std::size_t>(p)].shares[static_cast<std::size_t>(g)];
-        if (total != kSharesPerGood) o << good_name(g) << ": " << total << " shares in all; ";
+        if (total != kSharesPerGood) say(good + ": " + std::to_string(total) + " shares in all");
         const int step = b_.price_step[static_cast<std::size_t>(g)];
-        if (step < 0 || step >= kPriceSteps) o << good_name(g) << ": price off the track; ";
+        if (step < 0 || step >= kPriceSteps) say(good + ": price off the track");
         if (!is_terminal() && step == kPriceSteps - 1)
-            o << good_name(g) << " at 30 but the game goes on; ";
+            say(good + " at " + std::to_string(kPriceTrack[kPriceSteps - 1]) +
+                " but the game goes on");
     }
-    if (b_.phase != Phase::kDeal && b_.dealt != kSharesDealt * n) o << "the deal is incomplete; ";
-    Voyage v;
-    if (voyage(v)) {
+    if (b_.phase != Phase::kDeal && b_.dealt != kSharesDealt * n) say("the deal is incomplete");
+    if (const std::optional<Voyage> v = voyage()) {
         try {
-            v.validate();
+            v->validate();
         } catch (const std::invalid_argument& e) {
-            o << "voyage: " << e.what() << "; ";
+            say(std::string("voyage: ") + e.what());
         }
         int arrived = 0;
         for (const Boat& boat : b_.boats) arrived += boat.position == kArrived;
-        if (arrived != b_.in_port) o << "port slots do not match the boats in Manila; ";
+        if (arrived != b_.in_port) say("port slots do not match the boats in Manila");
     }
     if (!is_terminal() && !is_chance_node() && (b_.current < 0 || b_.current >= n))
-        o << "no valid player to move; ";
-    return o.str();
+        say("no valid player to move");
+    return broken;
 }
 
 }  // namespace manila

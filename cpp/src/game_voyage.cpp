@@ -3,6 +3,7 @@
 #include "manila/game.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -42,30 +43,28 @@ void GameState::begin_boarding() {
 }
 
 // Options besides staying for pirate `decider`, in action order.
-bool GameState::boarding_options(int decider, std::vector<int>* out) const {
+std::vector<int> GameState::boarding_options(int decider) const {
     bool free_on_13 = false;
     for (const Boat& boat : b_.boats) free_on_13 |= boat.position == kThirteen && !boat.full();
-    bool any = false;
+    std::vector<int> out;
     for (int i = 0; i < kNumBoats; ++i) {
         const Boat& boat = b_.boats[static_cast<std::size_t>(i)];
         if (boat.position != kThirteen) continue;
         if (!boat.full()) {
-            any = true;
-            if (out) out->push_back(action::kBoard + boat.good);
+            out.push_back(action::kBoard + boat.good);
         } else if (b_.rules.pirate_variant && !free_on_13) {
             for (int seat = 0; seat < boat.crew_size; ++seat) {
                 if (decider == 1 && i == b_.guard_boat && seat == b_.guard_seat) continue;
-                any = true;
-                if (out) out->push_back(action::kDisplace + boat.good * kMaxSeats + seat);
+                out.push_back(action::kDisplace + boat.good * kMaxSeats + seat);
             }
         }
     }
-    return any;
+    return out;
 }
 
 void GameState::advance_boarding() {
     for (; b_.decider < 2; ++b_.decider) {
-        if (((b_.on_ship >> b_.decider) & 1) && boarding_options(b_.decider, nullptr)) {
+        if (((b_.on_ship >> b_.decider) & 1) && !boarding_options(b_.decider).empty()) {
             b_.current = b_.boarders[static_cast<std::size_t>(b_.decider)];
             return;
         }
@@ -104,15 +103,10 @@ void GameState::begin_large_pilot() {
 
 void GameState::move_boat(int i, int delta) {
     Boat& boat = b_.boats[static_cast<std::size_t>(i)];
-    const int to = boat.position + delta;
-    if (to < 0 || boat.position == kArrived)
-        throw std::logic_error("move_boat: an impossible move");
-    if (to > kThirteen) {
-        boat.position = kArrived;
-        b_.port[static_cast<std::size_t>(b_.in_port++)] = boat.good;
-    } else {
-        boat.position = to;
-    }
+    const std::optional<int> to = moved_position(boat.position, delta);
+    if (!to) throw std::logic_error("move_boat: an impossible move");
+    boat.position = *to;
+    if (*to == kArrived) b_.port[static_cast<std::size_t>(b_.in_port++)] = boat.good;
 }
 
 void GameState::finish_voyage() {
@@ -166,7 +160,7 @@ void GameState::settle() {
     st.in_shipyard = b_.in_shipyard;
     st.port = b_.port;
     st.shipyard = b_.shipyard;
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < kNumBoats; ++k) {
         if (b_.in_port > k)
             receive(b_.spots[static_cast<std::size_t>(kPortA + k)],
                     kSlotPayout[static_cast<std::size_t>(k)]);
@@ -199,7 +193,7 @@ void GameState::settle() {
         if (boat.position == kArrived) step = std::min(step + 1, kPriceSteps - 1);
         end |= step == kPriceSteps - 1;
     }
-    b_.next_roll = 4;
+    b_.next_roll = kNumRollsPerVoyage + 1;  // the voyage is over
     if (end) {
         b_.phase = Phase::kGameOver;
         b_.current = kTerminalPlayer;
@@ -211,29 +205,28 @@ void GameState::settle() {
 // ---------------------------------------------------------------------------------------
 // Chance
 
-std::vector<std::pair<int, int>> GameState::chance_weights(int& den) const {
-    std::vector<std::pair<int, int>> out;
-    den = 0;
+ChanceWeights GameState::chance_weights() const {
+    ChanceWeights out;
     if (!is_chance_node()) return out;
     if (b_.phase == Phase::kDeal) {
         for (int g = 0; g < kNumGoods; ++g) {
             const int n = b_.pile[static_cast<std::size_t>(g)];
-            if (n > 0) out.push_back({action::kDeal + g, n});
-            den += n;
+            if (n > 0) out.outcomes.push_back({action::kDeal + g, n});
+            out.den += n;
         }
         return out;
     }
     std::vector<int> rolls;
     legal_main(rolls);
-    for (int a : rolls) out.push_back({a, 1});
-    den = static_cast<int>(rolls.size());
+    for (int a : rolls) out.outcomes.push_back({a, 1});
+    out.den = static_cast<int>(rolls.size());
     return out;
 }
 
 std::vector<std::pair<int, double>> GameState::chance_outcomes() const {
-    int den;
+    const ChanceWeights w = chance_weights();
     std::vector<std::pair<int, double>> out;
-    for (auto [a, w] : chance_weights(den)) out.push_back({a, static_cast<double>(w) / den});
+    for (auto [a, n] : w.outcomes) out.push_back({a, static_cast<double>(n) / w.den});
     return out;
 }
 
@@ -251,8 +244,8 @@ int GameState::sample_chance(Rng& rng) const {
     }
     int idx = 0;
     for (int i = 0; i < kNumBoats; ++i) {
-        const int d = b_.boats[static_cast<std::size_t>(i)].position == kArrived ? 0 : rng.below(6);
-        idx = idx * 6 + d;
+        const bool arrived = b_.boats[static_cast<std::size_t>(i)].position == kArrived;
+        idx = idx * kDieFaces + (arrived ? 0 : rng.below(kDieFaces));
     }
     return action::kRoll + idx;
 }

@@ -10,6 +10,18 @@ namespace {
     throw std::invalid_argument(field + ": " + why);
 }
 
+// "0, 5, 10 or 20 (a good at 30 has ended the game)", from the price track.
+std::string voyage_prices() {
+    std::string text;
+    for (int s = 0; s + 1 < kPriceSteps; ++s)
+        text += (s == 0                ? ""
+                 : s + 2 < kPriceSteps ? ", "
+                                       : " or ") +
+                std::to_string(kPriceTrack[s]);
+    return text + " (a good at " + std::to_string(kPriceTrack[kPriceSteps - 1]) +
+           " has ended the game)";
+}
+
 std::string boat_field(const Boat& b, int index) {
     if (b.good >= 0 && b.good < kNumGoods) return std::string("boats.") + kGoods[b.good].name;
     return "boats[" + std::to_string(index) + "]";
@@ -17,10 +29,14 @@ std::string boat_field(const Boat& b, int index) {
 
 }  // namespace
 
+void check_next_roll(int next_roll) {
+    if (next_roll < 1 || next_roll > kNumRollsPerVoyage)
+        reject("next_roll", "must be 1, 2 or 3, got " + std::to_string(next_roll));
+}
+
 void Voyage::validate() const {
     // Field names are built only on failure: validation runs on every evaluation.
-    if (next_roll < 1 || next_roll > 3)
-        reject("next_roll", "must be 1, 2 or 3, got " + std::to_string(next_roll));
+    check_next_roll(next_roll);
     if (num_owners < 0 || num_owners > kMaxOwners)
         reject("num_owners",
                "must be 0.." + std::to_string(kMaxOwners) + ", got " + std::to_string(num_owners));
@@ -31,8 +47,9 @@ void Voyage::validate() const {
         if (i > 0 && b.good <= boats[i - 1].good)
             reject("boats", "three different goods are needed, in canonical order");
         if (b.position < 0 || b.position > kArrived)
-            reject(boat_field(b, i) + ".position",
-                   "must be 0..13 or arrived (14), got " + std::to_string(b.position));
+            reject(boat_field(b, i) + ".position", "must be 0.." + std::to_string(kThirteen) +
+                                                       " or arrived (" + std::to_string(kArrived) +
+                                                       "), got " + std::to_string(b.position));
         if (b.crew_size < 0 || b.crew_size > b.seats())
             reject(boat_field(b, i) + ".crew", "a " + std::string(kGoods[b.good].name) +
                                                    " boat has " + std::to_string(b.seats()) +
@@ -60,9 +77,7 @@ void Voyage::validate() const {
         const std::string good = kGoods[static_cast<std::size_t>(g)].name;
         const int p = price[static_cast<std::size_t>(g)];
         if (price_step(p) < 0 || price_step(p) == kPriceSteps - 1)
-            reject("prices." + good,
-                   "must be 0, 5, 10 or 20 (a good at 30 has ended the game), got " +
-                       std::to_string(p));
+            reject("prices." + good, "must be " + voyage_prices() + ", got " + std::to_string(p));
         int total = 0;
         for (int o = 0; o < kMaxOwners; ++o) {
             const int n = shares[static_cast<std::size_t>(o)][static_cast<std::size_t>(g)];

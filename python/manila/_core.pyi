@@ -10,6 +10,19 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+MIN_PLAYERS: int
+MAX_PLAYERS: int
+ACCOMPLICES: int
+NUM_ROLLS: int
+DIE_FACES: int
+THIRTEEN: int
+MAX_START_SPACE: int
+START_SUM: int
+START_SPACES: tuple[tuple[int, int, int], ...]
+
+def accomplices_per_player(players: int) -> int: ...
+def price_rise(price: int) -> int: ...
+
 # Every bound class has pybind11's metaclass (pybind11_builtins.pybind11_type) at run time.
 class _Pybind11Type(type): ...
 
@@ -225,6 +238,8 @@ def analyse_rows(
 # The whole game (bind_game.cpp); use manila.Game instead.
 NUM_ACTIONS: int
 MAX_BID: int
+NUM_ROLL_OUTCOMES: int
+LOAN_AMOUNT: int
 CHANCE_PLAYER: int
 TERMINAL_PLAYER: int
 ACTION_OFFSETS: dict[str, int]
@@ -297,8 +312,8 @@ class GameState(metaclass=_Pybind11Type):
     def voyage(self) -> Voyage | None: ...
     def action_to_string(self, action: int) -> str: ...
     def to_string(self) -> str: ...
-    # The broken invariants, ";"-joined; empty when all hold.
-    def check_invariants(self) -> str: ...
+    # The broken invariants, one line each; empty when all hold.
+    def check_invariants(self) -> list[str]: ...
     # The whole table as JSON-ready values.
     def snapshot(self) -> dict[str, Any]: ...
     # A player's view (private_info: "none", "single" or "all").

@@ -23,8 +23,8 @@ from typing import Any, Optional, Union
 
 from . import _core
 from ._errors import Problem, StateError
-from ._reach import ARRIVED, START_SPACES, START_SUM
-from ._state import GOODS, _is_int
+from ._reach import ARRIVED, LAST_SPACE, START_SPACES, START_SUM
+from ._state import GOODS, ROLLS, _is_int, spoken
 
 Position = Union[int, str]
 Start = Mapping[str, int]
@@ -40,9 +40,9 @@ def position_code(position: Position, path: str = "position") -> int:
     """The engine's code of a position: 0..13, or 14 for "arrived"."""
     if position == ARRIVED:
         return _core.ARRIVED
-    if _is_int(position) and 0 <= position <= 13:
+    if _is_int(position) and 0 <= position <= LAST_SPACE:
         return position
-    raise StateError([Problem(path, f'must be a space 0..13 or "arrived", got {position!r}')])
+    raise StateError([Problem(path, f'must be a space 0..{LAST_SPACE} or "arrived", got {position!r}')])
 
 
 def goods_triple(goods: Any, path: str = "goods") -> tuple[str, ...]:
@@ -71,7 +71,12 @@ def parse_start(start: Any, path: str = "start") -> tuple[tuple[str, ...], tuple
     for good in goods:
         space = start[good]
         if not (_is_int(space) and space in START_SPACES):
-            problems.append(Problem(f"{path}.{good}", f"a boat starts on space 0..5, got {space!r}"))
+            problems.append(
+                Problem(
+                    f"{path}.{good}",
+                    f"a boat starts on space {START_SPACES[0]}..{START_SPACES[-1]}, got {space!r}",
+                )
+            )
     if not problems and sum(start[g] for g in goods) != START_SUM:
         problems.append(
             Problem(path, f"the start spaces must sum to {START_SUM}, got {sum(start[g] for g in goods)}")
@@ -82,9 +87,9 @@ def parse_start(start: Any, path: str = "start") -> tuple[tuple[str, ...], tuple
 
 
 def _check_next_roll(next_roll: Any) -> int:
-    if not (_is_int(next_roll) and 1 <= next_roll <= 3):
+    if not (_is_int(next_roll) and next_roll in ROLLS):
         raise StateError(
-            [Problem("next_roll", f"must be 1, 2 or 3 (the roll that comes next), got {next_roll!r}")]
+            [Problem("next_roll", f"must be {spoken(ROLLS)} (the roll that comes next), got {next_roll!r}")]
         )
     return next_roll
 

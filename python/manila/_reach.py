@@ -13,12 +13,14 @@ from functools import lru_cache
 from itertools import product
 from typing import Final, Literal, Union
 
+from . import _core
 from ._errors import Problem
 
-START_SPACES = range(0, 6)
-START_SUM = 9
+START_SPACES = range(0, _core.MAX_START_SPACE + 1)
+START_SUM: int = _core.START_SUM
 ARRIVED: Final = "arrived"
-LAST_SPACE = 13
+LAST_SPACE: int = _core.THIRTEEN
+_FACES: int = _core.DIE_FACES
 
 Position = Union[int, Literal["arrived"]]
 
@@ -27,10 +29,10 @@ def starts_reaching(position: Position, rolls: int) -> set[int]:
     """Start spaces from which a boat can be at `position` after `rolls` dice."""
     if position == ARRIVED:
         # From space s the boat passes 13 only if s + 6 * rolls > 13.
-        return {s for s in START_SPACES if s + 6 * rolls > LAST_SPACE}
+        return {s for s in START_SPACES if s + _FACES * rolls > LAST_SPACE}
     # Before it arrives a boat advances 1..6 per roll, so it is between s + rolls and
     # s + 6 * rolls, every space between being possible.
-    return {s for s in START_SPACES if s + rolls <= position <= s + 6 * rolls}
+    return {s for s in START_SPACES if s + rolls <= position <= s + _FACES * rolls}
 
 
 def reachability_problems(next_roll: int, positions: Mapping[str, Position]) -> list[Problem]:
@@ -59,7 +61,8 @@ def _find_problems(next_roll: int, positions: Mapping[str, Position]) -> list[Pr
             problems.append(
                 Problem(
                     f"boats.{good}.position",
-                    f"a boat cannot {where} before roll {next_roll}: it started on 0..5 and has made {made}",
+                    f"a boat cannot {where} before roll {next_roll}: it started on "
+                    f"{START_SPACES[0]}..{START_SPACES[-1]} and has made {made}",
                     remedy="strict",
                 )
             )
@@ -70,7 +73,7 @@ def _find_problems(next_roll: int, positions: Mapping[str, Position]) -> list[Pr
         problems.append(
             Problem(
                 "boats",
-                f"these positions cannot arise together: the start spaces must sum to 9, but "
+                f"these positions cannot arise together: the start spaces must sum to {START_SUM}, but "
                 f"they could only have been {spans}",
                 remedy="strict",
             )

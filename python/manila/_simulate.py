@@ -265,7 +265,9 @@ def _simulate_python(
             if check:
                 problems = state.invariant_problems()
                 if problems:
-                    raise AssertionError(f"game {i} (seed {seed}), move {state.move_number()}: {problems}")
+                    raise AssertionError(
+                        f"game {i} (seed {seed}), move {state.move_number()}: {'; '.join(problems)}"
+                    )
         w = state.returns()
         totals.add(w, state.voyages_completed(), state.move_number())
         if record is not None:

@@ -34,7 +34,7 @@ from . import _core
 from ._advice import advise
 from ._evaluation import evaluate, evaluate_many
 from ._position import Position
-from ._state import GOODS, PRICE_TRACK, SHARES_PER_GOOD
+from ._state import GOODS, SHARES_PER_GOOD
 from .game import action_id
 from .view import PlayerView
 
@@ -45,11 +45,6 @@ if TYPE_CHECKING:
 # How many turns of the round the placement search covers, by the roll that comes next.
 SEARCH_TURNS = {1: 2, 2: 3, 3: 99}
 _SIGNED = re.compile(r"([a-z]+)([+-]\d)")
-
-
-def _rise(price: int) -> int:
-    step = PRICE_TRACK.index(price)
-    return PRICE_TRACK[step + 1] - price if step + 1 < len(PRICE_TRACK) else 0
 
 
 @cache
@@ -127,7 +122,10 @@ class SolverBot:
         """My expected share gain minus the others' mean, for these goods at these starts."""
         odds = arrival_odds()
         prices = obs["prices"]
-        gains = [sum(h[g] * _rise(prices[g]) * float(odds[s]) for g, s in starts.items()) for h in shares]
+        gains = [
+            sum(h[g] * _core.price_rise(prices[g]) * float(odds[s]) for g, s in starts.items())
+            for h in shares
+        ]
         me: int = obs["observer"]
         others = [x for i, x in enumerate(gains) if i != me]
         return gains[me] - sum(others) / len(others)
@@ -178,7 +176,7 @@ class SolverBot:
             cost = max(5, price)
             if obs["supply"][g] == 0 or me["cash"] < cost:
                 continue
-            value = price - cost + float(odds[5]) * _rise(price)
+            value = price - cost + float(odds[5]) * _core.price_rise(price)
             if value > best_value:
                 best, best_value = g, value
         return action_id(f"buy {best}" if best else "buy nothing")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal, Optional, Union, cast
 from . import _core
 from ._errors import Problem, StateError
 from ._notation import format_state, notation_to_dict
-from ._reach import ARRIVED, reachability_problems
+from ._reach import ARRIVED, LAST_SPACE, reachability_problems
 
 if TYPE_CHECKING:
     from typing import TypeGuard  # Python 3.10+: only the type checker reads it
@@ -31,6 +31,8 @@ OBJECTIVES = ("income", "wealth")
 PRICE_TRACK: tuple[int, ...] = tuple(_core.PRICE_TRACK)
 PRICES: tuple[int, ...] = PRICE_TRACK[:-1]  # a good at the top has ended the game
 SHARES_PER_GOOD: int = _core.SHARES_PER_GOOD
+PLAYER_COUNTS: tuple[int, ...] = tuple(range(_core.MIN_PLAYERS, _core.MAX_PLAYERS + 1))
+ROLLS: tuple[int, ...] = tuple(range(1, _core.NUM_ROLLS + 1))  # the values of next_roll
 # Optional keys of a state that value it in wealth rather than voyage income.
 WEALTH_KEYS = ("objective", "shares", "prices", "budget")
 # Keys a client may send beside the state: request options, not part of the voyage.
@@ -55,8 +57,13 @@ Position = Union[int, Literal["arrived"]]
 
 
 def accomplice_limit(players: Optional[int]) -> int:
-    """How many accomplices one player has: 4 in a 3-player game, else 3."""
-    return 4 if players == 3 else 3
+    """How many accomplices one player has (the rules' table; unknown players: the usual count)."""
+    return _core.ACCOMPLICES if players is None else _core.accomplices_per_player(players)
+
+
+def spoken(values: tuple[int, ...]) -> str:
+    """``3, 4 or 5``: the choices, as a message names them."""
+    return ", ".join(map(str, values[:-1])) + f" or {values[-1]}"
 
 
 @dataclass(frozen=True)
@@ -69,6 +76,36 @@ class Rules:
             "thirteen_after_last_roll": self.thirteen_after_last_roll,
             "pirate_variant": self.pirate_variant,
         }
+
+
+RULE_OPTIONS: tuple[str, ...] = tuple(Rules.__dataclass_fields__)
+
+
+def read_rules(data: Any) -> tuple[Rules, list[Problem]]:
+    """The rule options of a JSON object (None: the defaults), with every problem found;
+    the defaults stand in for a bad value."""
+    default = Rules()
+    if data is None:
+        return default, []
+    if not is_mapping(data):
+        return default, [Problem("rules", "must be an object of rule options")]
+    options = " and ".join(RULE_OPTIONS)
+    problems = [
+        Problem(f"rules.{key}", f"unknown rule option; the options are {options}")
+        for key in data
+        if key not in RULE_OPTIONS
+    ]
+    thirteen = data.get("thirteen_after_last_roll", default.thirteen_after_last_roll)
+    if thirteen not in THIRTEEN_OPTIONS:
+        problems.append(
+            Problem("rules.thirteen_after_last_roll", f'must be "port" or "shipyard", got {thirteen!r}')
+        )
+        thirteen = default.thirteen_after_last_roll
+    variant = data.get("pirate_variant", default.pirate_variant)
+    if not isinstance(variant, bool):
+        problems.append(Problem("rules.pirate_variant", f"must be true or false, got {variant!r}"))
+        variant = default.pirate_variant
+    return Rules(thirteen, variant), problems
 
 
 @dataclass(frozen=True)
@@ -268,8 +305,8 @@ class _Parser:
         if data.get("player") is not None:
             player = self.owner(data["player"], "player")
         players = data.get("players")
-        if players is not None and not (_is_int(players) and 3 <= players <= 5):
-            self.fail("players", f"the player count must be 3, 4 or 5, got {players!r}")
+        if players is not None and not (_is_int(players) and players in PLAYER_COUNTS):
+            self.fail("players", f"the player count must be {spoken(PLAYER_COUNTS)}, got {players!r}")
             players = None
         boats = self.boats(data.get("boats"))
         spots = self.spots(data.get("spots"))
@@ -306,32 +343,15 @@ class _Parser:
         return state
 
     def rules(self, data: Any) -> Rules:
-        if data is None:
-            return Rules()
-        if not is_mapping(data):
-            self.fail("rules", "must be an object of rule options")
-            return Rules()
-        for key in data:
-            if key not in ("thirteen_after_last_roll", "pirate_variant"):
-                self.fail(
-                    f"rules.{key}",
-                    "unknown rule option; the options are thirteen_after_last_roll and pirate_variant",
-                )
-        thirteen = data.get("thirteen_after_last_roll", "port")
-        if thirteen not in THIRTEEN_OPTIONS:
-            self.fail("rules.thirteen_after_last_roll", f'must be "port" or "shipyard", got {thirteen!r}')
-            thirteen = "port"
-        variant = data.get("pirate_variant", False)
-        if not isinstance(variant, bool):
-            self.fail("rules.pirate_variant", f"must be true or false, got {variant!r}")
-            variant = False
-        return Rules(thirteen, variant)
+        rules, problems = read_rules(data)
+        self.problems += problems
+        return rules
 
     def next_roll(self, value: Any, present: bool) -> int:
         if not present:
-            self.fail("next_roll", "missing: say which roll comes next (1, 2 or 3)")
-        elif not (_is_int(value) and 1 <= value <= 3):
-            self.fail("next_roll", f"must be 1, 2 or 3 (the roll that comes next), got {value!r}")
+            self.fail("next_roll", f"missing: say which roll comes next ({spoken(ROLLS)})")
+        elif not (_is_int(value) and value in ROLLS):
+            self.fail("next_roll", f"must be {spoken(ROLLS)} (the roll that comes next), got {value!r}")
         else:
             return value
         return 1
@@ -363,9 +383,9 @@ class _Parser:
                 self.fail(f"{path}.{key}", "unknown key; a boat has position and crew")
         position: Any = data.get("position")  # JSON, checked below
         if "position" not in data:
-            self.fail(f"{path}.position", 'missing: 0..13 or "arrived"')
-        elif not (position == ARRIVED or (_is_int(position) and 0 <= position <= 13)):
-            self.fail(f"{path}.position", f'must be a space 0..13 or "arrived", got {position!r}')
+            self.fail(f"{path}.position", f'missing: 0..{LAST_SPACE} or "arrived"')
+        elif not (position == ARRIVED or (_is_int(position) and 0 <= position <= LAST_SPACE)):
+            self.fail(f"{path}.position", f'must be a space 0..{LAST_SPACE} or "arrived", got {position!r}')
         crew = data.get("crew", [])
         if not isinstance(crew, list):
             self.fail(f"{path}.crew", "must be a list of owners, front seat first")
@@ -501,7 +521,7 @@ class _Parser:
                 continue
             path = f"budget.{owner}"
             if self.owner(owner, path) is not None:
-                self.count(amount, path, "a budget (cash plus 12 per unmortgaged share)")
+                self.count(amount, path, f"a budget (cash plus {_core.LOAN_AMOUNT} per unmortgaged share)")
         return out
 
     def accomplice_limits(self, state: VoyageState) -> None:
@@ -522,7 +542,12 @@ class _Parser:
             counts[owner] = counts.get(owner, 0) + 1
             if counts[owner] == limit + 1:
                 total = sum(o == owner for o, _ in held)
-                game = "in a 3-player game" if limit == 4 else 'unless "players" is 3'
+                fewest = PLAYER_COUNTS[0]
+                game = (
+                    f"in a {fewest}-player game"
+                    if state.players == fewest
+                    else f'unless "players" is {fewest}'
+                )
                 self.fail(path, f"{owner} holds {total} accomplices, but a player has only {limit} {game}")
 
 

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from . import _core
 from ._evaluation import Evaluation, evaluate
 from ._reach import reachability_problems
-from ._state import GOODS, SPOTS, THIRTEEN_OPTIONS, Rules
+from ._state import GOODS, PLAYER_COUNTS, SPOTS, Rules, read_rules
 
 if TYPE_CHECKING:
     import numpy as np
@@ -99,27 +99,14 @@ def action_id(action: ActionLike) -> int:
 
 
 def _rules(rules: RulesLike) -> Rules:
-    if rules is None:
-        return Rules()
     if isinstance(rules, Rules):
-        data: Mapping[str, Any] = rules.to_dict()
-    elif isinstance(rules, Mapping):
-        data = rules
-    else:
+        rules = rules.to_dict()
+    elif rules is not None and not isinstance(rules, Mapping):
         raise ValueError(f"rules: a manila.Rules or a dict of rule options, got {type(rules).__name__}")
-    unknown = [k for k in data if k not in ("thirteen_after_last_roll", "pirate_variant")]
-    if unknown:
-        raise ValueError(
-            f"rules.{unknown[0]}: unknown rule option; the options are "
-            "thirteen_after_last_roll and pirate_variant"
-        )
-    thirteen = data.get("thirteen_after_last_roll", "port")
-    if thirteen not in THIRTEEN_OPTIONS:
-        raise ValueError(f'rules.thirteen_after_last_roll: must be "port" or "shipyard", got {thirteen!r}')
-    variant = data.get("pirate_variant", False)
-    if not isinstance(variant, bool):
-        raise ValueError(f"rules.pirate_variant: must be true or false, got {variant!r}")
-    return Rules(thirteen, variant)
+    parsed, problems = read_rules(rules)
+    if problems:
+        raise ValueError(problems[0].line())
+    return parsed
 
 
 class Game:
@@ -130,8 +117,10 @@ class Game:
     """
 
     def __init__(self, players: int = 4, seed: int = 0, rules: RulesLike = None):
-        if isinstance(players, bool) or not isinstance(players, int) or not 3 <= players <= 5:
-            raise ValueError(f"players: Manila is for 3 to 5 players, got {players!r}")
+        if isinstance(players, bool) or not isinstance(players, int) or players not in PLAYER_COUNTS:
+            raise ValueError(
+                f"players: Manila is for {PLAYER_COUNTS[0]} to {PLAYER_COUNTS[-1]} players, got {players!r}"
+            )
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise ValueError(f"seed: an integer in 0..2**64-1, got {seed!r}")
         self.players = players
@@ -160,10 +149,10 @@ class Game:
         return NUM_ACTIONS
 
     def max_chance_outcomes(self) -> int:
-        return 216  # a roll of three dice
+        return _core.NUM_ROLL_OUTCOMES  # a roll of three dice
 
     def max_accomplices(self) -> int:
-        return 4 if self.players == 3 else 3
+        return _core.accomplices_per_player(self.players)
 
     def min_utility(self) -> float:
         return float("-inf")  # wealth is unbounded in principle
@@ -418,8 +407,7 @@ class State:
 
     def invariant_problems(self) -> list[str]:
         """Broken invariants (money, shares, accomplices, prices, board); [] when all hold."""
-        text = self._s.check_invariants()
-        return [p for p in (x.strip() for x in text.split(";")) if p]
+        return self._s.check_invariants()
 
     def player_name(self, player: int) -> str:
         return f"p{player}"

@@ -34,10 +34,13 @@ struct Table {
     void resize(int rows, int stride);
 };
 
+// More accomplices than one owner could ever place: as a limit, it limits nothing.
+inline constexpr int kAnyAccomplices = kNumTableSpots + kMaxSeats * kNumBoats;
+
 // Who looks at the spot table, and how many accomplices they may have in all.
 struct PointOfView {
     int owner = kNoOwner;  // kNoOwner: a fresh player who holds nothing
-    int max_accomplices = 3;
+    int max_accomplices = kAccomplices;
 };
 
 // A spot the point-of-view owner may take now, and what it costs them (-10: insurance).

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,8 +20,6 @@
 
 namespace manila {
 
-inline constexpr int kMinPlayers = 3;
-inline constexpr int kMaxPlayers = 5;
 inline constexpr int kStartCash = 30;
 inline constexpr int kDealtPerGood = 3;  // of each good, shuffled face down for the deal
 inline constexpr int kSharesDealt = 2;   // per player
@@ -29,7 +28,6 @@ inline constexpr int kRepayAmount = 15;  // ... and lifting it costs 15
 inline constexpr int kMinSharePrice = 5;
 // The lowest wealth possible: every share mortgaged, every price 0, no cash.
 inline constexpr int kMinWealth = -kRepayAmount * kSharesPerGood * kNumGoods;
-inline constexpr int kNumStarts = 25;  // start triples in 0..5 summing to 9
 
 inline constexpr int kNumPhases = 12;            // the values of Phase below
 inline constexpr int kMaxGameActions = 1000000;  // a guard: no real game comes near it
@@ -61,9 +59,12 @@ inline constexpr int kLargeTwo = kLargeOne + kNumGoods * 4;  // + pair * 4 + {++
 inline constexpr int kPlunder = kLargeTwo + kNumPairs * 4;   // + mask, bit (3 - good): shipyard
 inline constexpr int kDeal = kPlunder + (1 << kNumGoods);    // chance: + good dealt
 inline constexpr int kRoll = kDeal + kNumGoods;              // chance: + (d0-1)*36+(d1-1)*6+(d2-1)
-inline constexpr int kNumRolls = 216;
+inline constexpr int kNumRolls = static_cast<int>(power_of_six(kNumBoats));
 inline constexpr int kNumActions = kRoll + kNumRolls;
 }  // namespace action
+
+// Throws std::invalid_argument unless a game may have this many players.
+void check_players(int players);
 
 // The name of an action, the same in every state ("bid 7", "place silk", "roll 3-5-1").
 std::string action_name(int a);
@@ -127,12 +128,25 @@ struct Settlement {
     int plundered_goods = 0;                                            // bit g: good g
 };
 
+// Chance outcomes with exact probabilities weight / den (den is the same for all).
+struct ChanceWeights {
+    std::vector<std::pair<int, int>> outcomes;  // (action, weight)
+    int den = 0;
+};
+
+// What placing on a spot costs a player, and whether as a blind passenger (rule 12: paying
+// all their cash instead).
+struct PlacementTerms {
+    int cost = 0;
+    bool blind = false;
+};
+
 // Everything on the table. Fields are public for reading; change them only through
 // GameState's actions.
 struct Board {
     int num_players = 4;
     Rules rules{};
-    int max_accomplices = 3;
+    int max_accomplices = kAccomplices;
     std::array<PlayerState, kMaxPlayers> players{};
     int bank = 0;  // the bank's balance: players' cash + bank is always 30 * players
     std::array<int, kNumGoods> price_step{};  // index into kPriceTrack
@@ -184,7 +198,9 @@ class GameState {
     Rng& rng() { return rng_; }
     const Rng& rng() const { return rng_; }
 
-    // Legal actions, sorted. The out-parameter form reuses the caller's buffer.
+    // Legal actions, sorted. The out-parameter form reuses the caller's buffer on purpose:
+    // play-outs ask for the legal actions at every move, and an allocation each time would
+    // cost more than the rest of a random bot's move.
     void legal_actions(std::vector<int>& out) const;
     std::vector<int> legal_actions() const;
     bool is_legal(int a) const;
@@ -197,8 +213,8 @@ class GameState {
     // For callers that took `a` from legal_actions(): no check.
     void apply_legal(int a);
 
-    // Chance outcomes with exact probabilities num / den (den is the same for all).
-    std::vector<std::pair<int, int>> chance_weights(int& den) const;
+    // Chance outcomes with exact probabilities (empty unless a chance node).
+    ChanceWeights chance_weights() const;
     std::vector<std::pair<int, double>> chance_outcomes() const;
     // A chance outcome drawn with this state's own generator (seeded by the game seed).
     int sample_chance();
@@ -208,22 +224,21 @@ class GameState {
     std::vector<int> returns() const;  // wealth of every player (final once terminal)
     int voyages_completed() const;
 
-    // The voyage in progress as the evaluator sees it (owners = player ids); false when
+    // The voyage in progress as the evaluator sees it (owners = player ids); nothing when
     // there is none (before the boats are placed, and once roll 3 is over). Pilots that
     // have acted and pirates who boarded are no longer on their spots.
-    bool voyage(Voyage& out) const;
+    std::optional<Voyage> voyage() const;
 
     std::string action_to_string(int a) const;  // the name, with goods where it helps
     std::string to_string() const;
-    // Every broken invariant (money, shares, accomplices, prices, board), "" if none.
-    std::string check_invariants() const;
+    // Every broken invariant (money, shares, accomplices, prices, board); empty if none.
+    std::vector<std::string> check_invariants() const;
 
-    // Whether player p may place on spot-table id now, what it costs, and whether as a
-    // blind passenger (rule 12: paying all their cash instead).
-    bool placement_terms(int p, int id, int& cost, bool& blind) const;
+    // The terms on which player p may place on spot-table id now; nothing if they may not.
+    std::optional<PlacementTerms> placement_terms(int p, int id) const;
 
   private:
-    void legal_main(std::vector<int>& out) const;  // without the loan actions
+    void legal_main(std::vector<int>& out) const;  // without the loan actions (same buffer)
     bool loans_open() const;
     void pay(int p, int amount);  // with forced mortgages
     void mortgage(int p);
@@ -234,7 +249,7 @@ class GameState {
     void after_roll();
     void begin_boarding();
     void advance_boarding();
-    bool boarding_options(int decider, std::vector<int>* out) const;
+    std::vector<int> boarding_options(int decider) const;
     void begin_pilots();
     void begin_large_pilot();
     void finish_voyage();

@@ -43,7 +43,9 @@ std::vector<TensorSection> observation_layout(int players);
 int observation_size(int players);
 
 // Writes the observation of `viewer` into out[0..size): throws std::invalid_argument if
-// viewer is not a player of the game or size is not observation_size(players).
+// viewer is not a player of the game or size is not observation_size(players). The buffer
+// is the caller's on purpose: the binding writes straight into numpy memory, which an
+// observer may reuse from step to step (the vector form below allocates its own).
 void observation_tensor(const GameState& s, int viewer, PrivateInfo info, float* out,
                         std::size_t size);
 std::vector<float> observation_tensor(const GameState& s, int viewer,

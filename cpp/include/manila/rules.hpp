@@ -4,12 +4,14 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 namespace manila {
 
 inline constexpr int kNumGoods = 4;  // ginseng, nutmeg, silk, jade (canonical order)
 inline constexpr int kNumBoats = 3;  // goods that sail each voyage
 inline constexpr int kNumRollsPerVoyage = 3;
+inline constexpr int kDieFaces = 6;
 inline constexpr int kMaxSeats = 4;
 inline constexpr int kThirteen = 13;  // the pirates' space
 inline constexpr int kArrived = 14;   // position code for a boat in Manila
@@ -54,9 +56,13 @@ inline constexpr std::array<const char*, kNumSpots> kSpotNames{
 inline constexpr std::array<int, kNumSpots> kSpotCost{4, 3, 2, 4, 3, 2, 5, 5, 2, 5, -10};
 
 // Port and shipyard slots A, B, C pay to their occupant when at least 1, 2, 3 boats end there.
-inline constexpr std::array<int, 3> kSlotPayout{6, 8, 15};
-// What the insurer pays in total for 0..3 boats in the shipyard (sum of the slot payouts).
-inline constexpr std::array<int, 4> kInsuranceClaim{0, 6, 14, 29};
+inline constexpr std::array<int, kNumBoats> kSlotPayout{6, 8, 15};
+// What the insurer pays in total for 0..3 boats in the shipyard: the shipyard slots' payouts.
+inline constexpr std::array<int, kNumBoats + 1> kInsuranceClaim = [] {
+    std::array<int, kNumBoats + 1> claim{};
+    for (std::size_t k = 1; k < claim.size(); ++k) claim[k] = claim[k - 1] + kSlotPayout[k - 1];
+    return claim;
+}();
 
 // The black market: every good's price moves along this track, one step per arrival in
 // Manila; a good at the last step ends the game before another voyage can start.
@@ -80,9 +86,50 @@ inline constexpr int price_rise(int price) {
 // The harbour master's start spaces: each boat on 0..5, the three summing to exactly 9.
 inline constexpr int kMaxStartSpace = 5;
 inline constexpr int kStartSum = 9;
+inline constexpr int kNumStarts = 25;  // start triples (one space per boat) in 0..5 summing to 9
+
+// Every start triple, in lexicographic order.
+inline constexpr std::array<std::array<int, kNumBoats>, kNumStarts> kStartSpaces = [] {
+    std::array<std::array<int, kNumBoats>, kNumStarts> t{};
+    int n = 0;
+    for (int a = 0; a <= kMaxStartSpace; ++a)
+        for (int b = 0; b <= kMaxStartSpace; ++b) {
+            const int c = kStartSum - a - b;
+            if (c >= 0 && c <= kMaxStartSpace) t[static_cast<std::size_t>(n++)] = {a, b, c};
+        }
+    return n == kNumStarts ? t : throw "kNumStarts must count the start triples";
+}();
+
+// The dice: k dice fall in 6^k equally likely ways. Every probability of the engine is a
+// count of such ways over a power of six.
+inline constexpr std::int64_t power_of_six(int k) {
+    std::int64_t d = 1;
+    for (int i = 0; i < k; ++i) d *= kDieFaces;
+    return d;
+}
+
+// Players, and the accomplices each has: 3, or 4 in a three-player game.
+inline constexpr int kMinPlayers = 3;
+inline constexpr int kMaxPlayers = 5;
+inline constexpr int kAccomplices = 3;  // the limit when the player count is not known
+inline constexpr int accomplices_per_player(int players) {
+    return players == kMinPlayers ? kAccomplices + 1 : kAccomplices;
+}
 
 // A pilot's move: a shift for each sailing boat (in good order).
 using PilotMove = std::array<int, kNumBoats>;
+
+// The large pilot's shifts of one boat (the small pilot has the first two), and of two boats.
+inline constexpr std::array<int, 4> kPilotSingles{1, -1, 2, -2};
+inline constexpr std::array<std::array<int, 2>, 4> kPilotPairs{
+    {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}};
+
+// Where a die or a pilot's shift of `d` spaces takes a boat on `position` (past 13 is
+// Manila), or nothing when it cannot: a boat in Manila stays there, none goes below space 0.
+inline constexpr std::optional<int> moved_position(int position, int d) {
+    if (position == kArrived || position + d < 0) return std::nullopt;
+    return position + d > kThirteen ? kArrived : position + d;
+}
 
 // Every move of the small (large = false) or large pilot in the canonical order of the
 // rules, "no move" first: each boat in good order by +1, -1 (the large pilot also +2, -2),
@@ -91,18 +138,16 @@ using PilotMove = std::array<int, kNumBoats>;
 template <class Visit>
 void for_each_pilot_move(bool large, Visit visit) {
     visit(PilotMove{0, 0, 0});
-    const std::array<int, 4> singles{1, -1, 2, -2};
     for (int i = 0; i < kNumBoats; ++i)
         for (int k = 0; k < (large ? 4 : 2); ++k) {
             PilotMove m{0, 0, 0};
-            m[static_cast<std::size_t>(i)] = singles[static_cast<std::size_t>(k)];
+            m[static_cast<std::size_t>(i)] = kPilotSingles[static_cast<std::size_t>(k)];
             visit(m);
         }
     if (!large) return;
-    const std::array<std::array<int, 2>, 4> pairs{{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}};
     for (int i = 0; i < kNumBoats; ++i)
         for (int j = i + 1; j < kNumBoats; ++j)
-            for (const auto& d : pairs) {
+            for (const auto& d : kPilotPairs) {
                 PilotMove m{0, 0, 0};
                 m[static_cast<std::size_t>(i)] = d[0];
                 m[static_cast<std::size_t>(j)] = d[1];

@@ -40,6 +40,9 @@ inline constexpr int kUnlimited = std::numeric_limits<int>::max();
 // of the shares they hold of the goods that reach Manila.
 enum class Objective : std::uint8_t { kIncome, kWealth };
 
+// Throws std::invalid_argument unless next_roll is a roll of the voyage (1, 2 or 3).
+void check_next_roll(int next_roll);
+
 // Owners are 0..num_owners-1. Boats are in canonical good order.
 struct Voyage {
     int next_roll = 1;  // 1..3

@@ -10,6 +10,7 @@ from typing import Any
 
 from .. import _core
 from .._inputs import json_error_text, json_type, read_text
+from .._state import PLAYER_COUNTS, spoken
 from ..game import Game, IllegalActionError, State
 from .rules import rules_text
 
@@ -56,8 +57,8 @@ def _check_record(record: Any, where: str) -> None:
     if not all(isinstance(a, int) and not isinstance(a, bool) for a in history):
         raise ValueError(f"{lead}: history: the actions must be whole numbers")
     players = record.get("players", 4)
-    if isinstance(players, bool) or players not in (3, 4, 5):
-        raise ValueError(f"{lead}: players: must be 3, 4 or 5, got {players!r}")
+    if isinstance(players, bool) or players not in PLAYER_COUNTS:
+        raise ValueError(f"{lead}: players: must be {spoken(PLAYER_COUNTS)}, got {players!r}")
     if not isinstance(record.get("seed", 0), int) or isinstance(record.get("seed"), bool):
         raise ValueError(f"{lead}: seed: must be a whole number")
     if not isinstance(record.get("rules", {}), (dict, type(None))):

@@ -279,7 +279,7 @@ def test_stub_signatures_match_the_bindings() -> None:
     ("old", "new", "caught"),
     [
         (
-            "def check_invariants(self) -> str",
+            "def check_invariants(self) -> list[str]",
             "def check_invariants(self) -> None",
             "GameState.check_invariants:",
         ),

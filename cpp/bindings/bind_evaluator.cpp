@@ -44,13 +44,15 @@ py::tuple row(const Table& t, int i) {
     const auto owners = static_cast<std::size_t>(t.owner_stride);
     const auto outcomes = static_cast<std::size_t>(kNumOutcomes);
     const auto sailing = static_cast<std::size_t>(kNumBoats);
+    // data() + offset, not &v[i]: with no owners the owner columns are empty vectors.
     py::list boats(sailing);
     for (std::size_t b = 0; b < sailing; ++b)
-        boats[b] = numbers(&t.boats[(r * sailing + b) * outcomes], outcomes);
-    return py::make_tuple(t.denominator[r], numbers(&t.legal[r * spots], spots),
-                          numbers(&t.cost[r * spots], spots), numbers(&t.net[r * spots], spots),
-                          boats, numbers(&t.incomes[r * owners], owners),
-                          numbers(&t.payoffs[r * owners], owners));
+        boats[b] = numbers(t.boats.data() + (r * sailing + b) * outcomes, outcomes);
+    return py::make_tuple(t.denominator[r], numbers(t.legal.data() + r * spots, spots),
+                          numbers(t.cost.data() + r * spots, spots),
+                          numbers(t.net.data() + r * spots, spots), boats,
+                          numbers(t.incomes.data() + r * owners, owners),
+                          numbers(t.payoffs.data() + r * owners, owners));
 }
 
 }  // namespace

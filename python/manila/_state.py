@@ -622,7 +622,12 @@ def plain_state(data: Any, strict: Optional[bool] = None) -> Optional[PlainState
         return None
     get = data.get
     next_roll, boats = get("next_roll"), get("boats")
-    if type(next_roll) is not int or not 1 <= next_roll <= 3 or type(boats) is not dict or len(boats) != 3:
+    if (
+        type(next_roll) is not int
+        or not ROLLS[0] <= next_roll <= ROLLS[-1]
+        or type(boats) is not dict
+        or len(boats) != 3
+    ):
         return None
     given_strict = get("strict", True)
     if type(given_strict) is not bool or type(get("exact", False)) is not bool:
@@ -641,7 +646,9 @@ def plain_state(data: Any, strict: Optional[bool] = None) -> Optional[PlainState
     else:
         return None
     players = get("players")
-    if players is not None and not (type(players) is int and 3 <= players <= 5):
+    if players is not None and not (
+        type(players) is int and PLAYER_COUNTS[0] <= players <= PLAYER_COUNTS[-1]
+    ):
         return None
 
     if not _GOOD_SET.issuperset(boats):
@@ -658,7 +665,7 @@ def plain_state(data: Any, strict: Optional[bool] = None) -> Optional[PlainState
             return None
         position = boat["position"]
         if type(position) is int:
-            if not 0 <= position <= 13:
+            if not 0 <= position <= LAST_SPACE:
                 return None
         elif position != ARRIVED or type(position) is not str:
             return None

@@ -398,11 +398,18 @@ class _Parser:
         owners = tuple(self.owner(o, f"{path}.crew[{i}]") for i, o in enumerate(crew))
         return Boat(position, owners)  # type: ignore[arg-type]
 
-    def spots(self, data: Any) -> dict[str, str]:
+    def given_object(self, data: Any, field: str, what: str) -> bool:
+        """An optional key that must hold an object: False when it is absent or (a problem
+        noted) not an object."""
         if data is None:
-            return {}
+            return False
         if not is_mapping(data):
-            self.fail("spots", "must be an object mapping spot ids to owners")
+            self.fail(field, what)
+            return False
+        return True
+
+    def spots(self, data: Any) -> dict[str, str]:
+        if not self.given_object(data, "spots", "must be an object mapping spot ids to owners"):
             return {}
         out = {}
         for spot, owner in data.items():
@@ -442,12 +449,9 @@ class _Parser:
         return None
 
     def shares(self, data: Any) -> dict[str, dict[str, int]]:
-        if data is None:
-            return {}
-        if not is_mapping(data):
-            self.fail(
-                "shares", 'must be an object mapping players to their shares, e.g. {"red": {"jade": 2}}'
-            )
+        if not self.given_object(
+            data, "shares", 'must be an object mapping players to their shares, e.g. {"red": {"jade": 2}}'
+        ):
             return {}
         out: dict[str, dict[str, int]] = {}
         totals = dict.fromkeys(GOODS, 0)
@@ -482,10 +486,9 @@ class _Parser:
         return out
 
     def prices(self, data: Any) -> dict[str, int]:
-        if data is None:
-            return {}
-        if not is_mapping(data):
-            self.fail("prices", 'must be an object mapping goods to prices, e.g. {"jade": 10}')
+        if not self.given_object(
+            data, "prices", 'must be an object mapping goods to prices, e.g. {"jade": 10}'
+        ):
             return {}
         out = {}
         for good, price in data.items():
@@ -509,10 +512,9 @@ class _Parser:
         return {g: out[g] for g in GOODS if g in out}
 
     def budget(self, data: Any) -> dict[str, int]:
-        if data is None:
-            return {}
-        if not is_mapping(data):
-            self.fail("budget", 'must be an object mapping players to what they can pay, e.g. {"red": 7}')
+        if not self.given_object(
+            data, "budget", 'must be an object mapping players to what they can pay, e.g. {"red": 7}'
+        ):
             return {}
         out = {}
         for owner, amount in data.items():

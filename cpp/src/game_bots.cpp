@@ -23,7 +23,9 @@ namespace manila {
 // Bots
 
 int random_action(const GameState& s, Rng& rng) {
-    std::vector<int> legal;
+    // One buffer per thread: play-outs ask at every move, and an allocation each time would
+    // cost more than the rest of the move.
+    thread_local std::vector<int> legal;
     s.legal_actions(legal);
     if (legal.empty()) invalid("random_action: no legal action (the game is over)");
     return legal[static_cast<std::size_t>(rng.below(static_cast<int>(legal.size())))];
@@ -287,6 +289,18 @@ int greedy_action(const GameState& s, Objective objective) {
     throw std::logic_error("greedy_action: no rule for this phase");
 }
 
+int bot_action(BotKind kind, const GameState& s, Rng& rng) {
+    switch (kind) {
+        case BotKind::kRandom:
+            return random_action(s, rng);
+        case BotKind::kGreedy:
+            return greedy_action(s, Objective::kIncome);
+        case BotKind::kGreedyWealth:
+            return greedy_action(s, Objective::kWealth);
+    }
+    invalid("bot_action: unknown bot kind " + std::to_string(static_cast<int>(kind)));
+}
+
 // ---------------------------------------------------------------------------------------
 // Play-outs
 
@@ -299,23 +313,13 @@ GameResult play_game(int players, const Rules& rules, std::uint64_t seed,
     std::vector<Rng> rngs;
     for (int p = 0; p < players; ++p)
         rngs.emplace_back(derive_seed(seed, static_cast<std::uint64_t>(p) + 1));
-    std::vector<int> legal;
-    legal.reserve(256);
     while (!s.is_terminal()) {
         int a;
         if (s.is_chance_node()) {
             a = s.sample_chance();
         } else {
-            const int p = s.current_player();
-            const BotKind bot = bots[static_cast<std::size_t>(p)];
-            if (bot == BotKind::kGreedy || bot == BotKind::kGreedyWealth) {
-                a = greedy_action(
-                    s, bot == BotKind::kGreedy ? Objective::kIncome : Objective::kWealth);
-            } else {
-                s.legal_actions(legal);
-                a = legal[static_cast<std::size_t>(
-                    rngs[static_cast<std::size_t>(p)].below(static_cast<int>(legal.size())))];
-            }
+            const auto p = static_cast<std::size_t>(s.current_player());
+            a = bot_action(bots[p], s, rngs[p]);
         }
         if (check) {
             s.apply_action(a);

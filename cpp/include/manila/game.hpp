@@ -272,6 +272,10 @@ int random_action(const GameState& s, Rng& rng);
 // The greedy bot (see game_bots.cpp for its rules): best expected_net spot, exact pirate and
 // pilot decisions, and simple stated rules for bids, shares, goods and start spaces.
 int greedy_action(const GameState& s, Objective objective = Objective::kIncome);
+// The move of built-in bot `kind` for the player to move in s (not a chance node), from that
+// player's view only; `rng` is the seat's own generator (only the random bot draws from it).
+// Rollouts, self-play and the ladder all ask the bots through this one call.
+int bot_action(BotKind kind, const GameState& s, Rng& rng);
 
 struct GameResult {
     std::uint64_t seed = 0;

@@ -21,7 +21,6 @@ from ._advice import Advice, advise
 # After these imports manila.sweep, manila.simulate and manila.ladder are the functions,
 # not the submodules (import from manila.sweep to reach the rest of it).
 from ._enumerate import enumerate_starts, reachable
-from ._errors import Problem, StateError
 from ._evaluation import Evaluation, evaluate, evaluate_many
 from ._example import EXAMPLE
 from ._ladder import LadderResult, ladder
@@ -31,6 +30,7 @@ from ._starts import rank_starts
 from ._state import GOODS, SPOTS, Boat, Rules, VoyageState, parse, validate
 from ._sweep import Sweep, read_frame, sweep
 from .bots import GreedyBot, RandomBot
+from .common.errors import Problem, StateError
 from .game import Game, IllegalActionError
 
 __version__ = "0.1.0"

@@ -22,9 +22,9 @@ from fractions import Fraction
 from typing import Any, Optional, Union
 
 from . import _core
-from ._errors import Problem, StateError
 from ._reach import ARRIVED, LAST_SPACE, START_SPACES, START_SUM
 from ._state import GOODS, ROLLS, _is_int, spoken
+from .common.errors import Problem, StateError
 
 Position = Union[int, str]
 Start = Mapping[str, int]

@@ -15,9 +15,9 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal, Optional, Union, cast
 
 from . import _core
-from ._errors import Problem, StateError
 from ._notation import format_state, notation_to_dict
 from ._reach import ARRIVED, LAST_SPACE, reachability_problems
+from .common.errors import Problem, StateError
 
 if TYPE_CHECKING:
     from typing import TypeGuard  # Python 3.10+: only the type checker reads it

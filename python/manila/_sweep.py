@@ -47,10 +47,10 @@ import numpy.typing as npt
 
 from . import _core
 from ._enumerate import Position, _good_triples, family, position_name
-from ._errors import Problem, StateError
 from ._evaluation import OUTCOMES, TABLE_SPOTS
-from ._progress import ProgressBar
 from ._state import GOODS, VoyageState, _is_int
+from .common.errors import Problem, StateError
+from .common.progress import ProgressBar
 
 PIRATE_OWNERS = ("pirate1", "pirate2")
 

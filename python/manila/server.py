@@ -44,13 +44,13 @@ from urllib.parse import parse_qs
 
 from . import __version__, _openapi
 from ._advice import advise
-from ._errors import Problem, StateError
 from ._evaluation import evaluate
 from ._example import EXAMPLE
-from ._inputs import json_error_text, json_type
 from ._names import page_data
 from ._state import as_state
 from ._suggest import with_suggestions
+from .common.errors import Problem, StateError
+from .common.inputs import json_error_text, json_type
 
 if TYPE_CHECKING:
     from ._advice import Advice

@@ -15,13 +15,13 @@ from collections.abc import Sequence
 from typing import Any, NoReturn, Optional, cast
 
 from .._advice import advise
-from .._errors import StateError
 from .._evaluation import evaluate
 from .._example import EXAMPLE
-from .._inputs import InputError, check_output, read_state
 from .._position import as_position
 from .._state import VoyageState, as_state
 from .._suggest import did_you_mean, with_suggestions
+from ..common.errors import StateError
+from ..common.inputs import InputError, check_output, read_state
 from . import serve
 from .games import add_ladder_arguments, add_simulate_arguments, run_ladder, run_simulate
 from .plot import add_plot_arguments, run_plot

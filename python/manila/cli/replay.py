@@ -9,8 +9,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .. import _core
-from .._inputs import json_error_text, json_type, read_text
 from .._state import PLAYER_COUNTS, spoken
+from ..common.inputs import json_error_text, json_type, read_text
 from ..game import Game, IllegalActionError, State
 from .rules import rules_text
 

@@ -24,7 +24,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import manila
 from manila._names import REPLY_AWARE
-from manila._state import PRICES
+from manila.voyage.state import PRICES
 from test_server import serving
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -14,7 +14,7 @@ import pytest
 
 import manila
 from manila import _core, _evaluation
-from manila._state import PlainState, plain_state
+from manila.voyage.state import PlainState, plain_state
 from states import random_state
 
 SEEDS = range(400)

@@ -147,7 +147,7 @@ def check_invariants(state):
     if d["boats"]:
         assert set(d["boats"]) == set(manila.GOODS) - {d["stays_home"]}
         for good, boat in d["boats"].items():
-            seats = len(manila._state.SEATS[good])
+            seats = len(manila.voyage.state.SEATS[good])
             assert len(boat["crew"]) <= seats
             assert boat["position"] == "arrived" or 0 <= boat["position"] <= 13
         assert "pirate_2" not in d["spots"] or "pirate_1" in d["spots"]

@@ -31,12 +31,12 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Optional, Union, cast
 
 from . import _core
-from ._advice import advise
-from ._evaluation import evaluate, evaluate_many
-from ._position import Position
-from ._state import GOODS, SHARES_PER_GOOD
 from .game import action_id
 from .view import PlayerView
+from .voyage.advice import advise
+from .voyage.evaluation import evaluate, evaluate_many
+from .voyage.position import Position
+from .voyage.state import GOODS, SHARES_PER_GOOD
 
 if TYPE_CHECKING:
     from .bots import Seat

@@ -47,10 +47,10 @@ import numpy.typing as npt
 
 from . import _core
 from ._enumerate import Position, _good_triples, family, position_name
-from ._evaluation import OUTCOMES, TABLE_SPOTS
-from ._state import GOODS, VoyageState, _is_int
 from .common.errors import Problem, StateError
 from .common.progress import ProgressBar
+from .voyage.evaluation import OUTCOMES, TABLE_SPOTS
+from .voyage.state import GOODS, VoyageState, _is_int
 
 PIRATE_OWNERS = ("pirate1", "pirate2")
 

@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Union, cast
 
 from . import _core
-from ._suggest import did_you_mean
+from .voyage.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from .game import State

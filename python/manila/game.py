@@ -36,9 +36,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from . import _core
-from ._evaluation import Evaluation, evaluate
-from ._reach import reachability_problems
-from ._state import GOODS, PLAYER_COUNTS, SPOTS, Rules, read_rules
+from .voyage.evaluation import Evaluation, evaluate
+from .voyage.reach import reachability_problems
+from .voyage.state import GOODS, PLAYER_COUNTS, SPOTS, Rules, read_rules
 
 if TYPE_CHECKING:
     import numpy as np

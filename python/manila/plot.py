@@ -18,10 +18,10 @@ import numpy as np
 
 from . import _core
 from ._enumerate import Position, goods_triple
-from ._evaluation import TABLE_SPOTS
 from ._starts import describe_criterion
 from ._sweep import sweep
 from .common.errors import Problem, StateError
+from .voyage.evaluation import TABLE_SPOTS
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

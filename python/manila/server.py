@@ -43,18 +43,18 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union, cast
 from urllib.parse import parse_qs
 
 from . import __version__, _openapi
-from ._advice import advise
-from ._evaluation import evaluate
-from ._example import EXAMPLE
 from ._names import page_data
-from ._state import as_state
-from ._suggest import with_suggestions
 from .common.errors import Problem, StateError
 from .common.inputs import json_error_text, json_type
+from .voyage.advice import advise
+from .voyage.evaluation import evaluate
+from .voyage.example import EXAMPLE
+from .voyage.state import as_state
+from .voyage.suggest import with_suggestions
 
 if TYPE_CHECKING:
-    from ._advice import Advice
-    from ._evaluation import Evaluation
+    from .voyage.advice import Advice
+    from .voyage.evaluation import Evaluation
 
     # evaluate or advise, called as (state, exact, strict=..., threads=...).
     Compute = Callable[..., Union[Evaluation, Advice]]

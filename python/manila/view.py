@@ -27,8 +27,8 @@ import numpy.typing as npt
 from . import _core
 
 if TYPE_CHECKING:
-    from ._evaluation import Evaluation
     from .game import ActionLike, Game, State
+    from .voyage.evaluation import Evaluation
 
 __all__ = ["PlayerView", "observation_layout", "observation_low", "observation_size"]
 

@@ -9,9 +9,9 @@ from typing import IO, Any, Callable, Optional
 
 from .._ladder import ladder
 from .._simulate import SimulationResult, simulate
-from .._state import Rules
 from ..bots import bot_names
 from ..common.progress import ProgressBar
+from ..voyage.state import Rules
 from .rules import add_rule_arguments, rules_from_args, rules_text
 
 

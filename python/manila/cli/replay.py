@@ -9,9 +9,9 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .. import _core
-from .._state import PLAYER_COUNTS, spoken
 from ..common.inputs import json_error_text, json_type, read_text
 from ..game import Game, IllegalActionError, State
+from ..voyage.state import PLAYER_COUNTS, spoken
 from .rules import rules_text
 
 

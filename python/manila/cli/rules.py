@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .._state import THIRTEEN_OPTIONS, Rules
+from ..voyage.state import THIRTEEN_OPTIONS, Rules
 
 
 def add_rule_arguments(parser: Any) -> None:

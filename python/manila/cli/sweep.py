@@ -13,10 +13,10 @@ from fractions import Fraction
 from typing import Any, Optional, cast
 
 from .._enumerate import Position
-from .._notation import read_option
 from .._starts import CRITERIA, default_criterion, describe_criterion, rank_starts
-from .._state import OBJECTIVES, Rules
 from .._sweep import SWEEP_EXTRA, Crews, sweep
+from ..voyage.notation import read_option
+from ..voyage.state import OBJECTIVES, Rules
 from .rules import add_rule_arguments, rules_from_args
 
 # The form `starts --shares/--prices` took before the wealth objective: GOOD=N,... for the

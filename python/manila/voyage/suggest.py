@@ -6,8 +6,8 @@ import dataclasses
 import difflib
 from collections.abc import Iterable
 
-from ._state import GOODS, REQUEST_KEYS, SPOTS, Boat, Rules, VoyageState
-from .common.errors import Problem
+from ..common.errors import Problem
+from .state import GOODS, REQUEST_KEYS, SPOTS, Boat, Rules, VoyageState
 
 # Notation keys that are not spots: "playr=red" reaches the state parser as a spot.
 _NOTATION_OPTIONS = ("player", "players", "thirteen")

@@ -13,8 +13,8 @@ from functools import lru_cache
 from itertools import product
 from typing import Final, Literal, Union
 
-from . import _core
-from .common.errors import Problem
+from .. import _core
+from ..common.errors import Problem
 
 START_SPACES = range(0, _core.MAX_START_SPACE + 1)
 START_SUM: int = _core.START_SUM

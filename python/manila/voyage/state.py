@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal, Optional, Union, cast
 
-from . import _core
-from ._notation import format_state, notation_to_dict
-from ._reach import ARRIVED, LAST_SPACE, reachability_problems
-from .common.errors import Problem, StateError
+from .. import _core
+from ..common.errors import Problem, StateError
+from .notation import format_state, notation_to_dict
+from .reach import ARRIVED, LAST_SPACE, reachability_problems
 
 if TYPE_CHECKING:
     from typing import TypeGuard  # Python 3.10+: only the type checker reads it

@@ -7,8 +7,8 @@ from fractions import Fraction
 from math import gcd
 from typing import Any, Optional, TypedDict, Union
 
-from . import _core
-from ._state import GOODS, SPOTS, PlainState, VoyageState, as_state, is_mapping, plain_state
+from .. import _core
+from .state import GOODS, SPOTS, PlainState, VoyageState, as_state, is_mapping, plain_state
 
 TABLE_SPOTS: tuple[str, ...] = GOODS + SPOTS
 OUTCOMES = ("port", "shipyard", "plundered")  # the order of a row's boat numbers

@@ -15,9 +15,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Optional, Union
 
-from ._notation import format_moment, notation_to_dict
-from ._state import GOODS, VoyageState, _is_int
-from .common.errors import Problem, StateError
+from ..common.errors import Problem, StateError
+from .notation import format_moment, notation_to_dict
+from .state import GOODS, VoyageState, _is_int
 
 KINDS = ("placement", "pilot_small", "pilot_large", "boarding")
 PILOT_KINDS = ("pilot_small", "pilot_large")

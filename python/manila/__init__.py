@@ -18,14 +18,14 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
 
 # After these imports manila.sweep, manila.simulate and manila.ladder are the functions,
 # not the submodules (import from manila.sweep to reach the rest of it).
-from ._enumerate import enumerate_starts, reachable
 from ._ladder import LadderResult, ladder
 from ._simulate import SimulationResult, simulate
-from ._starts import rank_starts
-from ._sweep import Sweep, read_frame, sweep
 from .bots import GreedyBot, RandomBot
 from .common.errors import Problem, StateError
 from .game import Game, IllegalActionError
+from .sweeps.enumerate import enumerate_starts, reachable
+from .sweeps.starts import rank_starts
+from .sweeps.sweep import Sweep, read_frame, sweep
 from .voyage.advice import Advice, advise
 from .voyage.evaluation import Evaluation, evaluate, evaluate_many
 from .voyage.example import EXAMPLE

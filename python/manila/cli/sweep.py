@@ -12,9 +12,9 @@ from contextlib import AbstractContextManager
 from fractions import Fraction
 from typing import Any, Optional, cast
 
-from .._enumerate import Position
-from .._starts import CRITERIA, default_criterion, describe_criterion, rank_starts
-from .._sweep import SWEEP_EXTRA, Crews, sweep
+from ..sweeps.enumerate import Position
+from ..sweeps.starts import CRITERIA, default_criterion, describe_criterion, rank_starts
+from ..sweeps.sweep import SWEEP_EXTRA, Crews, sweep
 from ..voyage.notation import read_option
 from ..voyage.state import OBJECTIVES, Rules
 from .rules import add_rule_arguments, rules_from_args

@@ -21,10 +21,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Optional, Union
 
-from . import _core
-from .common.errors import Problem, StateError
-from .voyage.reach import ARRIVED, LAST_SPACE, START_SPACES, START_SUM
-from .voyage.state import GOODS, ROLLS, _is_int, spoken
+from .. import _core
+from ..common.errors import Problem, StateError
+from ..voyage.reach import ARRIVED, LAST_SPACE, START_SPACES, START_SUM
+from ..voyage.state import GOODS, ROLLS, _is_int, spoken
 
 Position = Union[int, str]
 Start = Mapping[str, int]

@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, Optional, Union
 
-from ._sweep import Crews, sweep
-from .common.errors import Problem, StateError
-from .voyage.evaluation import TABLE_SPOTS
-from .voyage.state import CARGO_VALUES, _is_int
+from ..common.errors import Problem, StateError
+from ..voyage.evaluation import TABLE_SPOTS
+from ..voyage.state import CARGO_VALUES, _is_int
+from .sweep import Crews, sweep
 
 CRITERIA = {
     "cargo": "expected income of the three cargoes together (sum of value x P(port))",

@@ -10,7 +10,7 @@
 A family is chosen by the roll that comes next, the goods, whether positions must be
 reachable from a legal start (and from which starts), and positions held fixed; every state
 of the family shares one pattern of crews, occupied spots, point of view and rules. The
-states are enumerated in C++ (manila._enumerate.family), split into chunks of rows, and each
+states are enumerated in C++ (manila.sweeps.enumerate.family), split into chunks of rows, and each
 chunk is evaluated by the C++ engine with the GIL released. Pass any
 ``concurrent.futures.Executor`` to spread the chunks: a ``ThreadPoolExecutor`` uses every core
 of this machine, a ``ProcessPoolExecutor`` too, and a Dask cluster several machines::
@@ -45,12 +45,12 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union, cast
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
-from ._enumerate import Position, _good_triples, family, position_name
-from .common.errors import Problem, StateError
-from .common.progress import ProgressBar
-from .voyage.evaluation import OUTCOMES, TABLE_SPOTS
-from .voyage.state import GOODS, VoyageState, _is_int
+from .. import _core
+from ..common.errors import Problem, StateError
+from ..common.progress import ProgressBar
+from ..voyage.evaluation import OUTCOMES, TABLE_SPOTS
+from ..voyage.state import GOODS, VoyageState, _is_int
+from .enumerate import Position, _good_triples, family, position_name
 
 PIRATE_OWNERS = ("pirate1", "pirate2")
 

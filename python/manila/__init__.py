@@ -18,11 +18,11 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
 
 # After these imports manila.sweep, manila.simulate and manila.ladder are the functions,
 # not the submodules (import from manila.sweep to reach the rest of it).
-from ._ladder import LadderResult, ladder
-from ._simulate import SimulationResult, simulate
-from .bots import GreedyBot, RandomBot
 from .common.errors import Problem, StateError
-from .game import Game, IllegalActionError
+from .game.bots import GreedyBot, RandomBot
+from .game.engine import Game, IllegalActionError
+from .game.ladder import LadderResult, ladder
+from .game.simulate import SimulationResult, simulate
 from .sweeps.enumerate import enumerate_starts, reachable
 from .sweeps.starts import rank_starts
 from .sweeps.sweep import Sweep, read_frame, sweep

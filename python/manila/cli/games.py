@@ -7,10 +7,10 @@ import json
 import sys
 from typing import IO, Any, Callable, Optional
 
-from .._ladder import ladder
-from .._simulate import SimulationResult, simulate
-from ..bots import bot_names
 from ..common.progress import ProgressBar
+from ..game.bots import bot_names
+from ..game.ladder import ladder
+from ..game.simulate import SimulationResult, simulate
 from ..voyage.state import Rules
 from .rules import add_rule_arguments, rules_from_args, rules_text
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import _core
 from ..common.inputs import json_error_text, json_type, read_text
-from ..game import Game, IllegalActionError, State
+from ..game.engine import Game, IllegalActionError, State
 from ..voyage.state import PLAYER_COUNTS, spoken
 from .rules import rules_text
 

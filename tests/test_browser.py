@@ -23,7 +23,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import manila
-from manila._names import REPLY_AWARE
+from manila.server.names import REPLY_AWARE
 from manila.voyage.state import PRICES
 from test_server import serving
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Union
 
-from .._names import NOBODY_AFTER_YOU, cost_text, good_label, spot_label
+from ..server.names import NOBODY_AFTER_YOU, cost_text, good_label, spot_label
 from ..voyage.advice import DECLINE, Advice
 from ..voyage.evaluation import Evaluation
 

@@ -648,8 +648,8 @@ def test_413_is_decided_on_the_length_before_anything_else(srv):
 
 
 def test_the_page_takes_its_names_from_python(srv):
+    from manila.common.vocab import PRICES
     from manila.server.names import IN_WEALTH, NOBODY_AFTER_YOU, REPLY_AWARE, SPOT_LABELS, page_data
-    from manila.voyage.state import PRICES
 
     page = call(srv, "GET", "/").body.decode("utf-8")
     own = (web.resources.files("manila.server") / "web" / "index.html").read_text(encoding="utf-8")

@@ -19,6 +19,7 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
 # After these imports manila.sweep, manila.simulate and manila.ladder are the functions,
 # not the submodules (import from manila.sweep to reach the rest of it).
 from .common.errors import Problem, StateError
+from .common.vocab import GOODS, SPOTS
 from .game.bots import GreedyBot, RandomBot
 from .game.engine import Game, IllegalActionError
 from .game.ladder import LadderResult, ladder
@@ -27,10 +28,11 @@ from .sweeps.enumerate import enumerate_starts, reachable
 from .sweeps.starts import rank_starts
 from .sweeps.sweep import Sweep, read_frame, sweep
 from .voyage.advice import Advice, advise
+from .voyage.board import Boat, Rules
 from .voyage.evaluation import Evaluation, evaluate, evaluate_many
 from .voyage.example import EXAMPLE
 from .voyage.position import Moment, Position, parse_position
-from .voyage.state import GOODS, SPOTS, Boat, Rules, VoyageState, parse, validate
+from .voyage.state import VoyageState, parse, validate
 
 __version__ = "0.1.0"
 __all__ = [

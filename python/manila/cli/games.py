@@ -11,7 +11,7 @@ from ..common.progress import ProgressBar
 from ..game.bots import bot_names
 from ..game.ladder import ladder
 from ..game.simulate import SimulationResult, simulate
-from ..voyage.state import Rules
+from ..voyage.board import Rules
 from .rules import add_rule_arguments, rules_from_args, rules_text
 
 

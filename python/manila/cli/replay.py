@@ -10,8 +10,9 @@ from typing import Any
 
 from .. import _core
 from ..common.inputs import json_error_text, json_type, read_text
+from ..common.text import spoken
+from ..common.vocab import PLAYER_COUNTS
 from ..game.engine import Game, IllegalActionError, State
-from ..voyage.state import PLAYER_COUNTS, spoken
 from .rules import rules_text
 
 

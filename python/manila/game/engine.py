@@ -36,9 +36,10 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from .. import _core
+from ..common.vocab import GOODS, PLAYER_COUNTS, SPOTS
+from ..voyage.board import Rules, read_rules
 from ..voyage.evaluation import Evaluation, evaluate
 from ..voyage.reach import reachability_problems
-from ..voyage.state import GOODS, PLAYER_COUNTS, SPOTS, Rules, read_rules
 
 if TYPE_CHECKING:
     import numpy as np

@@ -31,10 +31,10 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Optional, Union, cast
 
 from .. import _core
+from ..common.vocab import GOODS, SHARES_PER_GOOD
 from ..voyage.advice import advise
 from ..voyage.evaluation import evaluate, evaluate_many
 from ..voyage.position import Position
-from ..voyage.state import GOODS, SHARES_PER_GOOD
 from .engine import action_id
 from .view import PlayerView
 

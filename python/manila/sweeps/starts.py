@@ -7,8 +7,9 @@ from fractions import Fraction
 from typing import Any, Optional, Union
 
 from ..common.errors import Problem, StateError
+from ..common.text import is_int
+from ..common.vocab import CARGO_VALUES
 from ..voyage.evaluation import TABLE_SPOTS
-from ..voyage.state import CARGO_VALUES, _is_int
 from .sweep import Crews, sweep
 
 CRITERIA = {
@@ -72,7 +73,7 @@ def rank_starts(
         by = default_criterion(player)
     describe_criterion(by)
     kind, _, arg = by.partition(":")
-    if isinstance(shares, Mapping) and any(_is_int(n) for n in shares.values()):
+    if isinstance(shares, Mapping) and any(is_int(n) for n in shares.values()):
         raise StateError(
             [
                 Problem(

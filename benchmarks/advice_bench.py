@@ -42,7 +42,7 @@ def main() -> None:
 
     if args.no_reference:
         return
-    from advice_reference import advice_reference
+    from helpers.advice_reference import advice_reference
 
     position = manila.parse_position(THREE_TO_MOVE)
     data = position.to_dict()

@@ -4,7 +4,7 @@
 
 All compute the full evaluation (spot table, boat table, incomes) exactly; the script
 checks that they agree, then prints the best time of each and the ratios. The reference
-(tests/reference.py) runs in two modes: as the tests use it (equal dice outcomes merged,
+(tests/helpers/reference.py) runs in two modes: as the tests use it (equal dice outcomes merged,
 integer weights, memoised) and, with --literal, the brute force as specified: every die
 of every remaining roll on its own, with Fractions (timed once; minutes for the
 decision-heavy states, so roll-1 states are left out).
@@ -23,9 +23,9 @@ sys.path[:0] = [HERE, os.path.join(HERE, "..", "tests")]
 
 import manila  # noqa: E402
 from bench_states import STATES  # noqa: E402
+from helpers.reference import evaluate_reference  # noqa: E402
+from helpers.states import random_state  # noqa: E402
 from manila import _core  # noqa: E402
-from reference import evaluate_reference  # noqa: E402
-from states import random_state  # noqa: E402
 
 
 def best_time(fn, budget: float) -> float:

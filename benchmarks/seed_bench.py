@@ -7,7 +7,7 @@ the best-of-N time of ``manila.evaluate(state, threads=1)`` end to end (parsing 
 Evaluation included, as a caller sees it), the seed calculator's recorded time and their
 ratio; the goal is a ratio of at least 10 everywhere (issue 14). Then, for scale, the same
 timing of the benchmark states (benchmarks/bench_states.py) and of the heaviest state at
-each roll of the brute-force comparison's sample (tests/test_reference.py).
+each roll of the brute-force comparison's sample (tests/helpers/cases.py).
 """
 
 from __future__ import annotations
@@ -48,9 +48,9 @@ def _evaluate(state: dict, strict: bool | None = None) -> Callable[[], object]:
 
 
 def heaviest_suite_states() -> dict[str, dict]:
-    """The slowest state of each roll among tests/test_reference.py's random sample."""
+    """The slowest state of each roll among tests/helpers/cases.py's random sample."""
     sys.path.insert(0, os.path.join(_ROOT, "tests"))
-    from test_reference import CASES
+    from helpers.cases import CASES
 
     slowest: dict[int, tuple[float, int, dict]] = {}
     for roll, i, state in CASES:

@@ -6,35 +6,9 @@ from pathlib import Path
 
 import pytest
 
-import manila
-from reference import evaluate_reference
-from states import random_state
-
-# (next_roll, how many states): a few hundred in all; roll 1 states are the slowest to check.
-SAMPLES = [(3, 300), (2, 200), (1, 60)]
-
-
-def sample(next_roll, count):
-    rng = random.Random(1000 + next_roll)
-    return [
-        random_state(
-            rng, next_roll, busy=rng.choice((0.2, 0.5, 0.9)), decision_makers=(True, False, None)[i % 3]
-        )
-        for i in range(count)
-    ]
-
-
-CASES = [(roll, i, s) for roll, n in SAMPLES for i, s in enumerate(sample(roll, n))]
-
-
-def engine_tables(state, strict=False):  # random positions may be hypothetical
-    result = manila.evaluate(state, exact=True, strict=strict)
-    return {
-        "spots": result.spots,
-        "boats": result.boats,
-        "incomes": result.incomes,
-        "payoffs": result.payoffs,
-    }
+from helpers.cases import CASES, engine_tables
+from helpers.reference import evaluate_reference
+from helpers.states import random_state
 
 
 @pytest.mark.parametrize("state", [c[2] for c in CASES], ids=[f"roll{c[0]}-{c[1]}" for c in CASES])

@@ -3,6 +3,7 @@ reference (test_reference; benchmarks/seed_bench.py times the heaviest), and the
 in the reference's shape."""
 
 import random
+from functools import cache
 
 import manila
 from helpers.states import random_state
@@ -21,7 +22,11 @@ def sample(next_roll, count):
     ]
 
 
-CASES = [(roll, i, s) for roll, n in SAMPLES for i, s in enumerate(sample(roll, n))]
+@cache
+def sampled_cases() -> list[tuple[int, int, dict]]:
+    """(next_roll, index, state) of every sampled state (a few seconds to make: made once, on
+    first use)."""
+    return [(roll, i, s) for roll, n in SAMPLES for i, s in enumerate(sample(roll, n))]
 
 
 def engine_tables(state, strict=False):  # random positions may be hypothetical

@@ -42,9 +42,9 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union, cast
 from urllib.parse import parse_qs
 
-from .. import __version__
 from ..common.errors import Problem, StateError
 from ..common.inputs import json_error_text, json_type
+from ..common.version import __version__
 from ..voyage.advice import advise
 from ..voyage.evaluation import evaluate
 from ..voyage.example import EXAMPLE

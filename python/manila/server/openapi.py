@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import __version__
+from ..common.version import __version__
 from ..common.vocab import GOODS, OBJECTIVES, PRICES, SEATS, SHARES_PER_GOOD, SPOTS
 from ..voyage.evaluation import TABLE_SPOTS
 from ..voyage.example import EXAMPLE

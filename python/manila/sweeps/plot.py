@@ -18,6 +18,8 @@ import numpy as np
 
 from .. import _core
 from ..common.errors import Problem, StateError
+from ..common.text import did_you_mean
+from ..common.vocab import GOODS
 from ..voyage.evaluation import TABLE_SPOTS
 from .enumerate import Position, goods_triple
 from .pattern import Pattern
@@ -56,10 +58,34 @@ def heatmap_grid(
     What every state shares: ``pattern`` (a manila.Pattern) or its fields as keywords."""
     triple = goods_triple(goods.split(",") if isinstance(goods, str) else goods)
     if spot not in TABLE_SPOTS:
-        raise StateError([Problem("spot", f"unknown spot {spot!r}; the spots are {', '.join(TABLE_SPOTS)}")])
+        raise StateError(
+            [
+                Problem(
+                    "spot",
+                    f"unknown spot {spot!r}{did_you_mean(spot, TABLE_SPOTS)}; the spots are {', '.join(TABLE_SPOTS)}",
+                )
+            ]
+        )
+    if spot in GOODS and spot not in triple:
+        raise StateError(
+            [
+                Problem(
+                    "spot",
+                    f"{spot} stays home (the goods sailing are {', '.join(triple)}): its boat has no "
+                    "seat to take, so the map would be blank",
+                )
+            ]
+        )
     for name, good in (("x", x), ("y", y)):
         if good not in triple:
-            raise StateError([Problem(name, f"{good!r} is not a sailing good of {', '.join(triple)}")])
+            raise StateError(
+                [
+                    Problem(
+                        name,
+                        f"{good!r} is not a sailing good of {', '.join(triple)}{did_you_mean(good, triple)}",
+                    )
+                ]
+            )
     if x == y:
         raise StateError([Problem("y", "the two axes need two different boats")])
     third = next(g for g in triple if g not in (x, y))
@@ -93,6 +119,16 @@ def heatmap(
     grid = heatmap_grid(
         spot, x, y, goods=goods, at=at, next_roll=next_roll, reachable=reachable, pattern=pattern
     )
+    if not np.isfinite(grid).any():
+        raise StateError(
+            [
+                Problem(
+                    "spot",
+                    f"{spot} may not be taken in any state of this map (taken already, or not "
+                    "yet free: pirate_2 waits for pirate_1), so the map would be blank",
+                )
+            ]
+        )
     from matplotlib.colors import TwoSlopeNorm
 
     fig = _figure(figsize=(8.5, 7.5), layout="constrained")

@@ -7,8 +7,8 @@ from fractions import Fraction
 from typing import Any, Optional, Union
 
 from ..common.errors import Problem, StateError
-from ..common.text import is_int
-from ..common.vocab import CARGO_VALUES
+from ..common.text import did_you_mean, is_int
+from ..common.vocab import CARGO_VALUES, GOODS
 from ..voyage.evaluation import TABLE_SPOTS
 from .pattern import Pattern
 from .sweep import sweep
@@ -30,7 +30,10 @@ def describe_criterion(by: str) -> str:
     kind, _, arg = by.partition(":")
     key = f"{kind}:{'SPOT' if kind == 'spot' else 'GOOD'}" if arg else kind
     if key not in CRITERIA:
-        raise ValueError(f"--by: unknown criterion {by!r}; the criteria are {', '.join(CRITERIA)}")
+        kinds = sorted({k.partition(":")[0] for k in CRITERIA})
+        raise ValueError(
+            f"--by: unknown criterion {by!r}{did_you_mean(kind, kinds)}; the criteria are {', '.join(CRITERIA)}"
+        )
     text = CRITERIA[key]
     return (
         text.replace("one cargo", f"the {arg} cargo").replace("one good", arg).replace("one spot", arg)
@@ -83,10 +86,18 @@ def rank_starts(
         raise ValueError(f"--by {kind}: say whose {kind} with --player")
     result = sweep(1, goods=goods, pattern=pattern, threads=threads)
     triple = result.goods_names(0)
+    if kind in ("cargo", "arrive") and arg and arg not in GOODS:
+        raise ValueError(
+            f"--by: unknown good {arg!r}{did_you_mean(arg, GOODS)}; the goods sailing are {', '.join(triple)}"
+        )
     if kind in ("cargo", "arrive") and arg and arg not in triple:
         raise ValueError(f"--by: {arg} does not sail (the goods are {', '.join(triple)})")
     if kind == "spot" and arg not in TABLE_SPOTS:
-        raise ValueError(f"--by: unknown spot {arg!r}; the spots are {', '.join(TABLE_SPOTS)}")
+        raise ValueError(
+            f"--by: unknown spot {arg!r}{did_you_mean(arg, TABLE_SPOTS)}; the spots are {', '.join(TABLE_SPOTS)}"
+        )
+    if kind == "spot" and arg in GOODS and arg not in triple:
+        raise ValueError(f"--by spot:{arg}: {arg} stays home (the goods sailing are {', '.join(triple)})")
     entries: list[dict[str, Any]] = []
     for row in range(len(result)):
         den = int(result.denominator[row])

@@ -23,7 +23,8 @@ void register_rules(py::module_& m) {
     m.attr("MAX_SEATS") = kMaxSeats;
     py::dict spot_costs;
     for (int k = 0; k < kNumSpots; ++k)
-        spot_costs[kSpotNames[static_cast<std::size_t>(k)]] = kSpotCost[static_cast<std::size_t>(k)];
+        spot_costs[kSpotNames[static_cast<std::size_t>(k)]] =
+            kSpotCost[static_cast<std::size_t>(k)];
     m.attr("SPOT_COSTS") = spot_costs;
     m.attr("SLOT_PAYOUTS") = py::tuple(py::cast(kSlotPayout));
     m.attr("INSURANCE_CLAIM") = py::tuple(py::cast(kInsuranceClaim));

@@ -10,9 +10,9 @@ from fractions import Fraction
 import pytest
 
 import manila
+from helpers.reference import payoff_reference
 from manila import _core
 from manila.game import Game, IllegalActionError
-from reference import payoff_reference
 
 # p0: ginseng, nutmeg; p1: ginseng, nutmeg; p2: silk, jade; p3: silk, jade.
 DEAL = {

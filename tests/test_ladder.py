@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-import ladder_bots
+from helpers import ladder_bots
 from manila.bots import bot_names, register_bot
 from manila.cli import main
 from manila.game.ladder import _Ratings, ladder, seating, wilson_interval
@@ -28,7 +28,7 @@ def test_seats_rotate_evenly():
     for bot in lineup:
         assert sorted(seating(lineup, j).index(bot) for j in range(5)) == list(range(5))
     ladder_bots.SEATS_SEEN.clear()
-    ladder(players=3, bots="ladder_bots:FirstLegal,random,random", games=6, seed=2)
+    ladder(players=3, bots="helpers.ladder_bots:FirstLegal,random,random", games=6, seed=2)
     assert collections.Counter(ladder_bots.SEATS_SEEN) == {0: 2, 1: 2, 2: 2}
 
 
@@ -40,7 +40,7 @@ def test_same_seed_same_result_whatever_the_executor():
 
 
 def test_processes_executor_gives_the_same_result():
-    bots = "greedy,ladder_bots:FirstLegal,random"
+    bots = "greedy,helpers.ladder_bots:FirstLegal,random"
     assert (
         ladder(players=3, bots=bots, games=3, seed=4, executor="processes").to_dict()
         == ladder(players=3, bots=bots, games=3, seed=4).to_dict()
@@ -54,8 +54,18 @@ def test_python_bots_play_the_same_games_as_the_engine():
     ]
     for key in ("games", "wins", "mean_wealth"):
         assert python["manila.bots:GreedyBot"][key] == core["greedy"][key]
-    mixed = ladder(players=4, bots="ladder_bots:NoSeed,ladder_bots:FirstLegal,greedy,random", games=4, seed=3)
-    assert set(mixed.bots) == {"ladder_bots:NoSeed", "ladder_bots:FirstLegal", "greedy", "random"}
+    mixed = ladder(
+        players=4,
+        bots="helpers.ladder_bots:NoSeed,helpers.ladder_bots:FirstLegal,greedy,random",
+        games=4,
+        seed=3,
+    )
+    assert set(mixed.bots) == {
+        "helpers.ladder_bots:NoSeed",
+        "helpers.ladder_bots:FirstLegal",
+        "greedy",
+        "random",
+    }
 
 
 def test_registered_bots_join_the_ladder():
@@ -107,7 +117,7 @@ def test_bad_input_is_refused_with_the_field_named(capsys):
     with pytest.raises(ValueError, match="cannot import"):
         ladder(players=3, bots="random,random,no_such_module_x:Bot")
     with pytest.raises(ValueError, match="has no"):
-        ladder(players=3, bots="random,random,ladder_bots:Missing")
+        ladder(players=3, bots="random,random,helpers.ladder_bots:Missing")
     with pytest.raises(ValueError, match="executor"):
         ladder(players=3, bots="random", games=3, executor="gpu")
     with pytest.raises(ValueError, match="games"):

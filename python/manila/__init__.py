@@ -26,6 +26,7 @@ from .game.engine import Game, IllegalActionError
 from .game.ladder import LadderResult, ladder
 from .game.simulate import SimulationResult, simulate
 from .sweeps.enumerate import enumerate_starts, reachable
+from .sweeps.pattern import Pattern
 from .sweeps.starts import rank_starts
 from .sweeps.sweep import Sweep, read_frame, sweep
 from .voyage.advice import Advice, advise
@@ -47,6 +48,7 @@ __all__ = [
     "IllegalActionError",
     "LadderResult",
     "Moment",
+    "Pattern",
     "Position",
     "Problem",
     "RandomBot",

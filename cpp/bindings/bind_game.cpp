@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "bot_names.hpp"
 #include "manila/game.hpp"
 #include "manila/observation.hpp"
 
@@ -188,6 +189,8 @@ std::vector<BotKind> bot_kinds(const std::vector<std::string>& names) {
 }
 
 }  // namespace
+
+BotKind core_bot_kind(const std::string& name) { return bot_kinds({name}).front(); }
 
 void register_game(py::module_& m) {
     namespace a = action;

@@ -57,7 +57,7 @@ std::vector<std::pair<const char*, std::vector<int>>> section_shapes(int n) {
 // Fills the tensor section by section, checking it follows observation_layout.
 class Writer {
   public:
-    Writer(float* out, std::vector<TensorSection> layout) : out_(out), layout_(std::move(layout)) {}
+    Writer(float* out, const std::vector<TensorSection>& layout) : out_(out), layout_(layout) {}
     // Starts the named section; returns a pointer to its first float.
     float* section(const char* name) {
         const TensorSection& sec = layout_.at(next_++);
@@ -69,7 +69,7 @@ class Writer {
 
   private:
     float* out_;
-    std::vector<TensorSection> layout_;
+    const std::vector<TensorSection>& layout_;
     std::size_t next_ = 0;
 };
 
@@ -101,8 +101,9 @@ bool action_visible(const GameState& s, int viewer, std::size_t k, PrivateInfo i
     return !deal || sees_shares(viewer, deal_recipient(static_cast<int>(k)), info);
 }
 
-std::vector<TensorSection> observation_layout(int players) {
-    check_players(players);
+namespace {
+
+std::vector<TensorSection> build_layout(int players) {
     std::vector<TensorSection> out;
     int offset = 0;
     for (auto& [name, shape] : section_shapes(players)) {
@@ -117,8 +118,25 @@ std::vector<TensorSection> observation_layout(int players) {
     return out;
 }
 
+// Built once per player count: the batched environment writes a tensor at every step, and
+// building the layout (names and shapes on the heap) would cost more than the writing.
+const std::vector<TensorSection>& cached_layout(int players) {
+    check_players(players);
+    static const std::array<std::vector<TensorSection>, kMaxPlayers + 1> layouts = [] {
+        std::array<std::vector<TensorSection>, kMaxPlayers + 1> all;
+        for (int n = kMinPlayers; n <= kMaxPlayers; ++n)
+            all[static_cast<std::size_t>(n)] = build_layout(n);
+        return all;
+    }();
+    return layouts[static_cast<std::size_t>(players)];
+}
+
+}  // namespace
+
+std::vector<TensorSection> observation_layout(int players) { return cached_layout(players); }
+
 int observation_size(int players) {
-    const auto layout = observation_layout(players);
+    const auto& layout = cached_layout(players);
     return layout.back().offset + layout.back().size;
 }
 
@@ -136,7 +154,7 @@ void observation_tensor(const GameState& s, int viewer, PrivateInfo info, float*
     auto at = [](float* base, int i) -> float& { return base[static_cast<std::size_t>(i)]; };
     auto flag = [](bool x) { return x ? 1.0f : 0.0f; };
     const bool afloat = b.phase >= Phase::kPlacement && b.phase != Phase::kGameOver;
-    Writer w(out, observation_layout(n));
+    Writer w(out, cached_layout(n));
 
     at(w.section("observer"), viewer) = 1;
     at(w.section("phase"), static_cast<int>(b.phase)) = 1;

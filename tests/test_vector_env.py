@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+import manila
 from manila import _core
 from manila.bots import bots_for
 from manila.game import Game
@@ -29,6 +30,7 @@ def run(env, steps, policy_seed, check=None):
         obs, masks, rewards, dones, _ = env.step(actions)
         for i in np.flatnonzero(dones):
             open_games[i]["rewards"] = rewards[i].copy()
+            open_games[i]["final"] = env.final_observations[i].copy()
             finished.append(open_games[i])
             open_games[i] = {"seed": int(env.game_seeds[i]), "number": int(env.game_numbers[i]), "moves": []}
     return finished
@@ -54,6 +56,7 @@ def replay(game, players, bots):
         state.apply_action(action)
     assert next(moves, None) is None
     assert game["rewards"].tolist() == state.returns()
+    np.testing.assert_array_equal(game["final"], state.observation_tensor(seat))
 
 
 @pytest.mark.parametrize(
@@ -145,3 +148,30 @@ def test_step_needs_reset_and_one_action_per_env():
     env.reset(SEED)
     with pytest.raises(ValueError, match="one per env"):
         env.step(np.zeros(3, np.int64))
+
+
+def test_python_vector_env_wraps_the_same_games():
+    env = manila.VectorEnv(3, players=4, bots="agent,random,agent,random")
+    assert env.bots == [None, "random", None, "random"] and env.agent_seats == [0, 2]
+    obs, masks = env.reset(seed=SEED)
+    assert env.game_seeds.tolist() == [_core.derive_seed(SEED, k) for k in range(3)]
+    state = env.state(1)
+    assert state.current_player() == env.to_move[1]
+    np.testing.assert_array_equal(obs[1], state.observation_tensor(state.current_player()))
+    assert np.flatnonzero(masks[1]).tolist() == state.legal_actions()
+    actions = env.sample_actions()
+    assert all(masks[i, a] for i, a in enumerate(actions))
+    env.step(actions)
+    assert env.steps.tolist() == [1, 1, 1]
+    env.reset(seed=SEED)  # reset seeds sample_actions too
+    assert env.sample_actions().tolist() == actions.tolist()
+
+
+@pytest.mark.parametrize(
+    "bots, message", [([None, 3, None, None], "a bot's name or None"), ("random,agent", "one entry per seat")]
+)
+def test_python_vector_env_errors(bots, message):
+    with pytest.raises(ValueError, match=message):
+        manila.VectorEnv(2, players=4, bots=bots)
+    with pytest.raises(ValueError, match="seed"):
+        manila.VectorEnv(2).reset(seed=-1)

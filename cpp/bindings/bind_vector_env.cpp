@@ -137,6 +137,12 @@ void register_vector_env(py::module_& m) {
         .def_property_readonly("observations", &observations)
         .def_property_readonly("masks", &masks)
         .def_property_readonly("rewards", &rewards)
+        .def_property_readonly("final_observations",
+                               [](const py::object& self) {
+                                   VectorEnv& e = env_of(self).env;
+                                   return view(self, e.final_observations(),
+                                               {e.num_envs(), e.observation_size()});
+                               })
         .def_property_readonly("dones", &dones)
         .def_property_readonly("to_move", &to_move)
         .def_property_readonly("game_seeds",

@@ -38,6 +38,7 @@ VectorEnv::VectorEnv(int num_envs, int players, Rules rules,
     for (std::size_t i = 0; i < n; ++i)
         slots_.push_back(Slot{GameState(players, rules, 0), {}, {}});
     obs_.assign(n * static_cast<std::size_t>(obs_size_), 0.0f);
+    final_obs_.assign(obs_.size(), 0.0f);
     masks_.assign(n * kMaskWidth, 0);
     rewards_.assign(n * static_cast<std::size_t>(players), 0.0f);
     dones_.assign(n, 0);
@@ -142,12 +143,16 @@ void VectorEnv::step(const std::int64_t* actions, std::size_t n) {
         const auto u = static_cast<std::size_t>(i);
         Slot& slot = slots_[u];
         float* reward = rewards_.data() + u * static_cast<std::size_t>(players_);
+        const int seat = to_move_[u];
         slot.state.apply_legal(static_cast<int>(actions[u]));
         ++steps_[u];
         advance(slot);
         if (slot.state.is_terminal()) {
             for (int p = 0; p < players_; ++p) reward[p] = static_cast<float>(slot.state.wealth(p));
             dones_[u] = 1;
+            observation_tensor(slot.state, seat, PrivateInfo::kSingle,
+                               final_obs_.data() + u * static_cast<std::size_t>(obs_size_),
+                               static_cast<std::size_t>(obs_size_));
             start(i, game_numbers_[u] + num_envs_);
         } else {
             std::fill(reward, reward + players_, 0.0f);

@@ -13,7 +13,9 @@
 //
 // Automatic reset. When an action ends a game, that step's rewards row holds every seat's
 // final wealth and done is 1; the observation, mask and seat to move are already those of
-// the env's next game (its first decision for the agent). Rewards are 0 on every other step.
+// the env's next game (its first decision for the agent), and the final observations row
+// holds the finished game's last state as seen by the seat that made the last agent move
+// (Gymnasium's same-step autoreset). Rewards are 0 on every other step.
 #pragma once
 
 #include <cstddef>
@@ -55,11 +57,13 @@ class VectorEnv {
     bool started() const { return started_; }
 
     // Row-major buffers, one row per env.
-    std::vector<float>& observations() { return obs_; }        // num_envs x observation_size
-    std::vector<std::uint8_t>& masks() { return masks_; }      // num_envs x kNumPlayerActions
-    std::vector<float>& rewards() { return rewards_; }         // num_envs x players
-    std::vector<std::uint8_t>& dones() { return dones_; }      // num_envs
-    std::vector<std::int32_t>& to_move() { return to_move_; }  // the agent seat to move
+    std::vector<float>& observations() { return obs_; }    // num_envs x observation_size
+    std::vector<std::uint8_t>& masks() { return masks_; }  // num_envs x kNumPlayerActions
+    std::vector<float>& rewards() { return rewards_; }     // num_envs x players
+    // num_envs x observation_size, rows written only where done.
+    std::vector<float>& final_observations() { return final_obs_; }
+    std::vector<std::uint8_t>& dones() { return dones_; }                // num_envs
+    std::vector<std::int32_t>& to_move() { return to_move_; }            // the agent seat to move
     std::vector<std::uint64_t>& game_seeds() { return game_seeds_; }     // of the current games
     std::vector<std::int64_t>& game_numbers() { return game_numbers_; }  // k: game k of the run
     std::vector<std::int32_t>& steps() { return steps_; }  // agent decisions so far, this game
@@ -86,7 +90,7 @@ class VectorEnv {
     bool started_ = false;
     std::uint64_t seed_ = 0;
     std::vector<Slot> slots_;
-    std::vector<float> obs_;
+    std::vector<float> obs_, final_obs_;
     std::vector<std::uint8_t> masks_;
     std::vector<float> rewards_;
     std::vector<std::uint8_t> dones_;

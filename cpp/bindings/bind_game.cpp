@@ -237,6 +237,7 @@ void register_game(py::module_& m) {
         py::arg("players"));
     m.attr("MAX_GAME_ACTIONS") = kMaxGameActions;
     m.attr("MIN_WEALTH") = kMinWealth;
+    m.attr("MIN_FINAL_WEALTH") = kMinFinalWealth;
     py::list core_bot_names;
     for (const auto& b : core_bots()) core_bot_names.append(b.first);
     m.attr("CORE_BOTS") = py::tuple(core_bot_names);

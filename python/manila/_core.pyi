@@ -249,6 +249,7 @@ TERMINAL_PLAYER: int
 ACTION_OFFSETS: dict[str, int]
 MAX_GAME_ACTIONS: int
 MIN_WEALTH: int
+MIN_FINAL_WEALTH: int
 CORE_BOTS: tuple[str, ...]
 
 def action_name(action: int) -> str: ...

@@ -502,7 +502,9 @@ class _SprtState:
                     share[b] += w
         per_a = share[self.test.a] / self.seats_of[self.test.a]
         per_b = share[self.test.b] / self.seats_of[self.test.b]
-        if math.isclose(per_a, per_b, rel_tol=0, abs_tol=1e-9):  # shares are sums of 1/k: compare with a margin
+        if math.isclose(
+            per_a, per_b, rel_tol=0, abs_tol=1e-9
+        ):  # shares are sums of 1/k: compare with a margin
             return False
         self.trials += 1
         self.llr += self.test.step(per_a > per_b)

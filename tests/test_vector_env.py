@@ -175,3 +175,38 @@ def test_python_vector_env_errors(bots, message):
         manila.VectorEnv(2, players=4, bots=bots)
     with pytest.raises(ValueError, match="seed"):
         manila.VectorEnv(2).reset(seed=-1)
+
+
+def test_without_autoreset_a_finished_game_waits_for_reset():
+    env = manila.VectorEnv(2, players=3, autoreset=False)
+    env.reset(seed=4)
+    ended = None
+    for _ in range(1000):
+        dones_before = env.dones.copy()
+        obs, masks, rewards, dones, to_move = env.step(env.sample_actions())
+        for i in np.flatnonzero(dones & ~dones_before):
+            assert rewards[i].tolist() == env.state(i).returns() and env.state(i).is_terminal()
+            np.testing.assert_array_equal(obs[i], env.final_observations[i])
+            ended = i
+        for i in np.flatnonzero(dones_before):  # over: the action is ignored
+            assert not masks[i].any() and to_move[i] == manila.game.TERMINAL and not rewards[i].any()
+        if dones.all():
+            break
+    assert ended is not None and env.dones.all()
+    history = env.state(0).history()
+    env.step([12345, -7])  # anything goes for finished games
+    assert env.state(0).history() == history
+    env.reset(seed=4)
+    assert not env.dones.any() and env.masks.any(axis=1).all()
+
+
+def test_any_seat_can_be_observed():
+    env = manila.VectorEnv(2, players=4)
+    env.reset(seed=3)
+    state = env.state(1)
+    for seat in range(4):
+        np.testing.assert_array_equal(env.observe(1, seat), state.observation_tensor(seat))
+    with pytest.raises(ValueError, match=r"player: must be 0\.\.3"):
+        env.observe(1, 4)
+    with pytest.raises(ValueError, match=r"env: must be 0\.\.1"):
+        env.observe(2, 0)

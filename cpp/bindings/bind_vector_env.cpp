@@ -23,8 +23,9 @@ namespace {
 // reset and step run without the GIL and two Python threads could otherwise step it at once.
 struct BoundEnv {
     BoundEnv(int num_envs, int players, Rules rules, std::vector<std::optional<std::string>> names,
-             std::vector<std::optional<BotKind>> kinds, int threads)
-        : env(num_envs, players, rules, std::move(kinds), threads), bots(std::move(names)) {}
+             std::vector<std::optional<BotKind>> kinds, int threads, bool autoreset)
+        : env(num_envs, players, rules, std::move(kinds), threads, autoreset),
+          bots(std::move(names)) {}
     VectorEnv env;
     std::vector<std::optional<std::string>> bots;
     std::mutex busy;
@@ -71,7 +72,7 @@ void register_vector_env(py::module_& m) {
                          "N games stepped at once in C++; use manila.VectorEnv instead.")
         .def(py::init([](int num_envs, int players,
                          const std::optional<std::vector<std::optional<std::string>>>& bots,
-                         int threads, bool thirteen_to_port, bool pirate_variant) {
+                         int threads, bool autoreset, bool thirteen_to_port, bool pirate_variant) {
                  std::vector<std::optional<std::string>> names =
                      bots ? *bots
                           : std::vector<std::optional<std::string>>(
@@ -80,10 +81,10 @@ void register_vector_env(py::module_& m) {
                  for (const auto& n : names)
                      kinds.push_back(n ? std::optional<BotKind>(core_bot_kind(*n)) : std::nullopt);
                  return new BoundEnv(num_envs, players, Rules{thirteen_to_port, pirate_variant},
-                                     std::move(names), std::move(kinds), threads);
+                                     std::move(names), std::move(kinds), threads, autoreset);
              }),
              py::arg("num_envs"), py::kw_only(), py::arg("players") = 4,
-             py::arg("bots") = py::none(), py::arg("threads") = 1,
+             py::arg("bots") = py::none(), py::arg("threads") = 1, py::arg("autoreset") = true,
              py::arg("thirteen_to_port") = true, py::arg("pirate_variant") = false)
         .def_property_readonly("num_envs", [](BoundEnv& b) { return b.env.num_envs(); })
         .def_property_readonly("num_players", [](BoundEnv& b) { return b.env.num_players(); })
@@ -92,6 +93,7 @@ void register_vector_env(py::module_& m) {
         .def_property_readonly("threads", [](BoundEnv& b) { return b.env.threads(); })
         .def_property_readonly("bots", [](BoundEnv& b) { return b.bots; })
         .def_property_readonly("started", [](BoundEnv& b) { return b.env.started(); })
+        .def_property_readonly("autoreset", [](BoundEnv& b) { return b.env.autoreset(); })
         // Both run without the GIL: the games touch no Python object, the seed and the
         // actions are C++ copies, and the lock keeps other threads out of this environment.
         .def(
@@ -160,5 +162,14 @@ void register_vector_env(py::module_& m) {
                                    VectorEnv& e = env_of(self).env;
                                    return view(self, e.steps(), {e.num_envs()});
                                })
-        .def("game", [](BoundEnv& b, int i) { return GameState(b.env.game(i)); }, py::arg("env"));
+        .def("game", [](BoundEnv& b, int i) { return GameState(b.env.game(i)); }, py::arg("env"))
+        // A new array: the AEC form asks for any agent's view at any time.
+        .def(
+            "observe",
+            [](BoundEnv& b, int i, int seat) {
+                py::array_t<float> out(b.env.observation_size());
+                b.env.observe(i, seat, out.mutable_data(), static_cast<std::size_t>(out.size()));
+                return out;
+            },
+            py::arg("env"), py::arg("seat"));
 }

@@ -14,11 +14,12 @@ constexpr auto kMaskWidth = static_cast<std::size_t>(kNumPlayerActions);
 }  // namespace
 
 VectorEnv::VectorEnv(int num_envs, int players, Rules rules,
-                     std::vector<std::optional<BotKind>> seats, int threads)
+                     std::vector<std::optional<BotKind>> seats, int threads, bool autoreset)
     : num_envs_(num_envs),
       players_(players),
       obs_size_(0),
       threads_(threads),
+      autoreset_(autoreset),
       rules_(rules),
       seats_(std::move(seats)) {
     if (num_envs < 1) invalid("num_envs: must be at least 1, got " + std::to_string(num_envs));
@@ -56,6 +57,13 @@ void VectorEnv::check_env(int i) const {
 const GameState& VectorEnv::game(int i) const {
     check_env(i);
     return slots_[static_cast<std::size_t>(i)].state;
+}
+
+void VectorEnv::observe(int i, int seat, float* out, std::size_t size) const {
+    if (!started_) invalid("observe: call reset(seed) first");
+    check_env(i);
+    observation_tensor(slots_[static_cast<std::size_t>(i)].state, seat, PrivateInfo::kSingle, out,
+                       size);
 }
 
 void VectorEnv::advance(Slot& slot) const {
@@ -126,6 +134,7 @@ void VectorEnv::step(const std::int64_t* actions, std::size_t n) {
     // Every action is checked before any game moves, so a bad batch changes nothing.
     for (int i = 0; i < num_envs_; ++i) {
         const auto u = static_cast<std::size_t>(i);
+        if (slots_[u].state.is_terminal()) continue;  // without autoreset: over, action ignored
         const std::int64_t a = actions[u];
         if (a < 0 || a >= kNumPlayerActions ||
             !masks_[u * kMaskWidth + static_cast<std::size_t>(a)]) {
@@ -143,6 +152,10 @@ void VectorEnv::step(const std::int64_t* actions, std::size_t n) {
         const auto u = static_cast<std::size_t>(i);
         Slot& slot = slots_[u];
         float* reward = rewards_.data() + u * static_cast<std::size_t>(players_);
+        if (slot.state.is_terminal()) {
+            std::fill(reward, reward + players_, 0.0f);
+            return;
+        }
         const int seat = to_move_[u];
         slot.state.apply_legal(static_cast<int>(actions[u]));
         ++steps_[u];
@@ -153,7 +166,16 @@ void VectorEnv::step(const std::int64_t* actions, std::size_t n) {
             observation_tensor(slot.state, seat, PrivateInfo::kSingle,
                                final_obs_.data() + u * static_cast<std::size_t>(obs_size_),
                                static_cast<std::size_t>(obs_size_));
-            start(i, game_numbers_[u] + num_envs_);
+            if (autoreset_) {
+                start(i, game_numbers_[u] + num_envs_);
+            } else {
+                std::uint8_t* mask = masks_.data() + u * kMaskWidth;
+                for (int a : slot.legal) mask[a] = 0;
+                slot.legal.clear();
+                to_move_[u] = kTerminalPlayer;
+                std::copy_n(final_obs_.data() + u * static_cast<std::size_t>(obs_size_), obs_size_,
+                            obs_.data() + u * static_cast<std::size_t>(obs_size_));
+            }
         } else {
             std::fill(reward, reward + players_, 0.0f);
             dones_[u] = 0;
@@ -169,7 +191,10 @@ void VectorEnv::sample_actions(Rng& rng, std::int64_t* out, std::size_t n) const
                 std::to_string(n));
     for (std::size_t i = 0; i < n; ++i) {
         const std::vector<int>& legal = slots_[i].legal;
-        out[i] = legal[static_cast<std::size_t>(rng.below(static_cast<int>(legal.size())))];
+        // A finished game (without autoreset) takes any action: 0 stands for none.
+        out[i] = legal.empty()
+                     ? 0
+                     : legal[static_cast<std::size_t>(rng.below(static_cast<int>(legal.size())))];
     }
 }
 

@@ -16,6 +16,10 @@
 // the env's next game (its first decision for the agent), and the final observations row
 // holds the finished game's last state as seen by the seat that made the last agent move
 // (Gymnasium's same-step autoreset). Rewards are 0 on every other step.
+//
+// Without autoreset a finished game stays over until the next reset: its mask is empty, its
+// seat to move is kTerminalPlayer, its observation is the final one, and its action in later
+// steps is ignored (its rewards row is 0 after the step that ended it; done stays 1).
 #pragma once
 
 #include <cstddef>
@@ -36,7 +40,7 @@ class VectorEnv {
     // seats[s]: the built-in bot at seat s, or nothing for the agent's seats (at least one).
     // threads: how many threads step the games (1: the caller's alone; 0: all hardware threads).
     VectorEnv(int num_envs, int players, Rules rules, std::vector<std::optional<BotKind>> seats,
-              int threads = 1);
+              int threads = 1, bool autoreset = true);
 
     // Starts game i (seed derive_seed(seed, i)) in every env i and plays up to the agent's
     // first decision.
@@ -70,6 +74,10 @@ class VectorEnv {
 
     // The game in progress in env i (throws std::invalid_argument for a bad i).
     const GameState& game(int i) const;
+    // Writes seat `seat`'s observation of env i into out[0..observation_size) (any seat, as
+    // the AEC form of an environment asks for every agent's).
+    void observe(int i, int seat, float* out, std::size_t size) const;
+    bool autoreset() const { return autoreset_; }
 
   private:
     struct Slot {
@@ -85,6 +93,7 @@ class VectorEnv {
     void check_env(int i) const;
 
     int num_envs_, players_, obs_size_, threads_;
+    bool autoreset_;
     Rules rules_;
     std::vector<std::optional<BotKind>> seats_;
     bool started_ = false;

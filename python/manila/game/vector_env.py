@@ -75,6 +75,9 @@ class VectorEnv:
     ``bots``: one entry per seat, a built-in bot's name or ``None`` (or ``"agent"``) for
     the agent's seats, as a list or comma-separated; ``None`` (the default) gives the
     agent every seat. ``threads``: threads stepping the games (0: all cores).
+    ``autoreset=False`` leaves a finished game over until the next ``reset``: its mask
+    is empty, ``to_move`` is ``manila.game.TERMINAL``, its observation the final one, and
+    its action in later steps is ignored (any value; ``sample_actions`` gives 0).
     """
 
     def __init__(
@@ -84,6 +87,7 @@ class VectorEnv:
         bots: Union[str, Sequence[Optional[str]], None] = None,
         rules: RulesLike = None,
         threads: int = 1,
+        autoreset: bool = True,
     ):
         self.game = Game(players=players, rules=rules)  # checks players and rules
         self._env = _core.VectorEnv(
@@ -91,6 +95,7 @@ class VectorEnv:
             players=players,
             bots=_seat_bots(bots, players),
             threads=threads,
+            autoreset=autoreset,
             thirteen_to_port=self.game.rules.thirteen_after_last_roll == "port",
             pirate_variant=self.game.rules.pirate_variant,
         )
@@ -185,6 +190,10 @@ class VectorEnv:
     def steps(self) -> npt.NDArray[np.int32]:
         """The agent's decisions so far in each env's current game."""
         return self._env.steps
+
+    def observe(self, env: int, seat: int) -> npt.NDArray[np.float32]:
+        """Seat ``seat``'s observation of the game in ``env`` now (a new array; any seat)."""
+        return self._env.observe(env, seat)
 
     def state(self, env: int) -> State:
         """A copy of the game in progress in ``env``, as a ``manila.game.State``."""

@@ -128,6 +128,11 @@ class VectorEnv:
         return self._env.threads
 
     @property
+    def started(self) -> bool:
+        """Whether ``reset`` has been called."""
+        return self._env.started
+
+    @property
     def observation_size(self) -> int:
         return self._env.observation_size
 

@@ -28,6 +28,7 @@ from manila import _core
 from manila.bots import GreedyBot
 from manila.game import Game, State
 from manila.pettingzoo import NUM_PLAYER_ACTIONS, raw_env
+from manila.view import PlayerView
 
 
 class python_env(raw_env):
@@ -127,7 +128,8 @@ def pettingzoo_greedy(seed: int, kind: type = raw_env) -> Callable[[], int]:
                 env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
                 steps += 1
             else:
-                env.step(greedy.step(env.state_))
+                p = env.agent_name_mapping[env.agent_selection]
+                env.step(greedy.step(PlayerView(env.state_, p)))
         return steps
 
     return run

@@ -7,6 +7,7 @@ import manila
 from manila import _core
 from manila.bots import bots_for
 from manila.game import Game
+from manila.view import PlayerView
 
 SEED = 11
 
@@ -47,7 +48,7 @@ def replay(game, players, bots):
             continue
         p = state.current_player()
         if bots[p] is not None:
-            state.apply_action(seat_bots[p].step(state))
+            state.apply_action(seat_bots[p].step(PlayerView(state, p)))
             continue
         seat, obs, mask, action = next(moves)
         assert seat == p

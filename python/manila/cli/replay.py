@@ -13,6 +13,7 @@ from ..common.inputs import json_error_text, json_type, read_text
 from ..common.text import spoken
 from ..common.vocab import PLAYER_COUNTS
 from ..game.engine import Game, IllegalActionError, State
+from ..game.view import PlayerView
 from .rules import rules_text
 
 POSITION_FORMS = ("state", "view", "voyage")
@@ -107,7 +108,7 @@ def position_json(state: State, form: str, player: Optional[int]) -> dict[str, A
             raise ValueError(f"--show view: nobody is to move ({state.phase}); say whose view with --player")
         return state.observation(player)
     # Without a player (chance to move) the voyage as the referee sees it: every share.
-    voyage = state.voyage_state(player, private=player is not None)
+    voyage = state.voyage_state() if player is None else PlayerView(state, player).voyage_state()
     if voyage is None:
         raise ValueError(
             f"--show voyage: no voyage in progress at move {state.move_number()} ({state.phase})"

@@ -185,6 +185,15 @@ void observation_tensor(const GameState& s, int viewer, PrivateInfo info, float*
     float* harbour_master = w.section("harbour_master");
     float* bidding = w.section("bidding");
     float* high_bidder = w.section("high_bidder");
+    // Accomplices on the board, counted in one pass (Board::accomplices walks it per player).
+    std::array<int, kMaxPlayers> placed{};
+    if (afloat) {
+        for (const Boat& boat : b.boats)
+            for (int k = 0; k < boat.crew_size; ++k)
+                ++placed[static_cast<std::size_t>(boat.crew[static_cast<std::size_t>(k)])];
+        for (int o : b.spots)
+            if (o != kNoOwner) ++placed[static_cast<std::size_t>(o)];
+    }
     for (int p = 0; p < n; ++p) {
         const PlayerState& ps = b.players[static_cast<std::size_t>(p)];
         const int r = rel(p);
@@ -194,7 +203,8 @@ void observation_tensor(const GameState& s, int viewer, PrivateInfo info, float*
             at(shares, r * kNumGoods + g) = static_cast<float>(known[static_cast<std::size_t>(g)]);
         at(hidden, r) = static_cast<float>(hidden_shares(b, viewer, p, info));
         at(mortgaged, r) = static_cast<float>(ps.mortgaged);
-        at(accomplices, r) = static_cast<float>(b.max_accomplices - b.accomplices(p));
+        at(accomplices, r) =
+            static_cast<float>(b.max_accomplices - placed[static_cast<std::size_t>(p)]);
         at(declined, r) = flag(afloat && ((b.declined >> p) & 1));
         at(harbour_master, r) = flag(b.harbour_master == p);
         at(bidding, r) = flag(b.phase == Phase::kAuction && ((b.in_auction >> p) & 1));

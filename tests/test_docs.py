@@ -11,7 +11,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-PAGES = ("rules.md", "numbers.md", "notation.md", "http.md", "advice.md", "performance.md", "sweeps.md")
+PAGES = (
+    "rules.md",
+    "numbers.md",
+    "notation.md",
+    "http.md",
+    "advice.md",
+    "performance.md",
+    "sweeps.md",
+    "ladder.md",
+)
 # Written so that this file does not mention what it looks for.
 OUTSIDE = ("MANILA" + ".md", "../" + "shared", "/work/" + "shared")
 

@@ -13,7 +13,7 @@
 #include "cells.hpp"
 #include "evaluator_internal.hpp"
 #include "manila/enumerate.hpp"
-#include "manila/parallel.hpp"
+#include "parallel.hpp"
 
 namespace manila {
 namespace {

@@ -1,6 +1,6 @@
 // The random and greedy bots, and the play-out loop that runs whole games with them.
 
-#include "manila/game.hpp"
+#include "manila/bots.hpp"
 
 #include <algorithm>
 #include <array>
@@ -15,7 +15,7 @@
 #include "game_internal.hpp"
 #include "manila/enumerate.hpp"
 #include "manila/evaluator.hpp"
-#include "manila/parallel.hpp"
+#include "parallel.hpp"
 
 namespace manila {
 
@@ -287,6 +287,28 @@ int greedy_action(const GameState& s, Objective objective) {
             break;
     }
     throw std::logic_error("greedy_action: no rule for this phase");
+}
+
+const std::vector<std::string>& bot_names() {
+    static const std::vector<std::string> names{"random", "greedy", "greedy-wealth"};
+    return names;
+}
+
+BotKind bot_kind_of(const std::string& name) {
+    const std::vector<std::string>& names = bot_names();
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end()) {
+        std::string known;
+        for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+        invalid("bots: unknown bot '" + name + "'; the built-in bots are " + known);
+    }
+    return static_cast<BotKind>(it - names.begin());
+}
+
+std::vector<BotKind> bot_kinds_of(const std::vector<std::string>& names) {
+    std::vector<BotKind> out;
+    for (const std::string& n : names) out.push_back(bot_kind_of(n));
+    return out;
 }
 
 int bot_action(BotKind kind, const GameState& s, Rng& rng) {

@@ -238,6 +238,15 @@ void register_game(py::module_& m) {
             return greedy_action(copy, wealth ? Objective::kWealth : Objective::kIncome);
         },
         py::arg("state"), py::arg("wealth") = false);
+    // The solver searches placement rounds (up to a second): on a copy, without the GIL.
+    m.def(
+        "solver_action",
+        [](const GameState& s) {
+            const GameState copy = s;
+            py::gil_scoped_release release;
+            return solver_action(copy);
+        },
+        py::arg("state"));
 
     // Plays games first..first+n-1 of a run in C++; returns (seeds, wealth, voyages,
     // actions, histories) with histories empty unless `record`. The GIL is released once

@@ -31,17 +31,7 @@ int random_action(const GameState& s, Rng& rng) {
     return legal[static_cast<std::size_t>(rng.below(static_cast<int>(legal.size())))];
 }
 
-namespace {
-
-int total_shares(const PlayerState& ps) {
-    int n = 0;
-    for (int x : ps.shares) n += x;
-    return n;
-}
-
-// The voyage in progress as `viewer` sees it, valued by `objective`: the others'
-// face-down shares are hidden, so it counts only the shares they were seen to buy.
-std::optional<Voyage> voyage_of(const GameState& s, int viewer, Objective objective) {
+std::optional<Voyage> game_detail::voyage_of(const GameState& s, int viewer, Objective objective) {
     std::optional<Voyage> v = s.voyage();
     if (!v) return v;
     v->objective = objective;
@@ -55,6 +45,14 @@ std::optional<Voyage> voyage_of(const GameState& s, int viewer, Objective object
                                           ps.dealt[static_cast<std::size_t>(g)]);
     }
     return v;
+}
+
+namespace {
+
+int total_shares(const PlayerState& ps) {
+    int n = 0;
+    for (int x : ps.shares) n += x;
+    return n;
 }
 
 // What `who` has once the voyage just settled, in the objective's terms, times the
@@ -290,7 +288,7 @@ int greedy_action(const GameState& s, Objective objective) {
 }
 
 const std::vector<std::string>& bot_names() {
-    static const std::vector<std::string> names{"random", "greedy", "greedy-wealth"};
+    static const std::vector<std::string> names{"random", "greedy", "greedy-wealth", "solver"};
     return names;
 }
 
@@ -319,6 +317,8 @@ int bot_action(BotKind kind, const GameState& s, Rng& rng) {
             return greedy_action(s, Objective::kIncome);
         case BotKind::kGreedyWealth:
             return greedy_action(s, Objective::kWealth);
+        case BotKind::kSolver:
+            return solver_action(s);
     }
     invalid("bot_action: unknown bot kind " + std::to_string(static_cast<int>(kind)));
 }

@@ -9,7 +9,7 @@
 
 namespace manila {
 
-enum class BotKind : int { kRandom, kGreedy, kGreedyWealth };
+enum class BotKind : int { kRandom, kGreedy, kGreedyWealth, kSolver };
 
 // The built-in bots' names ("random", "greedy", ...), in BotKind order: manila.bots
 // registers them for Python, and play_games takes them by these names.
@@ -23,6 +23,10 @@ int random_action(const GameState& s, Rng& rng);
 // The greedy bot (see game_bots.cpp for its rules): best expected_net spot, exact pirate and
 // pilot decisions, and simple stated rules for bids, shares, goods and start spaces.
 int greedy_action(const GameState& s, Objective objective = Objective::kIncome);
+// The solver bot (see game_solver.cpp): the placement-round search and the advice for the
+// voyage's decisions, expected share gains for the harbour master's, all valued in wealth
+// from the mover's own view. Deterministic.
+int solver_action(const GameState& s);
 // The move of built-in bot `kind` for the player to move in s (not a chance node), from that
 // player's view only; `rng` is the seat's own generator (only the random bot draws from it).
 // Rollouts, self-play and the ladder all ask the bots through this one call.

@@ -1,5 +1,6 @@
-"""The solver bot: legal, deterministic, its own view only, and its in-voyage choices are
-the advice's."""
+"""The solver bot: legal, deterministic, its own view only, its in-voyage choices are the
+advice's, and the C++ bot decides as the Python reference it replaced (tests/solver_reference.py;
+benchmarks/solver_check.py compares 200 games)."""
 
 import random
 
@@ -9,7 +10,8 @@ import manila
 from manila import _core
 from manila.bots import bots_for, make_bot
 from manila.game import Game
-from manila.game.solver import SolverBot, _game_name, arrival_odds
+from manila.game.solver import SolverBot
+from solver_reference import _game_name, arrival_odds, differences, game_setup
 from test_observation import others_shares, reshuffle_others
 
 
@@ -113,3 +115,21 @@ def test_arrival_odds_are_the_known_values():
 def test_advice_names_map_to_game_actions(phase, option, name):
     assert _game_name(phase, option) == name
     assert name in manila.game.ACTION_NAMES
+
+
+# Games of benchmarks/solver_check.py: every player count, rule variant and mix of seats.
+COMPARED = (0, 1, 2, 4, 8, 10, 12, 16, 20, 24, 29, 33)
+
+
+def test_the_comparison_covers_every_kind_of_game():
+    setups = [game_setup(i) for i in COMPARED]
+    assert {p for p, _, _ in setups} == {3, 4, 5}
+    assert len({str(r) for _, r, _ in setups}) == 4
+    assert len({lineup[:3] for _, _, lineup in setups}) == 3
+
+
+@pytest.mark.parametrize("index", COMPARED)
+def test_the_cpp_solver_decides_as_the_python_reference(index):
+    compared, found = differences(index)
+    assert compared > 30
+    assert found == []

@@ -218,7 +218,8 @@ int solver_buy(const GameState& s) {
 }
 
 int solver_goods(const GameState& s) {
-    const Option& best = best_option(options(s.board(), s.board().current));
+    const std::vector<Option> opts = options(s.board(), s.board().current);
+    const Option& best = best_option(opts);
     const auto& sailing = kSailings[static_cast<std::size_t>(best.sailing)];
     for (int g = 0; g < kNumGoods; ++g)
         if (std::find(sailing.begin(), sailing.end(), g) == sailing.end())

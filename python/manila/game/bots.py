@@ -1,6 +1,6 @@
 """Bots for manila.Game: anything with ``step(state) -> action`` can play a seat.
 
-Two are built in, both running in C++:
+Four are built in, all running in C++:
 
 ``random``
     Uniformly random among the legal actions (loans and every bid included), drawing
@@ -23,6 +23,12 @@ Two are built in, both running in C++:
     - start spaces: 5, 4 and 0 to the sailing goods ordered by its shares, then price;
     - never takes or lifts a loan of its own accord.
 
+``greedy-wealth``
+    The greedy bot valuing placements, boarding, pilots and plunder in wealth.
+
+``solver``
+    The placement-round search and the advice, valued in wealth (``manila.game.solver``).
+
 A simulation with only built-in bots runs entirely in C++ (``manila.simulate``); a game
 played in Python with the same bots and seeds (``manila.game.play`` with
 ``bots_for(names, game_seed)``) is the same game, action for action.
@@ -33,7 +39,7 @@ names (simulate, ladder) then knows it. ``load_bot("package.module:Class")`` loa
 of your own without registering it. Simulations and the ladder hand a bot only its own
 view of the game (``manila.view.PlayerView``), never the others' face-down shares. The
 built-in bots run in C++ on the engine's state; they too read only their own shares
-(tests/test_observation.py checks the greedy bot).
+(tests/test_observation.py checks every one of them).
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol, Union, cast
 
 from .. import _core
 from ..voyage.suggest import did_you_mean
+from .solver import SolverBot
 
 if TYPE_CHECKING:
     from .engine import State
@@ -188,12 +195,4 @@ def bots_for(names: Sequence[str], game_seed: int) -> list[Bot]:
 register_bot("random", RandomBot)
 register_bot("greedy", GreedyBot)
 register_bot("greedy-wealth", GreedyWealthBot)
-
-
-def _solver(seed: int) -> Bot:
-    from .solver import SolverBot  # it needs the whole package, which imports this module
-
-    return SolverBot(seed)
-
-
-register_bot("solver", _solver)
+register_bot("solver", SolverBot)

@@ -133,3 +133,22 @@ def test_the_cpp_solver_decides_as_the_python_reference(index):
     compared, found = differences(index)
     assert compared > 30
     assert found == []
+
+
+@pytest.mark.parametrize("players, rules", [(3, None), (4, {"pirate_variant": True}), (5, None)])
+def test_the_solver_has_a_legal_move_in_any_state(players, rules):
+    # Random games reach states no solver would (loans, odd bids, crowded boats): as a
+    # rollout policy it must answer there too, from every seat's point of view.
+    state = Game(players, 7, rules).new_initial_state()
+    asked = set()
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            action = _core.solver_action(state._s)
+            assert state.is_legal(action), (state.phase, state.action_name(action))
+            asked.add(state.phase)
+        state.apply_action(state.sample_chance() if state.is_chance_node() else random_move(state))
+    assert {"auction", "placement", "buy_share", "choose_goods", "place_boats"} <= asked
+
+
+def random_move(state):
+    return _core.random_action(state._s, _core.Rng(len(state.history())))

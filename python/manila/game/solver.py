@@ -29,13 +29,10 @@ Deterministic: no randomness, so the same game gives the same moves.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
-
-from .. import _core
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .bots import Seat
-    from .engine import State
+    from .view import PlayerView
 
 
 class SolverBot:
@@ -46,10 +43,8 @@ class SolverBot:
     def __init__(self, seed: int = 0):
         del seed  # deterministic; the argument keeps the bot factories uniform
 
-    def step(self, state: Seat) -> int:
-        # Handed a PlayerView like every bot; the C++ bot reads only what the view shows
-        # (tests/test_observation.py checks it).
-        return _core.solver_action(cast("State", getattr(state, "_state", state))._s)
+    def step(self, state: PlayerView) -> int:
+        return state.builtin_move("solver")
 
     def __repr__(self) -> str:
         return "SolverBot()"

@@ -50,6 +50,16 @@ def solver_section(games: int, seed: int) -> None:
         after, table_after = timed(bots, games, seed, None)
         same = "yes" if table_before == table_after else "NO"
         print(f"  {bots:<30} {before:>16.2f} {after:>12.2f} {after / before:>8.1f}x  {same}", flush=True)
+    # Wall-clock rates follow whatever else the machine runs; CPU time per game, both paths
+    # in this process on one thread, does much less so.
+    print(f"  CPU seconds per game, one thread ({games} games; 2 cores / that = games/s on an idle machine)")
+    for bots in SOLVER_MIXES:
+        cpu = []
+        for spec in (bots.replace("solver", REFERENCE), bots):
+            start = time.process_time()
+            ladder(players=4, bots=spec, games=games, seed=seed, threads=1)
+            cpu.append((time.process_time() - start) / games)
+        print(f"  {bots:<30} {cpu[0]:>16.3f} {cpu[1]:>12.3f} {cpu[0] / cpu[1]:>8.1f}x", flush=True)
 
 
 def main() -> int:

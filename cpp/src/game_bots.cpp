@@ -1,6 +1,6 @@
 // The random and greedy bots, and the play-out loop that runs whole games with them.
 
-#include "manila/game.hpp"
+#include "manila/bots.hpp"
 
 #include <algorithm>
 #include <array>
@@ -15,7 +15,7 @@
 #include "game_internal.hpp"
 #include "manila/enumerate.hpp"
 #include "manila/evaluator.hpp"
-#include "manila/parallel.hpp"
+#include "parallel.hpp"
 
 namespace manila {
 
@@ -31,17 +31,7 @@ int random_action(const GameState& s, Rng& rng) {
     return legal[static_cast<std::size_t>(rng.below(static_cast<int>(legal.size())))];
 }
 
-namespace {
-
-int total_shares(const PlayerState& ps) {
-    int n = 0;
-    for (int x : ps.shares) n += x;
-    return n;
-}
-
-// The voyage in progress as `viewer` sees it, valued by `objective`: the others'
-// face-down shares are hidden, so it counts only the shares they were seen to buy.
-std::optional<Voyage> voyage_of(const GameState& s, int viewer, Objective objective) {
+std::optional<Voyage> game_detail::voyage_of(const GameState& s, int viewer, Objective objective) {
     std::optional<Voyage> v = s.voyage();
     if (!v) return v;
     v->objective = objective;
@@ -55,6 +45,14 @@ std::optional<Voyage> voyage_of(const GameState& s, int viewer, Objective object
                                           ps.dealt[static_cast<std::size_t>(g)]);
     }
     return v;
+}
+
+namespace {
+
+int total_shares(const PlayerState& ps) {
+    int n = 0;
+    for (int x : ps.shares) n += x;
+    return n;
 }
 
 // What `who` has once the voyage just settled, in the objective's terms, times the
@@ -289,6 +287,28 @@ int greedy_action(const GameState& s, Objective objective) {
     throw std::logic_error("greedy_action: no rule for this phase");
 }
 
+const std::vector<std::string>& bot_names() {
+    static const std::vector<std::string> names{"random", "greedy", "greedy-wealth", "solver"};
+    return names;
+}
+
+BotKind bot_kind_of(const std::string& name) {
+    const std::vector<std::string>& names = bot_names();
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end()) {
+        std::string known;
+        for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+        invalid("bots: unknown bot '" + name + "'; the built-in bots are " + known);
+    }
+    return static_cast<BotKind>(it - names.begin());
+}
+
+std::vector<BotKind> bot_kinds_of(const std::vector<std::string>& names) {
+    std::vector<BotKind> out;
+    for (const std::string& n : names) out.push_back(bot_kind_of(n));
+    return out;
+}
+
 int bot_action(BotKind kind, const GameState& s, Rng& rng) {
     switch (kind) {
         case BotKind::kRandom:
@@ -297,6 +317,8 @@ int bot_action(BotKind kind, const GameState& s, Rng& rng) {
             return greedy_action(s, Objective::kIncome);
         case BotKind::kGreedyWealth:
             return greedy_action(s, Objective::kWealth);
+        case BotKind::kSolver:
+            return solver_action(s);
     }
     invalid("bot_action: unknown bot kind " + std::to_string(static_cast<int>(kind)));
 }

@@ -1,0 +1,137 @@
+"""The engine in the browser against the native one, state by state, on one thread.
+
+    python benchmarks/wasm_bench.py [--repeat 5] [--budget-ms 200]
+
+Writes the static site (python -m manila web) into a temporary folder, serves it on
+127.0.0.1, and times in headless Chromium (Debian's chromium and chromium-driver) one
+evaluation through engine.js and manila.wasm: the JSON state in, the page's JSON out.
+Beside it, the native time of the same work: manila.evaluate(state, threads=1) end to end,
+and the engine call alone (_core.analyse on one thread). The goal (issue 23): browser
+at most 3x the native end-to-end time. Prints a Markdown table (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import json
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, _ROOT)
+
+import manila  # noqa: E402
+from benchmarks.bench_states import STATES  # noqa: E402
+from manila import _core  # noqa: E402
+from manila._names import page_data  # noqa: E402
+from manila._state import as_state  # noqa: E402
+from manila._web import engine_data, write_site  # noqa: E402
+from manila.server import _page  # noqa: E402
+
+GOAL = 3.0
+
+BENCH_PAGE = """<!doctype html><meta charset="utf-8"><title>bench</title>
+<script type="module">
+import {loadEngine} from './engine.js';
+const names = await (await fetch('names.json')).json();
+const engine = await loadEngine('manila.wasm', names);
+window.bench = (states, repeat, budgetMs) => states.map(state => {
+  let loops = 1, t0 = performance.now();
+  engine.evaluate(state);
+  const once = Math.max(performance.now() - t0, 0.001);
+  loops = Math.max(1, Math.round(budgetMs / once));
+  let best = Infinity;
+  for (let r = 0; r < repeat; r++) {
+    t0 = performance.now();
+    for (let i = 0; i < loops; i++) engine.evaluate(state);
+    best = Math.min(best, (performance.now() - t0) / loops);
+  }
+  return best;
+});
+window.ready = true;
+</script>"""
+
+
+def best_time(fn: Callable[[], object], repeat: int, budget: float) -> float:
+    """Best-of-`repeat` seconds per call, each batch lasting about `budget` seconds."""
+    started = time.perf_counter()
+    fn()
+    loops = max(1, int(budget / max(time.perf_counter() - started, 1e-7)))
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        for _ in range(loops):
+            fn()
+        best = min(best, (time.perf_counter() - started) / loops)
+    return best
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def browser_times(states: list[dict[str, Any]], repeat: int, budget_ms: float) -> list[float]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    with tempfile.TemporaryDirectory() as tmp:
+        site = Path(tmp)
+        write_site(site, _page(), {**page_data(), **engine_data()})
+        (site / "bench.html").write_text(BENCH_PAGE)
+        handler = functools.partial(_Quiet, directory=str(site))
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        options = webdriver.ChromeOptions()
+        options.binary_location = shutil.which("chromium") or ""
+        for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
+            options.add_argument(arg)
+        driver = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver")))
+        try:
+            driver.set_script_timeout(600)
+            driver.get(f"http://127.0.0.1:{server.server_address[1]}/bench.html")
+            deadline = time.time() + 30
+            while not driver.execute_script("return window.ready === true") and time.time() < deadline:
+                time.sleep(0.1)
+            ms = driver.execute_script("return window.bench(arguments[0], arguments[1], arguments[2])",
+                                       states, repeat, budget_ms)
+        finally:
+            driver.quit()
+            server.shutdown()
+    return [m / 1000 for m in ms]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--budget-ms", type=float, default=200.0)
+    args = parser.parse_args()
+    budget = args.budget_ms / 1000
+    names = list(STATES)
+    states = [STATES[n] for n in names]
+    browser = browser_times(states, args.repeat, args.budget_ms)
+    print(f"| state | native evaluate (µs) | native engine call (µs) | browser (µs) | browser / native |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    worst = 0.0
+    for name, state, web in zip(names, states, browser):
+        native = best_time(lambda: manila.evaluate(state, threads=1), args.repeat, budget)
+        parsed = as_state(state)
+        voyage, pov, limit = parsed.to_core(), parsed.point_of_view, parsed.max_accomplices
+        core = best_time(lambda: _core.analyse(voyage, pov, limit, 1), args.repeat, budget)
+        ratio = web / native
+        worst = max(worst, ratio)
+        print(f"| {name} | {native * 1e6:,.0f} | {core * 1e6:,.0f} | {web * 1e6:,.0f} | {ratio:.2f}x |")
+    print(f"\nworst browser / native: {worst:.2f}x (goal: at most {GOAL:g}x)")
+    print(json.dumps({"chromium": shutil.which("chromium"), "wasm_bytes": len((Path(manila.__file__).parent / "web" / "manila.wasm").read_bytes())}))
+
+
+if __name__ == "__main__":
+    main()

@@ -31,10 +31,9 @@ sys.path.insert(0, _ROOT)
 import manila  # noqa: E402
 from benchmarks.bench_states import STATES  # noqa: E402
 from manila import _core  # noqa: E402
-from manila._names import page_data  # noqa: E402
-from manila._state import as_state  # noqa: E402
-from manila._web import engine_data, write_site  # noqa: E402
-from manila.server import _page  # noqa: E402
+from manila.server.names import page_data  # noqa: E402
+from manila.voyage.state import as_state  # noqa: E402
+from manila.server.site import write_site  # noqa: E402
 
 GOAL = 3.0
 
@@ -85,7 +84,7 @@ def browser_times(states: list[dict[str, Any]], repeat: int, budget_ms: float) -
 
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp)
-        write_site(site, _page(), {**page_data(), **engine_data()})
+        write_site(site, page_data())
         (site / "bench.html").write_text(BENCH_PAGE)
         handler = functools.partial(_Quiet, directory=str(site))
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -130,7 +129,7 @@ def main() -> None:
         worst = max(worst, ratio)
         print(f"| {name} | {native * 1e6:,.0f} | {core * 1e6:,.0f} | {web * 1e6:,.0f} | {ratio:.2f}x |")
     print(f"\nworst browser / native: {worst:.2f}x (goal: at most {GOAL:g}x)")
-    print(json.dumps({"chromium": shutil.which("chromium"), "wasm_bytes": len((Path(manila.__file__).parent / "web" / "manila.wasm").read_bytes())}))
+    print(json.dumps({"chromium": shutil.which("chromium"), "wasm_bytes": len((Path(manila.__file__).parent / "server" / "web" / "manila.wasm").read_bytes())}))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The engine compiled to WebAssembly, through its JavaScript (python/manila/web/engine.js)
+"""The engine compiled to WebAssembly, through its JavaScript (python/manila/server/web/engine.js)
 under Node: the same exact numbers as manila.evaluate and manila.advise on seeded states,
 and bad input answered with the engine's own message (tests/wasm/engine.test.mjs).
 
@@ -16,23 +16,18 @@ from pathlib import Path
 import pytest
 
 import manila
-from manila._names import page_data
-from manila._web import engine_data, write_site
-from manila.server import _page
+from manila.server.names import page_data
+from manila.server.site import write_site
 from states import add_wealth, random_state, SeededDraws
 
 NODE = shutil.which("node")
 TEST = Path(__file__).parent / "wasm" / "engine.test.mjs"
 
 
-def site_names() -> dict:
-    return {**page_data(), **engine_data()}
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("site")
-    write_site(out, _page(), site_names())
+    write_site(out, page_data())
     return out
 
 

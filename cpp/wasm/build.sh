@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Builds manila.wasm from the engine's own sources (cpp/src) and the C ABI of
 # cpp/wasm/entry.cpp, with the toolchain .ci/wasm-toolchain installs.
-#   cpp/wasm/build.sh [OUT_DIR]     (default: python/manila/web, beside the page)
+#   cpp/wasm/build.sh [OUT_DIR]     (default: python/manila/server/web, beside the page)
 # CMake calls it when the toolchain is there, so the wheel ships the .wasm.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-out="${1:-$root/python/manila/web}"
+out="${1:-$root/python/manila/server/web}"
 llvm="${MANILA_WASM_LLVM:-16}"
 cxx="${MANILA_WASM_CXX:-clang++-$llvm}"
 libcxx="/usr/lib/llvm-$llvm"

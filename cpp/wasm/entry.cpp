@@ -1,4 +1,4 @@
-// The engine's C ABI for WebAssembly (python/manila/web/engine.js is its only caller).
+// The engine's C ABI for WebAssembly (python/manila/server/web/engine.js is its only caller).
 //
 // JavaScript writes a voyage as a flat array of int32 into the input buffer (the layout is
 // read_voyage's, and JS takes its sizes from manila_layout), calls an entry point, and reads

@@ -2,7 +2,7 @@
 // refreshed from the network when there is one. The API (/v1/...) is never cached: the
 // page computes in the browser and asks the server only when the engine cannot load.
 const CACHE = 'manila-/*VERSION*/';
-const FILES = ['./', 'index.html', 'engine.js', 'worker.js', 'manila.wasm'];
+const FILES = ['./', 'engine.js', 'worker.js', 'manila.wasm'];  // './': the page
 
 self.addEventListener('install', event => {
   event.waitUntil(caches.open(CACHE).then(cache => cache.addAll(FILES)).then(() => self.skipWaiting()));

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..common.errors import REMEDIES
 from ..common.vocab import CARGO_VALUES, GOODS, PRICES, SEATS, SHARES_PER_GOOD, SPOTS
 
 SPOT_LABELS: dict[str, str] = {
@@ -93,4 +94,6 @@ def page_data() -> dict[str, Any]:
         # Advice.
         "reply_aware": REPLY_AWARE,
         "decline": DECLINE_LABEL,
+        # The API's words for "strict": false, which the page offers as its own option.
+        "strict_remedy_http": REMEDIES["strict"]["http"],
     }

@@ -69,9 +69,13 @@ def good_label(good: str) -> str:
     return good.capitalize()
 
 
+# What a spot of negative cost does (insurance pays at once), with its amount for {}.
+RECEIVE = "receive {}"
+
+
 def cost_text(cost: int) -> str:
     """'pay 4', or 'receive 10' for insurance (whose cost is -10: it pays at once)."""
-    return f"receive {-cost}" if cost < 0 else f"pay {cost}"
+    return RECEIVE.format(-cost) if cost < 0 else f"pay {cost}"
 
 
 def page_data() -> dict[str, Any]:
@@ -96,4 +100,5 @@ def page_data() -> dict[str, Any]:
         "decline": DECLINE_LABEL,
         # The API's words for "strict": false, which the page offers as its own option.
         "strict_remedy_http": REMEDIES["strict"]["http"],
+        "receive": RECEIVE,
     }

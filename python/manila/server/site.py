@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..common.vocab import ARRIVED, LAST_SPACE, PLAYER_COUNTS, ROLLS, accomplice_limit
+from ..voyage.example import EXAMPLE
 from ..voyage.reach import reachability_problems
 
 PAGE = "index.html"
@@ -64,6 +65,7 @@ def engine_data() -> dict[str, Any]:
         "accomplices": {str(p): accomplice_limit(p) for p in PLAYER_COUNTS},
         "default_accomplices": accomplice_limit(None),
         "reachable": reachable_bitmap(),
+        "example": EXAMPLE,  # the Example button, with no server to ask
     }
 
 

@@ -32,8 +32,8 @@ import manila  # noqa: E402
 from benchmarks.bench_states import STATES  # noqa: E402
 from manila import _core  # noqa: E402
 from manila.server.names import page_data  # noqa: E402
-from manila.voyage.state import as_state  # noqa: E402
 from manila.server.site import write_site  # noqa: E402
+from manila.voyage.state import as_state  # noqa: E402
 
 GOAL = 3.0
 
@@ -100,8 +100,9 @@ def browser_times(states: list[dict[str, Any]], repeat: int, budget_ms: float) -
             deadline = time.time() + 30
             while not driver.execute_script("return window.ready === true") and time.time() < deadline:
                 time.sleep(0.1)
-            ms = driver.execute_script("return window.bench(arguments[0], arguments[1], arguments[2])",
-                                       states, repeat, budget_ms)
+            ms = driver.execute_script(
+                "return window.bench(arguments[0], arguments[1], arguments[2])", states, repeat, budget_ms
+            )
         finally:
             driver.quit()
             server.shutdown()
@@ -109,7 +110,9 @@ def browser_times(states: list[dict[str, Any]], repeat: int, budget_ms: float) -
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--budget-ms", type=float, default=200.0)
     args = parser.parse_args()
@@ -117,7 +120,7 @@ def main() -> None:
     names = list(STATES)
     states = [STATES[n] for n in names]
     browser = browser_times(states, args.repeat, args.budget_ms)
-    print(f"| state | native evaluate (µs) | native engine call (µs) | browser (µs) | browser / native |")
+    print("| state | native evaluate (µs) | native engine call (µs) | browser (µs) | browser / native |")
     print("| --- | ---: | ---: | ---: | ---: |")
     worst = 0.0
     for name, state, web in zip(names, states, browser):
@@ -129,7 +132,16 @@ def main() -> None:
         worst = max(worst, ratio)
         print(f"| {name} | {native * 1e6:,.0f} | {core * 1e6:,.0f} | {web * 1e6:,.0f} | {ratio:.2f}x |")
     print(f"\nworst browser / native: {worst:.2f}x (goal: at most {GOAL:g}x)")
-    print(json.dumps({"chromium": shutil.which("chromium"), "wasm_bytes": len((Path(manila.__file__).parent / "server" / "web" / "manila.wasm").read_bytes())}))
+    print(
+        json.dumps(
+            {
+                "chromium": shutil.which("chromium"),
+                "wasm_bytes": len(
+                    (Path(manila.__file__).parent / "server" / "web" / "manila.wasm").read_bytes()
+                ),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

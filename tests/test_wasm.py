@@ -18,7 +18,7 @@ import pytest
 import manila
 from manila.server.names import page_data
 from manila.server.site import write_site
-from states import add_wealth, random_state, SeededDraws
+from states import SeededDraws, add_wealth, random_state
 
 NODE = shutil.which("node")
 TEST = Path(__file__).parent / "wasm" / "engine.test.mjs"
@@ -38,7 +38,9 @@ def cases() -> dict:
         state = random_state(rng)
         if i % 3 == 0:
             state = add_wealth(SeededDraws(rng), state)
-        evaluations.append({"state": state, "expected": manila.evaluate(state, exact=True, strict=False).to_dict()})
+        evaluations.append(
+            {"state": state, "expected": manila.evaluate(state, exact=True, strict=False).to_dict()}
+        )
     advice = []
     while len(advice) < 12:
         state = random_state(rng, 3 if len(advice) % 2 else 2, busy=0.3)

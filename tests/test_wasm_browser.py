@@ -76,7 +76,11 @@ def open_static(driver, url: str, **query: str) -> None:
 
 def taps(state: dict) -> list[str]:
     """The buttons to tap, in order, to set the board of ``state`` from a cleared board."""
-    out = ["#clear-board", f'[data-players="{state.get("players", 5)}"]', f'[data-roll="{state["next_roll"]}"]']
+    out = [
+        "#clear-board",
+        f'[data-players="{state.get("players", 5)}"]',
+        f'[data-roll="{state["next_roll"]}"]',
+    ]
     home = next(g for g in manila.GOODS if g not in state["boats"])
     out += [f'[data-home="{home}"]', f'[data-you="{state["player"]}"]']
     for good, boat in state["boats"].items():
@@ -151,7 +155,9 @@ def test_advice_in_the_browser_matches_the_library(browser, site):
             {**state, "moment": {"kind": "placement", "order": order, "to_move": to_move}}, exact=True
         ).to_dict()
         assert shown["best"] == want["best"]
-        assert shown["net"] == (want["options"][want["best"]]["expected_net"] if want["best"] != "decline" else "0/1")
+        assert shown["net"] == (
+            want["options"][want["best"]]["expected_net"] if want["best"] != "decline" else "0/1"
+        )
         assert shown["line"] == want["line"]
 
 

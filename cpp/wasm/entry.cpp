@@ -34,8 +34,14 @@ char error_text[1024];
 // What engine.js needs to lay out an input and read an output, so it hard-codes none.
 constexpr std::int32_t kLayout[] = {
     1,  // layout version
-    manila::kNumGoods, manila::kNumBoats, manila::kMaxSeats, manila::kNumSpots,
-    manila::kNumTableSpots, manila::kArrived, manila::kNoOwner, manila::kDeclineSpot,
+    manila::kNumGoods,
+    manila::kNumBoats,
+    manila::kMaxSeats,
+    manila::kNumSpots,
+    manila::kNumTableSpots,
+    manila::kArrived,
+    manila::kNoOwner,
+    manila::kDeclineSpot,
     manila::kMaxOwners,
 };
 

@@ -11,7 +11,9 @@ from ..server.site import NoEngineError, write_site
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", required=True, type=Path, metavar="DIR", help="the folder to write (made if missing)")
+    parser.add_argument(
+        "--out", required=True, type=Path, metavar="DIR", help="the folder to write (made if missing)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -24,6 +26,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"manila: error: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     size = sum(p.stat().st_size for p in written)
-    print(f"wrote {len(written)} files ({size / 1024:.0f} KiB) to {args.out}: serve the folder with any static "
-          f"web server (python -m http.server -d {args.out}); docs/web.md says how to open it on a phone")
+    print(
+        f"wrote {len(written)} files ({size / 1024:.0f} KiB) to {args.out}: serve the folder with any static "
+        f"web server (python -m http.server -d {args.out}); docs/web.md says how to open it on a phone"
+    )
     return 0

@@ -42,10 +42,17 @@ import {loadEngine} from './engine.js';
 const names = await (await fetch('names.json')).json();
 const engine = await loadEngine('manila.wasm', names);
 window.bench = (states, repeat, budgetMs) => states.map(state => {
-  let loops = 1, t0 = performance.now();
-  engine.evaluate(state);
-  const once = Math.max(performance.now() - t0, 0.001);
-  loops = Math.max(1, Math.round(budgetMs / once));
+  // The clock is coarse (0.1 ms without cross-origin isolation): double the loop until a
+  // tenth of the budget is measured, then size it to the budget.
+  let loops = 1, took = 0, t0;
+  for (;;) {
+    t0 = performance.now();
+    for (let i = 0; i < loops; i++) engine.evaluate(state);
+    took = performance.now() - t0;
+    if (took >= budgetMs / 10) break;
+    loops *= 2;
+  }
+  loops = Math.max(1, Math.round(loops * budgetMs / took));
   let best = Infinity;
   for (let r = 0; r < repeat; r++) {
     t0 = performance.now();

@@ -251,3 +251,13 @@ def test_what_a_newcomer_tripped_over(browser, site):
     assert settled(browser) == "ready"
     assert "p0 is red" in browser.find_element(By.ID, "names-note").text
     check_against_library(read_page(browser), manila.parse(want).to_dict(), exact=False)
+
+
+def test_no_server_is_not_the_boards_fault(browser, site):
+    # Asked to use the server on a static host, which has none: the page says so, and keeps the board.
+    browser.get("about:blank")
+    browser.get(site.url + "#" + urlencode({"engine": "server"}))
+    assert settled(browser) == "error"
+    assert browser.find_element(By.ID, "where").get_attribute("data-where") == "server"
+    assert "server cannot be reached" in browser.find_element(By.ID, "best").text
+    assert not browser.find_element(By.ID, "errors").is_displayed()  # no "this board is not valid"

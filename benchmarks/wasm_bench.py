@@ -15,24 +15,20 @@ from __future__ import annotations
 import argparse
 import functools
 import http.server
-import os
 import shutil
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
 
-_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, _ROOT)
-
-import manila  # noqa: E402
-from benchmarks.bench_states import STATES  # noqa: E402
-from manila import _core  # noqa: E402
-from manila.server.names import page_data  # noqa: E402
-from manila.server.site import write_site  # noqa: E402
-from manila.voyage.state import as_state  # noqa: E402
+import manila
+from manila import _core
+from manila.server.names import page_data
+from manila.server.site import write_site
+from manila.voyage.state import as_state
+from suites.bench_states import STATES
+from timing import best_time
 
 GOAL = 3.0
 
@@ -63,20 +59,6 @@ window.bench = (states, repeat, budgetMs) => states.map(state => {
 });
 window.ready = true;
 </script>"""
-
-
-def best_time(fn: Callable[[], object], repeat: int, budget: float) -> float:
-    """Best-of-`repeat` seconds per call, each batch lasting about `budget` seconds."""
-    started = time.perf_counter()
-    fn()
-    loops = max(1, int(budget / max(time.perf_counter() - started, 1e-7)))
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
-        for _ in range(loops):
-            fn()
-        best = min(best, (time.perf_counter() - started) / loops)
-    return best
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):

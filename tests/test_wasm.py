@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 import manila
+from helpers.states import SeededDraws, add_wealth, random_state
 from manila.server.names import page_data
 from manila.server.site import write_site
-from states import SeededDraws, add_wealth, random_state
 
 NODE = shutil.which("node")
 TEST = Path(__file__).parent / "wasm" / "engine.test.mjs"

@@ -23,9 +23,9 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 import manila
+from helpers.states import random_state
 from manila.server.names import page_data
 from manila.server.site import write_site
-from states import random_state
 from test_browser import browser, check_against_library, click, console_errors, read_page, settled
 
 __all__ = ["browser"]  # the fixture, shared with test_browser.py

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "bot_names.hpp"
 #include "manila/game.hpp"
 #include "manila/observation.hpp"
 
@@ -170,6 +171,8 @@ const std::vector<std::pair<std::string, BotKind>>& core_bots() {
     return bots;
 }
 
+}  // namespace
+
 std::vector<BotKind> bot_kinds(const std::vector<std::string>& names) {
     std::vector<BotKind> out;
     for (const std::string& n : names) {
@@ -186,8 +189,6 @@ std::vector<BotKind> bot_kinds(const std::vector<std::string>& names) {
     }
     return out;
 }
-
-}  // namespace
 
 void register_game(py::module_& m) {
     namespace a = action;

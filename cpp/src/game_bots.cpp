@@ -39,8 +39,8 @@ int total_shares(const PlayerState& ps) {
     return n;
 }
 
-// The voyage in progress as `viewer` sees it, valued by `objective`: the others'
-// face-down shares are hidden, so it counts only the shares they were seen to buy.
+}  // namespace
+
 std::optional<Voyage> voyage_of(const GameState& s, int viewer, Objective objective) {
     std::optional<Voyage> v = s.voyage();
     if (!v) return v;
@@ -56,6 +56,8 @@ std::optional<Voyage> voyage_of(const GameState& s, int viewer, Objective object
     }
     return v;
 }
+
+namespace {
 
 // What `who` has once the voyage just settled, in the objective's terms, times the
 // common denominator: the settled voyage income, or the change of wealth (income plus

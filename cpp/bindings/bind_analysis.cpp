@@ -42,6 +42,7 @@ py::dict analysis_dict(const Analysis& a) {
     d["target"] = a.config.target;
     d["gap_ci95"] = a.best_gap_ci95;
     d["best"] = a.best;
+    d["screened_out"] = a.screened_out;
     py::list options;
     for (std::size_t k = 0; k < a.options.size(); ++k) {
         const OptionValue& v = a.values[k];
@@ -87,7 +88,7 @@ void register_analysis(py::module_& m) {
         [](const GameState& s, const std::string& horizon, const std::string& policy,
            std::uint64_t seed, int rollouts, int max_rollouts, double time_limit, double target,
            int batch, int threads, int max_bids, bool exact_shortcut, bool exact_answers,
-           bool sample_hidden, bool racing,
+           bool sample_hidden, bool racing, int screen,
            std::optional<std::function<bool(int, double)>> progress) {
             AnalysisConfig c;
             c.horizon = horizon_named(horizon);
@@ -104,6 +105,7 @@ void register_analysis(py::module_& m) {
             c.exact_answers = exact_answers;
             c.sample_hidden = sample_hidden;
             c.racing = racing;
+            c.screen = screen;
             const GameState copy = s;
             AnalysisProgress report;
             bool failed = false;
@@ -133,7 +135,7 @@ void register_analysis(py::module_& m) {
         py::arg("max_rollouts") = 20000, py::arg("time_limit") = 10.0, py::arg("target") = 0.0,
         py::arg("batch") = 64, py::arg("threads") = 0, py::arg("max_bids") = 0,
         py::arg("exact_shortcut") = true, py::arg("exact_answers") = true,
-        py::arg("sample_hidden") = false, py::arg("racing") = true,
+        py::arg("sample_hidden") = false, py::arg("racing") = true, py::arg("screen") = 0,
         py::arg("progress") = py::none());
 
     py::class_<TablePlayer>(m, "TablePlayer", "One player's line of a table (manila.table).")

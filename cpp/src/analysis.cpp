@@ -268,17 +268,16 @@ struct Moments {
 Moments moments(const std::vector<double>& xs, std::size_t n, const std::vector<double>* ys) {
     Moments m;
     if (n == 0) return m;
-    double sum = 0, sq = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        const double x = xs[i] - (ys ? (*ys)[i] : 0.0);
-        sum += x;
-        sq += x * x;
-    }
+    auto at = [&](std::size_t i) { return xs[i] - (ys ? (*ys)[i] : 0.0); };
+    double sum = 0;
+    for (std::size_t i = 0; i < n; ++i) sum += at(i);
     const double dn = static_cast<double>(n);
     m.mean = sum / dn;
     if (n > 1) {
-        const double var = std::max(0.0, (sq - sum * sum / dn) / (dn - 1));
-        m.ci95 = kZ95 * std::sqrt(var / dn);
+        // Two passes: equal values give a variance of exactly 0.
+        double sq = 0;
+        for (std::size_t i = 0; i < n; ++i) sq += (at(i) - m.mean) * (at(i) - m.mean);
+        m.ci95 = kZ95 * std::sqrt(sq / (dn - 1) / dn);
     }
     return m;
 }
@@ -288,16 +287,18 @@ std::optional<std::vector<OptionValue>> exact_values(const GameState& s, int d,
                                                      const std::vector<DecisionOption>& options,
                                                      int threads) {
     const Board& b = s.board();
-    std::vector<double> means;
+    // Numerators over one denominator, so that differences are as exact as part 4's.
+    std::vector<std::int64_t> num;
+    std::int64_t den = 1;
     auto by_name = [&](const std::vector<std::string>& names,
                        const std::vector<std::vector<std::int64_t>>& payoffs,
-                       std::int64_t den) -> bool {
+                       std::int64_t denominator) -> bool {
+        den = denominator;
         for (const DecisionOption& o : options) {
             const auto it = std::find(names.begin(), names.end(), o.name);
             if (it == names.end()) return false;
-            means.push_back(static_cast<double>(payoffs[static_cast<std::size_t>(
-                                it - names.begin())][static_cast<std::size_t>(d)]) /
-                            static_cast<double>(den));
+            num.push_back(
+                payoffs[static_cast<std::size_t>(it - names.begin())][static_cast<std::size_t>(d)]);
         }
         return true;
     };
@@ -308,7 +309,7 @@ std::optional<std::vector<OptionValue>> exact_values(const GameState& s, int d,
             for (const DecisionOption& o : options) {
                 GameState c = s;
                 for (int a : o.actions) c.apply_legal(a);
-                means.push_back(static_cast<double>(c.wealth(d) - s.wealth(d)));
+                num.push_back(c.wealth(d) - s.wealth(d));
             }
             ok = true;
             break;
@@ -358,8 +359,8 @@ std::optional<std::vector<OptionValue>> exact_values(const GameState& s, int d,
                 std::size_t k = 0;
                 while (k < a.options.size() && a.options[k].id != id) ++k;
                 if (k == a.options.size()) return std::nullopt;
-                means.push_back(static_cast<double>(declined + a.net[k]) /
-                                static_cast<double>(a.denominator));
+                num.push_back(declined + a.net[k]);
+                den = a.denominator;
             }
             ok = true;
             break;
@@ -370,8 +371,8 @@ std::optional<std::vector<OptionValue>> exact_values(const GameState& s, int d,
     if (!ok) return std::nullopt;
     std::vector<OptionValue> out(options.size());
     for (std::size_t k = 0; k < options.size(); ++k) {
-        out[k].mean = means[k];
-        out[k].diff = means[k] - means[0];
+        out[k].mean = static_cast<double>(num[k]) / static_cast<double>(den);
+        out[k].diff = static_cast<double>(num[k] - num[0]) / static_cast<double>(den);
         out[k].exact = true;
     }
     return out;
@@ -407,6 +408,27 @@ Analysis analyse_decision(const GameState& s, const AnalysisConfig& config,
     out.decider = s.current_player();
     out.options = decision_options(s, c.max_bids);
     const int d = out.decider;
+    if (c.screen < 0) invalid("screen: must be at least 0, got " + std::to_string(c.screen));
+    if (c.screen > 0 && out.kind == std::string("harbour_master") &&
+        out.options.size() > static_cast<std::size_t>(c.screen)) {
+        std::vector<std::pair<double, std::size_t>> proxy;
+        for (std::size_t k = 0; k < out.options.size(); ++k) {
+            GameState g = s;
+            for (int a : out.options[k].actions) g.apply_legal(a);
+            proxy.push_back({g.wealth(d) - s.wealth(d) + voyage_expectation(g, d), k});
+        }
+        // Highest first, ties in option order; the kept ones stay in option order.
+        std::stable_sort(proxy.begin(), proxy.end(),
+                         [](const auto& x, const auto& y) { return x.first > y.first; });
+        std::vector<std::size_t> keep;
+        for (int k = 0; k < c.screen; ++k)
+            keep.push_back(proxy[static_cast<std::size_t>(k)].second);
+        std::sort(keep.begin(), keep.end());
+        std::vector<DecisionOption> kept;
+        for (std::size_t k : keep) kept.push_back(out.options[k]);
+        out.screened_out = static_cast<int>(out.options.size() - kept.size());
+        out.options = std::move(kept);
+    }
     const std::size_t K = out.options.size();
     const int threads = c.threads == 0 ? hardware_threads() : c.threads;
 

@@ -52,6 +52,10 @@ struct AnalysisConfig {
     bool sample_hidden = false;  // deal the others' face-down shares anew in every rollout
     // Stop rule: options clearly behind the best (paired, 3 standard errors) stop rolling.
     bool racing = true;
+    // Harbour master: keep only the `screen` combinations (0: all) of the highest exact
+    // voyage value with no placement at all (the share's cost and the share gains of the
+    // start spaces, the one part of the value that needs no rollout) before rolling out.
+    int screen = 0;
 };
 
 struct OptionValue {
@@ -75,6 +79,7 @@ struct Analysis {
     std::vector<DecisionOption> options;
     std::vector<OptionValue> values;
     int best = 0;
+    int screened_out = 0;  // harbour master options left out by the screen
 };
 
 // Called between batches with the rollouts so far and the best two's diff_ci95; returning

@@ -167,7 +167,8 @@ const std::vector<std::pair<std::string, BotKind>>& core_bots() {
     static const std::vector<std::pair<std::string, BotKind>> bots{
         {"random", BotKind::kRandom},
         {"greedy", BotKind::kGreedy},
-        {"greedy-wealth", BotKind::kGreedyWealth}};
+        {"greedy-wealth", BotKind::kGreedyWealth},
+        {"expert", BotKind::kExpert}};
     return bots;
 }
 

@@ -392,9 +392,11 @@ void check_config(const AnalysisConfig& c) {
 
 }  // namespace
 
-Analysis analyse_decision(const GameState& s, const AnalysisConfig& config,
-                          const AnalysisProgress& progress) {
-    check_config(config);
+namespace {
+
+// The analysis of the given options of the decision due in s (the config checked).
+Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options,
+                         const AnalysisConfig& config, const AnalysisProgress& progress) {
     const auto started = std::chrono::steady_clock::now();
     auto elapsed = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -406,7 +408,7 @@ Analysis analyse_decision(const GameState& s, const AnalysisConfig& config,
     const AnalysisConfig& c = out.config;
     out.kind = decision_kind(s);
     out.decider = s.current_player();
-    out.options = decision_options(s, c.max_bids);
+    out.options = std::move(options);
     const int d = out.decider;
     if (c.screen < 0) invalid("screen: must be at least 0, got " + std::to_string(c.screen));
     if (c.screen > 0 && out.kind == std::string("harbour_master") &&
@@ -562,6 +564,129 @@ Analysis analyse_decision(const GameState& s, const AnalysisConfig& config,
             out.best = static_cast<int>(k);
     out.seconds = elapsed();
     return out;
+}
+
+}  // namespace
+
+Analysis analyse_decision(const GameState& s, const AnalysisConfig& config,
+                          const AnalysisProgress& progress) {
+    check_config(config);
+    return analyse_options(s, decision_options(s, config.max_bids), config, progress);
+}
+
+// ---------------------------------------------------------------------------------------
+// The expert bot
+
+namespace {
+
+// One decision's worth of memory per thread (a game is played on one thread): the office's
+// worth for the auction in progress, and the rest of the harbour master's chosen option.
+struct ExpertMemory {
+    std::uint64_t auction_key = 0;
+    int office_worth = 0;
+    std::uint64_t master_key = 0;
+    std::vector<int> master_plan;
+};
+thread_local ExpertMemory memory;
+
+// The voyage's identity for one player (within one game): cash and prices do not change
+// during the auction and the harbour master's choices, and the voyage number tells voyages
+// apart.
+std::uint64_t voyage_key(const GameState& s, int tag) {
+    const Board& b = s.board();
+    std::uint64_t k = derive_seed(s.seed(), static_cast<std::uint64_t>(b.voyage * 8 + tag));
+    for (int p = 0; p < b.num_players; ++p)
+        k = derive_seed(k, static_cast<std::uint64_t>(b.players[static_cast<std::size_t>(p)].cash));
+    for (int g = 0; g < kNumGoods; ++g)
+        k = derive_seed(k, static_cast<std::uint64_t>(b.price_step[static_cast<std::size_t>(g)]));
+    return k;
+}
+
+AnalysisConfig expert_rollouts(const ExpertConfig& e, int rollouts, std::uint64_t seed) {
+    AnalysisConfig c;
+    c.horizon = Horizon::kVoyage;
+    c.policy = e.policy;
+    c.seed = seed;
+    c.rollouts = rollouts;
+    c.threads = 1;  // the ladder plays games on every thread already
+    c.sample_hidden = true;  // a bot sees only its own view
+    c.racing = false;
+    return c;
+}
+
+// What winning the office is worth to the player to move, in pesos: becoming harbour
+// master now for nothing (everyone else passes at once) against passing, to the end of
+// the voyage, the same dice for both.
+int office_worth(const GameState& s, const ExpertConfig& e, Rng& rng) {
+    const Board& b = s.board();
+    const int me = b.current;
+    const int bid = b.high_bid + 1;
+    std::vector<DecisionOption> options{{"pass", {action::kPass}}};
+    if (bid <= std::min(action::kMaxBid, b.players[static_cast<std::size_t>(me)].capacity())) {
+        DecisionOption win{"win", {bid}};
+        GameState g = s;
+        g.apply_legal(bid);
+        while (g.board().phase == Phase::kAuction) {
+            win.actions.push_back(action::kPass);
+            g.apply_legal(action::kPass);
+        }
+        options.push_back(win);
+    }
+    if (options.size() == 1) return 0;
+    const Analysis a = analyse_options(s, options, expert_rollouts(e, e.office_rollouts, rng.next()), {});
+    return static_cast<int>(std::floor(a.values[1].mean - a.values[0].mean)) + bid;
+}
+
+// What bidding `bid` costs: the bid and the interest on the loans it forces.
+int bid_cost(const PlayerState& ps, int bid) {
+    if (bid <= ps.cash) return bid;
+    const int loans = (bid - ps.cash + kLoanAmount - 1) / kLoanAmount;
+    return bid + loans * (kRepayAmount - kLoanAmount);
+}
+
+}  // namespace
+
+int expert_action(const GameState& s, Rng& rng, const ExpertConfig& e) {
+    if (s.is_terminal() || s.is_chance_node()) invalid("expert_action: no player to move");
+    const Board& b = s.board();
+    const int me = b.current;
+    switch (b.phase) {
+        case Phase::kAuction: {
+            const std::uint64_t key = voyage_key(s, 1 + me);
+            if (memory.auction_key != key) {
+                memory.auction_key = key;
+                memory.office_worth = office_worth(s, e, rng);
+            }
+            const int bid = b.high_bid + 1;
+            const PlayerState& ps = b.players[static_cast<std::size_t>(me)];
+            if (bid <= std::min(action::kMaxBid, ps.capacity()) &&
+                bid_cost(ps, bid) < memory.office_worth)
+                return bid;
+            return action::kPass;
+        }
+        case Phase::kBuyShare:
+        case Phase::kChooseGoods:
+        case Phase::kPlaceBoats: {
+            const std::uint64_t key = voyage_key(s, 7);
+            if (memory.master_key != key || memory.master_plan.empty()) {
+                AnalysisConfig c = expert_rollouts(e, e.master_rollouts, rng.next());
+                c.screen = e.master_screen;
+                const Analysis a = analyse_decision(s, c);
+                memory.master_key = key;
+                memory.master_plan = a.options[static_cast<std::size_t>(a.best)].actions;
+            }
+            const int a = memory.master_plan.front();
+            memory.master_plan.erase(memory.master_plan.begin());
+            if (!s.is_legal(a)) {  // a stale plan: ask again
+                memory.master_plan.clear();
+                memory.master_key = 0;
+                return expert_action(s, rng, e);
+            }
+            return a;
+        }
+        default:
+            return bot_action(e.policy, s, rng);
+    }
 }
 
 }  // namespace manila

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "game_internal.hpp"
+#include "manila/analysis.hpp"
 #include "manila/enumerate.hpp"
 #include "manila/evaluator.hpp"
 #include "manila/parallel.hpp"
@@ -299,6 +300,8 @@ int bot_action(BotKind kind, const GameState& s, Rng& rng) {
             return greedy_action(s, Objective::kIncome);
         case BotKind::kGreedyWealth:
             return greedy_action(s, Objective::kWealth);
+        case BotKind::kExpert:
+            return expert_action(s, rng);
     }
     invalid("bot_action: unknown bot kind " + std::to_string(static_cast<int>(kind)));
 }

@@ -90,4 +90,20 @@ using AnalysisProgress = std::function<bool(int rollouts, double gap_ci95)>;
 Analysis analyse_decision(const GameState& s, const AnalysisConfig& config,
                           const AnalysisProgress& progress = {});
 
+// The expert bot: the auction and the harbour master's choices by rollouts to the end of
+// the voyage (its own view only: the others' face-down shares sampled), every other
+// decision by the continuation policy.
+// - auction: once per auction, the office's worth = (value of becoming harbour master now
+//   for nothing) - (value of passing), `office_rollouts` paired rollouts; it bids one more
+//   while that bid, with the interest of the loans it forces, costs less than the worth;
+// - harbour master: the share, goods and start spaces as one option, the `master_screen`
+//   best by the exact no-placement value, each rolled out `master_rollouts` times.
+struct ExpertConfig {
+    BotKind policy = BotKind::kGreedyWealth;
+    int office_rollouts = 48;
+    int master_rollouts = 24;
+    int master_screen = 12;
+};
+int expert_action(const GameState& s, Rng& rng, const ExpertConfig& config = {});
+
 }  // namespace manila

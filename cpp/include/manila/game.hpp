@@ -269,7 +269,8 @@ class GameState {
 };
 
 // Bots and play-outs.
-enum class BotKind : int { kRandom, kGreedy, kGreedyWealth };
+// kExpert: manila/analysis.hpp (rollouts where they pay, greedy-wealth elsewhere).
+enum class BotKind : int { kRandom, kGreedy, kGreedyWealth, kExpert };
 
 // Uniformly random among the legal actions.
 int random_action(const GameState& s, Rng& rng);

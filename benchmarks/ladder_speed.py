@@ -12,7 +12,7 @@ import argparse
 import os
 import time
 
-from manila._ladder import ladder
+from manila.game.ladder import ladder
 
 MIXES = [
     ("random,random,random,random", "C++"),

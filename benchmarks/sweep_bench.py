@@ -10,8 +10,8 @@ import concurrent.futures as cf
 import multiprocessing
 
 from manila import _core
-from manila._starts import rank_starts
-from manila._sweep import sweep
+from manila.sweeps.starts import rank_starts
+from manila.sweeps.sweep import sweep
 
 # One crew/pirate pattern: a crew member on each of the first two boats, a captain on the ship.
 PATTERN = {"crews": (1, 1, 0), "pirates": 1}

@@ -20,7 +20,7 @@ import numpy as np
 
 import manila
 from manila import _core
-from manila._sweep import sweep
+from manila.sweeps.sweep import sweep
 
 PATTERN = {"crews": (1, 1, 0), "pirates": 1}
 BOUND = 1.0  # seconds, for the acceptance case

@@ -23,8 +23,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import manila
-from manila._names import REPLY_AWARE
-from manila._state import PRICES
+from manila.common.vocab import PRICES
+from manila.server.names import REPLY_AWARE
 from test_server import serving
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -10,9 +10,9 @@ import sys
 import pytest
 
 import manila
-from manila._inputs import MAX_INPUT
-from manila._names import NOBODY_AFTER_YOU, spot_label
 from manila.cli.report import render
+from manila.common.inputs import MAX_INPUT
+from manila.server.names import NOBODY_AFTER_YOU, spot_label
 
 EXAMPLE_JSON = json.dumps(manila.EXAMPLE)
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import manila
 from manila import _core
-from manila._enumerate import enumerate_starts, family, reachable
+from manila.sweeps.enumerate import enumerate_starts, family, reachable
 
 GOODS = ("ginseng", "nutmeg", "silk", "jade")
 ARRIVED = "arrived"

@@ -13,8 +13,9 @@ import random
 import pytest
 
 import manila
-from manila import _core, _evaluation
-from manila._state import PlainState, plain_state
+from manila import _core
+from manila.voyage import evaluation as _evaluation
+from manila.voyage.fast import PlainState, plain_state
 from states import random_state
 
 SEEDS = range(400)

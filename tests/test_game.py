@@ -12,7 +12,6 @@ import pytest
 
 import manila
 from manila import _core
-from manila._simulate import game_seed, simulate
 from manila.bots import GreedyBot, RandomBot, bots_for, make_bot
 from manila.game import (
     ACTION_NAMES,
@@ -26,6 +25,7 @@ from manila.game import (
     action_name,
     play,
 )
+from manila.game.simulate import game_seed, simulate
 
 PRICES = {0, 5, 10, 20, 30}
 CONFIGS = [
@@ -147,7 +147,7 @@ def check_invariants(state):
     if d["boats"]:
         assert set(d["boats"]) == set(manila.GOODS) - {d["stays_home"]}
         for good, boat in d["boats"].items():
-            seats = len(manila._state.SEATS[good])
+            seats = len(manila.voyage.state.SEATS[good])
             assert len(boat["crew"]) <= seats
             assert boat["position"] == "arrived" or 0 <= boat["position"] <= 13
         assert "pirate_2" not in d["spots"] or "pirate_1" in d["spots"]
@@ -176,7 +176,7 @@ def test_random_self_play_keeps_every_invariant_after_every_action():
 
 @pytest.mark.parametrize("players,rules", CONFIGS)
 def test_thousands_of_games_checked_after_every_action_in_cpp(players, rules):
-    rules = manila.game._rules(rules)
+    rules = manila.game.engine._rules(rules)
     seeds, wealth, voyages, actions, _ = _core.play_games(
         players=players,
         seed=123,

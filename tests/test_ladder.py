@@ -6,9 +6,9 @@ import json
 import pytest
 
 import ladder_bots
-from manila._ladder import _Ratings, ladder, seating, wilson_interval
 from manila.bots import bot_names, register_bot
 from manila.cli import main
+from manila.game.ladder import _Ratings, ladder, seating, wilson_interval
 
 KEYS = {"games", "wins", "win_rate", "ci95", "mean_wealth", "rating"}
 
@@ -65,7 +65,7 @@ def test_registered_bots_join_the_ladder():
         result = ladder(players=3, bots="first-legal,random,greedy", games=3, seed=1)
         assert result.bots["first-legal"].games == 3
     finally:
-        from manila import bots
+        from manila.game import bots
 
         del bots._REGISTRY["first-legal"]
 

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import manila
-from manila._reach import reachability_problems
+from manila.voyage.reach import reachability_problems
 from states import random_state, states
 
 NAMES = st.one_of(
@@ -151,7 +151,7 @@ def test_random_states_round_trip_through_notation_in_bulk():
 
 
 def test_command_line_options_read_the_notations_syntax():
-    from manila._notation import read_option
+    from manila.voyage.notation import read_option
 
     assert read_option("shares", ["red:jade2,silk1", '"Red Team":nutmeg1'], "--shares") == {
         "red": {"jade": 2, "silk": 1},

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import manila
-from manila import server as web
+from manila.server import app as web
 from states import states
 
 ROLL3 = (
@@ -648,11 +648,11 @@ def test_413_is_decided_on_the_length_before_anything_else(srv):
 
 
 def test_the_page_takes_its_names_from_python(srv):
-    from manila._names import IN_WEALTH, NOBODY_AFTER_YOU, REPLY_AWARE, SPOT_LABELS, page_data
-    from manila._state import PRICES
+    from manila.common.vocab import PRICES
+    from manila.server.names import IN_WEALTH, NOBODY_AFTER_YOU, REPLY_AWARE, SPOT_LABELS, page_data
 
     page = call(srv, "GET", "/").body.decode("utf-8")
-    own = (web.resources.files("manila") / "web" / "index.html").read_text(encoding="utf-8")
+    own = (web.resources.files("manila.server") / "web" / "index.html").read_text(encoding="utf-8")
     for label in ("Pirate captain", "Small pilot", "Port A", NOBODY_AFTER_YOU, REPLY_AWARE, IN_WEALTH):
         assert label not in own and label in page  # served, not kept in the page's own copy
     assert json.dumps(SPOT_LABELS, ensure_ascii=False) in page

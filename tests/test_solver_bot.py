@@ -7,9 +7,9 @@ import pytest
 
 import manila
 from manila import _core
-from manila._solver_bot import SolverBot, _game_name, arrival_odds
 from manila.bots import bots_for, make_bot
 from manila.game import Game
+from manila.game.solver import SolverBot, _game_name, arrival_odds
 from test_observation import others_shares, reshuffle_others
 
 

@@ -16,22 +16,23 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
         "`pip install .` from the source tree rather than importing it from python/"
     ) from exc
 
-from ._advice import Advice, advise
-
 # After these imports manila.sweep, manila.simulate and manila.ladder are the functions,
 # not the submodules (import from manila.sweep to reach the rest of it).
-from ._enumerate import enumerate_starts, reachable
-from ._errors import Problem, StateError
-from ._evaluation import Evaluation, evaluate, evaluate_many
-from ._example import EXAMPLE
-from ._ladder import LadderResult, ladder
-from ._position import Moment, Position, parse_position
-from ._simulate import SimulationResult, simulate
-from ._starts import rank_starts
-from ._state import GOODS, SPOTS, Boat, Rules, VoyageState, parse, validate
-from ._sweep import Sweep, read_frame, sweep
-from .bots import GreedyBot, RandomBot
-from .game import Game, IllegalActionError
+from .common.errors import Problem, StateError
+from .common.vocab import GOODS, SPOTS
+from .game.bots import GreedyBot, RandomBot
+from .game.engine import Game, IllegalActionError
+from .game.ladder import LadderResult, ladder
+from .game.simulate import SimulationResult, simulate
+from .sweeps.enumerate import enumerate_starts, reachable
+from .sweeps.starts import rank_starts
+from .sweeps.sweep import Sweep, read_frame, sweep
+from .voyage.advice import Advice, advise
+from .voyage.board import Boat, Rules
+from .voyage.evaluation import Evaluation, evaluate, evaluate_many
+from .voyage.example import EXAMPLE
+from .voyage.position import Moment, Position, parse_position
+from .voyage.state import VoyageState, parse, validate
 
 __version__ = "0.1.0"
 __all__ = [

@@ -14,14 +14,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn, Optional, cast
 
-from .._advice import advise
-from .._errors import StateError
-from .._evaluation import evaluate
-from .._example import EXAMPLE
-from .._inputs import InputError, check_output, read_state
-from .._position import as_position
-from .._state import VoyageState, as_state
-from .._suggest import did_you_mean, with_suggestions
+from ..common.errors import StateError
+from ..common.inputs import InputError, check_output, read_state
+from ..voyage.advice import advise
+from ..voyage.evaluation import evaluate
+from ..voyage.example import EXAMPLE
+from ..voyage.position import as_position
+from ..voyage.state import VoyageState, as_state
+from ..voyage.suggest import did_you_mean, with_suggestions
 from . import serve
 from .games import add_ladder_arguments, add_simulate_arguments, run_ladder, run_simulate
 from .plot import add_plot_arguments, run_plot

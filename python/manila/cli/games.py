@@ -7,11 +7,11 @@ import json
 import sys
 from typing import IO, Any, Callable, Optional
 
-from .._ladder import ladder
-from .._progress import ProgressBar
-from .._simulate import SimulationResult, simulate
-from .._state import Rules
-from ..bots import bot_names
+from ..common.progress import ProgressBar
+from ..game.bots import bot_names
+from ..game.ladder import ladder
+from ..game.simulate import SimulationResult, simulate
+from ..voyage.board import Rules
 from .rules import add_rule_arguments, rules_from_args, rules_text
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .._enumerate import position_code
-from ..plot import heatmap, starts_chart
+from ..sweeps.enumerate import position_code
+from ..sweeps.plot import heatmap, starts_chart
 from .sweep import add_pattern_arguments, add_starts_arguments, pattern_from_args, starts_from_args
 
 

@@ -9,9 +9,10 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .. import _core
-from .._inputs import json_error_text, json_type, read_text
-from .._state import PLAYER_COUNTS, spoken
-from ..game import Game, IllegalActionError, State
+from ..common.inputs import json_error_text, json_type, read_text
+from ..common.text import spoken
+from ..common.vocab import PLAYER_COUNTS
+from ..game.engine import Game, IllegalActionError, State
 from .rules import rules_text
 
 

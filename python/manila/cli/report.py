@@ -5,9 +5,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Union
 
-from .._advice import DECLINE, Advice
-from .._evaluation import Evaluation
-from .._names import NOBODY_AFTER_YOU, cost_text, good_label, spot_label
+from ..server.names import NOBODY_AFTER_YOU, cost_text, good_label, spot_label
+from ..voyage.advice import DECLINE, Advice
+from ..voyage.evaluation import Evaluation
 
 Number = Union[float, Fraction]
 

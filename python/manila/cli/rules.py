@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .._state import THIRTEEN_OPTIONS, Rules
+from ..common.vocab import THIRTEEN_OPTIONS
+from ..voyage.board import Rules
 
 
 def add_rule_arguments(parser: Any) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..server import DEFAULT_HOST, DEFAULT_PORT, HEAVY_LIMIT, TIME_LIMIT, serve
+from ..server.app import DEFAULT_HOST, DEFAULT_PORT, HEAVY_LIMIT, TIME_LIMIT, serve
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

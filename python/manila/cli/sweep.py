@@ -12,11 +12,12 @@ from contextlib import AbstractContextManager
 from fractions import Fraction
 from typing import Any, Optional, cast
 
-from .._enumerate import Position
-from .._notation import read_option
-from .._starts import CRITERIA, default_criterion, describe_criterion, rank_starts
-from .._state import OBJECTIVES, Rules
-from .._sweep import SWEEP_EXTRA, Crews, sweep
+from ..common.vocab import OBJECTIVES
+from ..sweeps.enumerate import Position
+from ..sweeps.starts import CRITERIA, default_criterion, describe_criterion, rank_starts
+from ..sweeps.sweep import SWEEP_EXTRA, Crews, sweep
+from ..voyage.board import Rules
+from ..voyage.notation import read_option
 from .rules import add_rule_arguments, rules_from_args
 
 # The form `starts --shares/--prices` took before the wealth objective: GOOD=N,... for the

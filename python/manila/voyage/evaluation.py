@@ -7,8 +7,11 @@ from fractions import Fraction
 from math import gcd
 from typing import Any, Optional, TypedDict, Union
 
-from . import _core
-from ._state import GOODS, SPOTS, PlainState, VoyageState, as_state, is_mapping, plain_state
+from .. import _core
+from ..common.text import is_mapping
+from ..common.vocab import GOODS, SPOTS
+from .fast import PlainState, plain_state
+from .state import VoyageState, as_state
 
 TABLE_SPOTS: tuple[str, ...] = GOODS + SPOTS
 OUTCOMES = ("port", "shipyard", "plundered")  # the order of a row's boat numbers

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._state import CARGO_VALUES, GOODS, PRICES, SEATS, SHARES_PER_GOOD, SPOTS
+from ..common.vocab import CARGO_VALUES, GOODS, PRICES, SEATS, SHARES_PER_GOOD, SPOTS
 
 SPOT_LABELS: dict[str, str] = {
     **{good: f"{good.capitalize()} seat" for good in GOODS},

@@ -21,10 +21,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Optional, Union
 
-from . import _core
-from ._errors import Problem, StateError
-from ._reach import ARRIVED, LAST_SPACE, START_SPACES, START_SUM
-from ._state import GOODS, ROLLS, _is_int, spoken
+from .. import _core
+from ..common.errors import Problem, StateError
+from ..common.text import is_int, spoken
+from ..common.vocab import ARRIVED, GOODS, LAST_SPACE, ROLLS, START_SPACES, START_SUM
 
 Position = Union[int, str]
 Start = Mapping[str, int]
@@ -40,7 +40,7 @@ def position_code(position: Position, path: str = "position") -> int:
     """The engine's code of a position: 0..13, or 14 for "arrived"."""
     if position == ARRIVED:
         return _core.ARRIVED
-    if _is_int(position) and 0 <= position <= LAST_SPACE:
+    if is_int(position) and 0 <= position <= LAST_SPACE:
         return position
     raise StateError([Problem(path, f'must be a space 0..{LAST_SPACE} or "arrived", got {position!r}')])
 
@@ -70,7 +70,7 @@ def parse_start(start: Any, path: str = "start") -> tuple[tuple[str, ...], tuple
     problems = []
     for good in goods:
         space = start[good]
-        if not (_is_int(space) and space in START_SPACES):
+        if not (is_int(space) and space in START_SPACES):
             problems.append(
                 Problem(
                     f"{path}.{good}",
@@ -87,7 +87,7 @@ def parse_start(start: Any, path: str = "start") -> tuple[tuple[str, ...], tuple
 
 
 def _check_next_roll(next_roll: Any) -> int:
-    if not (_is_int(next_roll) and next_roll in ROLLS):
+    if not (is_int(next_roll) and next_roll in ROLLS):
         raise StateError(
             [Problem("next_roll", f"must be {spoken(ROLLS)} (the roll that comes next), got {next_roll!r}")]
         )

@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
-from . import _core
+from .. import _core
 from .bots import BotFactory, bot_factory, bot_seed, is_core_bot
-from .game import Game, RulesLike
+from .engine import Game, RulesLike
 from .view import PlayerView
 
 RECORD_VERSION = 1

@@ -8,7 +8,7 @@ Routes (see docs/http.md, and ``GET /openapi.json`` for the full description)::
     GET  /v1/example      an example state
     GET  /healthz         {"status": "ok", "version": ...}
     GET  /openapi.json    the OpenAPI 3.1 description of all of this
-    GET  /                the calculator page for players (manila/web/index.html)
+    GET  /                the calculator page for players (manila/server/web/index.html)
 
 Every error is JSON, ``{"errors": [{"path": ..., "message": ...}]}``, with its status: 400
 (unreadable JSON, an invalid state, a bad query parameter), 404, 405 (with ``Allow``), 408
@@ -42,19 +42,20 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union, cast
 from urllib.parse import parse_qs
 
-from . import __version__, _openapi
-from ._advice import advise
-from ._errors import Problem, StateError
-from ._evaluation import evaluate
-from ._example import EXAMPLE
-from ._inputs import json_error_text, json_type
-from ._names import page_data
-from ._state import as_state
-from ._suggest import with_suggestions
+from .. import __version__
+from ..common.errors import Problem, StateError
+from ..common.inputs import json_error_text, json_type
+from ..voyage.advice import advise
+from ..voyage.evaluation import evaluate
+from ..voyage.example import EXAMPLE
+from ..voyage.state import as_state
+from ..voyage.suggest import with_suggestions
+from . import openapi as _openapi
+from .names import page_data
 
 if TYPE_CHECKING:
-    from ._advice import Advice
-    from ._evaluation import Evaluation
+    from ..voyage.advice import Advice
+    from ..voyage.evaluation import Evaluation
 
     # evaluate or advise, called as (state, exact, strict=..., threads=...).
     Compute = Callable[..., Union[Evaluation, Advice]]
@@ -102,7 +103,7 @@ _NAMES_SLOT = b"/*NAMES*/null"
 
 def _page() -> bytes:
     """The page, with the names players see (manila.names) filled in: it keeps no copy."""
-    page = resources.files("manila").joinpath("web").joinpath("index.html").read_bytes()
+    page = resources.files("manila.server").joinpath("web").joinpath("index.html").read_bytes()
     if _NAMES_SLOT not in page:
         raise OSError("the page has no slot for the names")
     # "<" escaped: the JSON sits inside a <script> element.
@@ -581,7 +582,7 @@ class ManilaServer(ThreadingHTTPServer):
             self.page = _page()
         except OSError as exc:
             raise RuntimeError(
-                f"the page manila/web/index.html is missing from this installation ({exc}); reinstall manila"
+                f"the page manila/server/web/index.html is missing from this installation ({exc}); reinstall manila"
             ) from None
         self.openapi_bytes = json.dumps(_openapi.description(), indent=1).encode("utf-8")
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET

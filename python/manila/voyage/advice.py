@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, Optional, Union, overload
 
-from . import _core
-from ._evaluation import TABLE_SPOTS, SpotValue, _exact_text
-from ._position import Position, as_position
+from .. import _core
+from .evaluation import TABLE_SPOTS, SpotValue, _exact_text
+from .position import Position, as_position
 
 Number = Union[float, Fraction]
 DECLINE = "decline"

@@ -15,9 +15,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Optional, Union
 
-from ._errors import Problem, StateError
-from ._notation import format_moment, notation_to_dict
-from ._state import GOODS, VoyageState, _is_int
+from ..common.errors import Problem, StateError
+from ..common.text import is_int
+from ..common.vocab import GOODS
+from .notation import format_moment, notation_to_dict
+from .state import VoyageState
 
 KINDS = ("placement", "pilot_small", "pilot_large", "boarding")
 PILOT_KINDS = ("pilot_small", "pilot_large")
@@ -212,7 +214,7 @@ class _MomentParser:
         for player, n in data.items():
             if self.name(player, f"accomplices.{player}") is None:
                 continue
-            if _is_int(n) and n >= 0:
+            if is_int(n) and n >= 0:
                 out[player] = n
             else:
                 self.fail(f"accomplices.{player}", f"must be a whole number 0 or more, got {n!r}")
@@ -224,7 +226,7 @@ class _MomentParser:
         if (
             isinstance(data, Mapping)
             and data.get("good") in GOODS
-            and _is_int(data.get("seat"))
+            and is_int(data.get("seat"))
             and 1 <= data["seat"] <= 4
             and set(data) == {"good", "seat"}
         ):

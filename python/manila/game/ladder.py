@@ -40,10 +40,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union, cast
 
-from . import _core
-from ._simulate import _bot_names
+from .. import _core
 from .bots import bot_factory, bot_seed, is_core_bot
-from .game import Game, RulesLike
+from .engine import Game, RulesLike
+from .simulate import _bot_names
 from .view import PlayerView
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975

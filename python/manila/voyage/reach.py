@@ -11,31 +11,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 from itertools import product
-from typing import Final, Literal, Union
 
-from . import _core
-from ._errors import Problem
-
-START_SPACES = range(0, _core.MAX_START_SPACE + 1)
-START_SUM: int = _core.START_SUM
-ARRIVED: Final = "arrived"
-LAST_SPACE: int = _core.THIRTEEN
-_FACES: int = _core.DIE_FACES
-
-Position = Union[int, Literal["arrived"]]
+from ..common.errors import Problem
+from ..common.vocab import ARRIVED, DIE_FACES, LAST_SPACE, START_SPACES, START_SUM, Space
 
 
-def starts_reaching(position: Position, rolls: int) -> set[int]:
+def starts_reaching(position: Space, rolls: int) -> set[int]:
     """Start spaces from which a boat can be at `position` after `rolls` dice."""
     if position == ARRIVED:
         # From space s the boat passes 13 only if s + 6 * rolls > 13.
-        return {s for s in START_SPACES if s + _FACES * rolls > LAST_SPACE}
+        return {s for s in START_SPACES if s + DIE_FACES * rolls > LAST_SPACE}
     # Before it arrives a boat advances 1..6 per roll, so it is between s + rolls and
     # s + 6 * rolls, every space between being possible.
-    return {s for s in START_SPACES if s + rolls <= position <= s + _FACES * rolls}
+    return {s for s in START_SPACES if s + rolls <= position <= s + DIE_FACES * rolls}
 
 
-def reachability_problems(next_roll: int, positions: Mapping[str, Position]) -> list[Problem]:
+def reachability_problems(next_roll: int, positions: Mapping[str, Space]) -> list[Problem]:
     """Why these positions cannot stand before roll `next_roll`; empty if they can."""
     try:
         return list(_problems(next_roll, tuple(positions.items())))
@@ -44,12 +35,12 @@ def reachability_problems(next_roll: int, positions: Mapping[str, Position]) -> 
 
 
 @lru_cache(maxsize=4096)
-def _problems(next_roll: int, positions: tuple[tuple[str, Position], ...]) -> tuple[Problem, ...]:
+def _problems(next_roll: int, positions: tuple[tuple[str, Space], ...]) -> tuple[Problem, ...]:
     # Every evaluation asks; a few thousand boards cover what a game or a sweep comes back to.
     return tuple(_find_problems(next_roll, dict(positions)))
 
 
-def _find_problems(next_roll: int, positions: Mapping[str, Position]) -> list[Problem]:
+def _find_problems(next_roll: int, positions: Mapping[str, Space]) -> list[Problem]:
     rolls = next_roll - 1
     options = {}
     problems = []

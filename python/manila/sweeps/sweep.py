@@ -10,7 +10,7 @@
 A family is chosen by the roll that comes next, the goods, whether positions must be
 reachable from a legal start (and from which starts), and positions held fixed; every state
 of the family shares one pattern of crews, occupied spots, point of view and rules. The
-states are enumerated in C++ (manila._enumerate.family), split into chunks of rows, and each
+states are enumerated in C++ (manila.sweeps.enumerate.family), split into chunks of rows, and each
 chunk is evaluated by the C++ engine with the GIL released. Pass any
 ``concurrent.futures.Executor`` to spread the chunks: a ``ThreadPoolExecutor`` uses every core
 of this machine, a ``ProcessPoolExecutor`` too, and a Dask cluster several machines::
@@ -45,12 +45,14 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union, cast
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
-from ._enumerate import Position, _good_triples, family, position_name
-from ._errors import Problem, StateError
-from ._evaluation import OUTCOMES, TABLE_SPOTS
-from ._progress import ProgressBar
-from ._state import GOODS, VoyageState, _is_int
+from .. import _core
+from ..common.errors import Problem, StateError
+from ..common.progress import ProgressBar
+from ..common.text import is_int
+from ..common.vocab import GOODS
+from ..voyage.evaluation import OUTCOMES, TABLE_SPOTS
+from ..voyage.state import VoyageState
+from .enumerate import Position, _good_triples, family, position_name
 
 PIRATE_OWNERS = ("pirate1", "pirate2")
 
@@ -106,7 +108,7 @@ class Pattern:
         self.crews = self._crews(crews, triples)
         self.spots = dict(spots or {})
         if pirates is not None:
-            if not (_is_int(pirates) and 0 <= pirates <= 2):
+            if not (is_int(pirates) and 0 <= pirates <= 2):
                 raise StateError([Problem("pirates", f"must be 0, 1 or 2, got {pirates!r}")])
             for k in range(pirates):
                 spot = f"pirate_{k + 1}"
@@ -152,10 +154,10 @@ class Pattern:
         listed: list[Union[int, Sequence[str]]] = list(crews)
         if len(listed) != 3:
             raise StateError([Problem("crews", "three crews (or crew sizes), one per boat, are needed")])
-        if all(_is_int(c) for c in listed):
+        if all(is_int(c) for c in listed):
             core_crews, _, _ = _core.shape_pattern(cast("list[int]", listed), 0)
             return tuple(tuple(f"crew{o + 1}" for o in crew) for crew in core_crews)
-        if any(isinstance(c, str) or _is_int(c) for c in listed):
+        if any(isinstance(c, str) or is_int(c) for c in listed):
             raise StateError([Problem("crews", "give three crew sizes or three lists of owners")])
         return tuple(tuple(c) for c in cast("list[Sequence[str]]", listed))  # owner lists, checked above
 
@@ -308,7 +310,7 @@ def sweep(
     n = fam.n
     if chunk_size is None:
         chunk_size = max(64, math.ceil(n / 64))
-    elif not (_is_int(chunk_size) and chunk_size > 0):
+    elif not (is_int(chunk_size) and chunk_size > 0):
         raise ValueError(f"chunk_size: must be a positive integer, got {chunk_size!r}")
     if threads is None:
         threads = 0 if executor is None else 1

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import __version__
-from ._evaluation import TABLE_SPOTS
-from ._example import EXAMPLE
-from ._position import KINDS
-from ._state import GOODS, OBJECTIVES, PRICES, SEATS, SHARES_PER_GOOD, SPOTS, VoyageState
+from .. import __version__
+from ..common.vocab import GOODS, OBJECTIVES, PRICES, SEATS, SHARES_PER_GOOD, SPOTS
+from ..voyage.evaluation import TABLE_SPOTS
+from ..voyage.example import EXAMPLE
+from ..voyage.position import KINDS
+from ..voyage.state import VoyageState
 
 JSON_TYPE = "application/json"
 MAX_BODY = 64 * 1024  # bytes; the server's default cap

@@ -6,8 +6,11 @@ import dataclasses
 import difflib
 from collections.abc import Iterable
 
-from ._errors import Problem
-from ._state import GOODS, REQUEST_KEYS, SPOTS, Boat, Rules, VoyageState
+from ..common.errors import Problem
+from ..common.vocab import GOODS, SPOTS
+from .board import Boat, Rules
+from .parse import REQUEST_KEYS
+from .state import VoyageState
 
 # Notation keys that are not spots: "playr=red" reaches the state parser as a spot.
 _NOTATION_OPTIONS = ("player", "players", "thirteen")

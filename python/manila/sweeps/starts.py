@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, Optional, Union
 
-from ._errors import Problem, StateError
-from ._evaluation import TABLE_SPOTS
-from ._state import CARGO_VALUES, _is_int
-from ._sweep import Crews, sweep
+from ..common.errors import Problem, StateError
+from ..common.text import is_int
+from ..common.vocab import CARGO_VALUES
+from ..voyage.evaluation import TABLE_SPOTS
+from .sweep import Crews, sweep
 
 CRITERIA = {
     "cargo": "expected income of the three cargoes together (sum of value x P(port))",
@@ -72,7 +73,7 @@ def rank_starts(
         by = default_criterion(player)
     describe_criterion(by)
     kind, _, arg = by.partition(":")
-    if isinstance(shares, Mapping) and any(_is_int(n) for n in shares.values()):
+    if isinstance(shares, Mapping) and any(is_int(n) for n in shares.values()):
         raise StateError(
             [
                 Problem(

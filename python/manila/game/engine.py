@@ -35,10 +35,11 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
-from . import _core
-from ._evaluation import Evaluation, evaluate
-from ._reach import reachability_problems
-from ._state import GOODS, PLAYER_COUNTS, SPOTS, Rules, read_rules
+from .. import _core
+from ..common.vocab import GOODS, PLAYER_COUNTS, SPOTS
+from ..voyage.board import Rules, read_rules
+from ..voyage.evaluation import Evaluation, evaluate
+from ..voyage.reach import reachability_problems
 
 if TYPE_CHECKING:
     import numpy as np

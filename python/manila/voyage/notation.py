@@ -33,7 +33,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, Optional
 
-from ._errors import Problem, StateError
+from ..common.errors import Problem, StateError
 
 _NAME = re.compile(r"[A-Za-z0-9_.'+\-]+")
 _ROLL = re.compile(r"r([0-9]+)")

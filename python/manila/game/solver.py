@@ -30,17 +30,17 @@ from functools import cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Optional, Union, cast
 
-from . import _core
-from ._advice import advise
-from ._evaluation import evaluate, evaluate_many
-from ._position import Position
-from ._state import GOODS, SHARES_PER_GOOD
-from .game import action_id
+from .. import _core
+from ..common.vocab import GOODS, SHARES_PER_GOOD
+from ..voyage.advice import advise
+from ..voyage.evaluation import evaluate, evaluate_many
+from ..voyage.position import Position
+from .engine import action_id
 from .view import PlayerView
 
 if TYPE_CHECKING:
     from .bots import Seat
-    from .game import State
+    from .engine import State
 
 # How many turns of the round the placement search covers, by the roll that comes next.
 SEARCH_TURNS = {1: 2, 2: 3, 3: 99}

@@ -1,0 +1,199 @@
+"""Bots for manila.Game: anything with ``step(state) -> action`` can play a seat.
+
+Two are built in, both running in C++:
+
+``random``
+    Uniformly random among the legal actions (loans and every bid included), drawing
+    from its own generator.
+
+``greedy``
+    - placement: the spot with the highest ``expected_net`` for itself from the exact
+      evaluator (``manila.evaluate`` of the voyage in progress), less 3 per loan it would
+      be forced to take (the interest), or plus what a blind passenger saves; it
+      declines when no spot is worth more than 0;
+    - boarding, pilots, plunder: the option of highest expected voyage income for
+      itself, later decisions taken the same way (the evaluator's rule; ties to the first
+      option in canonical order);
+    - auction: bids one more than the current bid while that is at most
+      min(cash, 6 + 3 x shares it holds), else passes;
+    - share purchase (as harbour master): the highest-priced good in the supply (ties:
+      the good it holds most of, then good order) if it keeps 10 pesos in cash;
+    - goods: the good it holds fewest shares of stays home (ties: the cheapest, then the
+      last in good order);
+    - start spaces: 5, 4 and 0 to the sailing goods ordered by its shares, then price;
+    - never takes or lifts a loan of its own accord.
+
+A simulation with only built-in bots runs entirely in C++ (``manila.simulate``); a game
+played in Python with the same bots and seeds (``manila.game.play`` with
+``bots_for(names, game_seed)``) is the same game, action for action.
+
+Bots are found by name in a registry: ``register_bot("name", factory)`` adds one (a
+factory takes the seat's seed and returns the bot), and every command that takes bot
+names (simulate, ladder) then knows it. ``load_bot("package.module:Class")`` loads a bot
+of your own without registering it. Simulations and the ladder hand a bot only its own
+view of the game (``manila.view.PlayerView``), never the others' face-down shares. The
+built-in bots run in C++ on the engine's state; they too read only their own shares
+(tests/test_observation.py checks the greedy bot).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Union, cast
+
+from .. import _core
+from ..voyage.suggest import did_you_mean
+
+if TYPE_CHECKING:
+    from .engine import State
+    from .view import PlayerView
+
+    # What a bot is handed: the whole state (manila.game.play) or its own player's view.
+    Seat = Union[State, PlayerView]
+
+
+class Bot(Protocol):
+    """A player: picks a legal action for the player to move."""
+
+    def step(self, state: Seat) -> int: ...
+
+
+def _engine_state(state: Seat) -> _core.GameState:
+    # Built-in bots are handed a PlayerView like every bot; they run on the engine's state,
+    # of which (tested) they read only what the view shows.
+    return cast("State", getattr(state, "_state", state))._s
+
+
+class RandomBot:
+    """Uniformly random among the legal actions."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self._rng = _core.Rng(seed)
+
+    def step(self, state: Seat) -> int:
+        return _core.random_action(_engine_state(state), self._rng)
+
+    def __repr__(self) -> str:
+        return f"RandomBot(state={self._rng.state:#x})"
+
+
+class GreedyBot:
+    """Best expected_net spot for itself, exact in-voyage decisions, simple stated rules
+    for bids, shares, goods and start spaces (see the module doc)."""
+
+    name = "greedy"
+    wealth = False  # what its in-voyage decisions maximise: voyage income alone
+
+    def __init__(self, seed: int = 0):
+        del seed  # deterministic; the argument keeps the bot factories uniform
+
+    def step(self, state: Seat) -> int:
+        return _core.greedy_action(_engine_state(state), self.wealth)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class GreedyWealthBot(GreedyBot):
+    """The greedy bot valuing placements, boarding, pilots and plunder in wealth: voyage
+    income plus the price rise of the shares it holds of the goods that reach Manila."""
+
+    name = "greedy-wealth"
+    wealth = True
+
+
+BotFactory = Callable[[int], Bot]
+_REGISTRY: dict[str, BotFactory] = {}
+
+
+def register_bot(name: str, factory: BotFactory) -> None:
+    """Makes a bot known by ``name``: ``factory(seed)`` builds one for a seat. A name the
+    C++ play-out loop also knows (``_core.CORE_BOTS``) is played there when every seat's
+    bot is such a one."""
+    if not isinstance(name, str) or not name or ":" in name or "," in name:
+        raise ValueError(f"bot name: a non-empty name without ':' or ',', got {name!r}")
+    if not callable(factory):
+        raise ValueError(f"bot {name!r}: the factory must be callable (seed -> bot)")
+    _REGISTRY[name] = factory
+
+
+def bot_names() -> tuple[str, ...]:
+    """The names of the registered bots, in registration order."""
+    return tuple(_REGISTRY)
+
+
+def is_core_bot(name: str) -> bool:
+    """Whether the C++ play-out loop runs this bot (no Python per move)."""
+    return name in _core.CORE_BOTS
+
+
+def load_bot(spec: str) -> BotFactory:
+    """The factory of a bot given as ``"package.module:Class"`` (or any callable there).
+
+    The class is called with the seat's seed if its constructor takes an argument, else
+    with none."""
+    module_name, sep, attr = spec.partition(":")
+    if not sep or not module_name or not attr:
+        raise ValueError(f"bot {spec!r}: a Python bot is given as module:Class")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"bot {spec!r}: cannot import {module_name}: {exc}") from None
+    obj: Any = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise ValueError(f"bot {spec!r}: {module_name} has no {attr}")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise ValueError(f"bot {spec!r}: {attr} is not a class or factory")
+    try:
+        takes_seed = len(inspect.signature(obj).parameters) > 0
+    except (TypeError, ValueError):  # builtins without a signature
+        takes_seed = True
+    return obj if takes_seed else (lambda seed: obj())
+
+
+def bot_factory(spec: str) -> BotFactory:
+    """A registered bot's factory by name, or a Python bot's by ``module:Class``."""
+    if ":" in spec:
+        return load_bot(spec)
+    if spec not in _REGISTRY:
+        raise ValueError(
+            f"unknown bot {spec!r}{did_you_mean(spec, _REGISTRY)}; the built-in bots "
+            f"are {', '.join(_REGISTRY)}, or give a Python bot as module:Class"
+        )
+    return _REGISTRY[spec]
+
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    """A bot by name (registered, or ``module:Class``) for a seat seeded ``seed``."""
+    return bot_factory(name)(seed)
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of seat ``seat``'s bot in the game of seed ``game_seed`` (as in C++ play-outs)."""
+    return _core.derive_seed(game_seed, seat + 1)
+
+
+def bots_for(names: Sequence[str], game_seed: int) -> list[Bot]:
+    """One bot per seat by name, seeded exactly as the C++ play-outs seed them."""
+    return [make_bot(name, bot_seed(game_seed, seat)) for seat, name in enumerate(names)]
+
+
+# The built-in bots; a later one is one more line here.
+register_bot("random", RandomBot)
+register_bot("greedy", GreedyBot)
+register_bot("greedy-wealth", GreedyWealthBot)
+
+
+def _solver(seed: int) -> Bot:
+    from .solver import SolverBot  # it needs the whole package, which imports this module
+
+    return SolverBot(seed)
+
+
+register_bot("solver", _solver)

@@ -1,0 +1,136 @@
+"""One player's view of a game: what a bot may read.
+
+In Manila the dealt shares lie face down. ``PlayerView(state, player)`` offers the part of
+the ``State`` interface that reveals only what ``player`` may know — legal actions, the
+voyage on the table, their observation in its three forms — and nothing of the others'
+face-down shares (no ``to_dict``, ``returns``, ``clone`` or ``history`` of the full state).
+The ladder hands Python bots such a view.
+
+    >>> from manila.game import Game
+    >>> state = Game(players=4, seed=3).new_initial_state()
+    >>> while state.is_chance_node():
+    ...     _ = state.apply_chance()
+    >>> view = PlayerView(state, state.current_player())
+    >>> view.observation()["players"][1]["hidden_shares"]
+    2
+    >>> len(view.observation_tensor()) == observation_size(4)
+    True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import _core
+
+if TYPE_CHECKING:
+    from ..voyage.evaluation import Evaluation
+    from .engine import ActionLike, Game, State
+
+__all__ = ["PlayerView", "observation_layout", "observation_low", "observation_size"]
+
+
+def observation_size(players: int) -> int:
+    """Length of the observation tensor for a game of ``players`` players."""
+    return _core.observation_size(players)
+
+
+def observation_layout(players: int) -> list[tuple[str, int, tuple[int, ...]]]:
+    """The tensor's sections in order: (name, offset, shape), as the engine defines them."""
+    return [(name, offset, tuple(shape)) for name, offset, shape, _ in _core.observation_layout(players)]
+
+
+def observation_low(players: int) -> npt.NDArray[np.float32]:
+    """The least value of every entry of the tensor (float32); none has an upper bound
+    common to all games (cash has none)."""
+    low = np.zeros(observation_size(players), np.float32)
+    for _, offset, shape, least in _core.observation_layout(players):
+        low[offset : offset + int(np.prod(shape))] = least
+    return low
+
+
+class PlayerView:
+    """``state`` as ``player`` sees it. It follows the state as it is played (it holds no copy)."""
+
+    __slots__ = ("_state", "player")
+
+    def __init__(self, state: State, player: int):
+        state._player(player)  # checks the seat
+        self._state = state
+        self.player = int(player)
+
+    # What the player to move needs to act.
+    def current_player(self) -> int:
+        return self._state.current_player()
+
+    def is_terminal(self) -> bool:
+        return self._state.is_terminal()
+
+    def is_chance_node(self) -> bool:
+        return self._state.is_chance_node()
+
+    def legal_actions(self, player: Optional[int] = None) -> list[int]:
+        return self._state.legal_actions(player)
+
+    def legal_action_names(self) -> list[str]:
+        return self._state.legal_action_names()
+
+    def is_legal(self, action: ActionLike) -> bool:
+        return self._state.is_legal(action)
+
+    def action_name(self, action: int) -> str:
+        return self._state.action_name(action)
+
+    def action_to_string(self, action: ActionLike) -> str:
+        return self._state.action_to_string(action)
+
+    @property
+    def phase(self) -> str:
+        return self._state.phase
+
+    @property
+    def voyage_number(self) -> int:
+        return self._state.voyage_number
+
+    @property
+    def game(self) -> Game:
+        return self._state.game
+
+    # The table: boats, crews and spots are public.
+    def voyage_state(self, objective: str = "income") -> Optional[dict[str, Any]]:
+        """The voyage on the table with the shares this player can see (docs/numbers.md)."""
+        return self._state.voyage_state(self.player, objective, private=True)
+
+    def position(self, objective: str = "wealth") -> Optional[dict[str, Any]]:
+        """The decision at hand, for ``manila.advise``, when it is this player's."""
+        if self._state.current_player() != self.player:
+            return None
+        return self._state.position(objective, private=True)
+
+    def evaluate(self, exact: bool = False, threads: int = 0) -> Evaluation:
+        return self._state.evaluate(self.player, exact=exact, threads=threads)
+
+    # The player's own knowledge.
+    def observation(self) -> dict[str, Any]:
+        return self._state.observation(self.player)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self._state.observation(self.player)
+
+    def information_state_string(self) -> str:
+        return self._state.information_state_string(self.player)
+
+    def observation_string(self) -> str:
+        return self._state.observation_string(self.player)
+
+    def __str__(self) -> str:
+        return self.observation_string()
+
+    def observation_tensor(self, out: Optional[npt.NDArray[np.float32]] = None) -> npt.NDArray[np.float32]:
+        return self._state.observation_tensor(self.player, out=out)
+
+    def __repr__(self) -> str:
+        return f"<manila PlayerView of p{self.player}: voyage {self.voyage_number} {self.phase}>"

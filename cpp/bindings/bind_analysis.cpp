@@ -88,7 +88,7 @@ void register_analysis(py::module_& m) {
         [](const GameState& s, const std::string& horizon, const std::string& policy,
            std::uint64_t seed, int rollouts, int max_rollouts, double time_limit, double target,
            int batch, int threads, int max_bids, bool exact_shortcut, bool exact_answers,
-           bool sample_hidden, bool racing, int screen,
+           bool sample_hidden, bool racing, int screen, bool relative,
            std::optional<std::function<bool(int, double)>> progress) {
             AnalysisConfig c;
             c.horizon = horizon_named(horizon);
@@ -106,6 +106,7 @@ void register_analysis(py::module_& m) {
             c.sample_hidden = sample_hidden;
             c.racing = racing;
             c.screen = screen;
+            c.relative = relative;
             const GameState copy = s;
             AnalysisProgress report;
             bool failed = false;
@@ -136,7 +137,17 @@ void register_analysis(py::module_& m) {
         py::arg("batch") = 64, py::arg("threads") = 0, py::arg("max_bids") = 0,
         py::arg("exact_shortcut") = true, py::arg("exact_answers") = true,
         py::arg("sample_hidden") = false, py::arg("racing") = true, py::arg("screen") = 0,
-        py::arg("progress") = py::none());
+        py::arg("relative") = false, py::arg("progress") = py::none());
+
+    // The expert's rollouts take a fraction of a second: on a copy, the GIL released.
+    m.def(
+        "expert_action",
+        [](const GameState& s, Rng& rng) {
+            const GameState copy = s;
+            py::gil_scoped_release release;
+            return expert_action(copy, rng);
+        },
+        py::arg("state"), py::arg("rng"));
 
     py::class_<TablePlayer>(m, "TablePlayer", "One player's line of a table (manila.table).")
         .def(py::init<>())

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "evaluator_internal.hpp"
 #include "game_internal.hpp"
 #include "manila/advice.hpp"
 #include "manila/evaluator.hpp"
@@ -204,6 +205,24 @@ double voyage_expectation(const GameState& g, int decider) {
            static_cast<double>(denominator(v->next_roll));
 }
 
+// Every player's expected payoff (wealth) of the voyage in progress: as the decider sees
+// it (the others' face-down shares hidden, only the decider's entry filled), or with
+// `everyone`, as this rollout's state holds them (a sample, when the shares are sampled).
+std::vector<double> expected_payoffs(const GameState& g, int decider, bool everyone) {
+    std::vector<double> out(static_cast<std::size_t>(g.num_players()), 0.0);
+    if (!everyone) {
+        out[static_cast<std::size_t>(decider)] = voyage_expectation(g, decider);
+        return out;
+    }
+    std::optional<Voyage> v = g.voyage();
+    if (!v) throw std::logic_error("analysis: no voyage to evaluate");
+    v->objective = Objective::kWealth;
+    const std::vector<std::int64_t> all = payoffs_of(*v);
+    const auto den = static_cast<double>(denominator(v->next_roll));
+    for (std::size_t p = 0; p < out.size(); ++p) out[p] = static_cast<double>(all[p]) / den;
+    return out;
+}
+
 struct Outcome {
     double value = 0;   // pesos (voyage) or the win share (game)
     double margin = 0;  // game: final wealth minus the best other's
@@ -217,7 +236,25 @@ constexpr std::uint64_t kChanceKey = 16;
 Outcome play_out(GameState g, const DecisionOption& option, int decider, const AnalysisConfig& c,
                  std::uint64_t key) {
     const int root_voyage = g.board().voyage;
-    const int w0 = g.wealth(decider);
+    const int n = g.num_players();
+    const std::vector<int> w0 = g.returns();
+    // Voyage horizon: the decider's change of wealth, or (relative) that minus the mean of
+    // the others' changes.
+    auto voyage_value = [&](const std::vector<double>& expected) {
+        const std::vector<int> w = g.returns();
+        auto delta = [&](int p) {
+            const auto q = static_cast<std::size_t>(p);
+            return w[q] - w0[q] + (expected.empty() ? 0.0 : expected[q]);
+        };
+        double value = delta(decider);
+        if (c.relative) {
+            double others = 0;
+            for (int p = 0; p < n; ++p)
+                if (p != decider) others += delta(p);
+            value -= others / (n - 1);
+        }
+        return Outcome{value, 0};
+    };
     for (int a : option.actions) g.apply_legal(a);
     std::vector<Rng> seats;
     for (int p = 0; p < g.num_players(); ++p)
@@ -228,7 +265,7 @@ Outcome play_out(GameState g, const DecisionOption& option, int decider, const A
         if (c.horizon == Horizon::kVoyage) {
             if (b.voyage != root_voyage) break;
             if (c.exact_shortcut && no_placement_remains(b))
-                return {g.wealth(decider) - w0 + voyage_expectation(g, decider), 0};
+                return voyage_value(expected_payoffs(g, decider, c.relative));
         }
         int a;
         if (g.is_chance_node()) {
@@ -245,7 +282,7 @@ Outcome play_out(GameState g, const DecisionOption& option, int decider, const A
         if (++moves > static_cast<std::size_t>(kMaxGameActions))
             throw std::runtime_error("analysis: a rollout does not end");
     }
-    if (c.horizon == Horizon::kVoyage) return {static_cast<double>(g.wealth(decider) - w0), 0};
+    if (c.horizon == Horizon::kVoyage) return voyage_value({});
     const std::vector<int> w = g.returns();
     int best_other = kMinWealth - 1, top = kMinWealth - 1, tied = 0;
     for (int p = 0; p < g.num_players(); ++p) {
@@ -417,7 +454,18 @@ Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options
         for (std::size_t k = 0; k < out.options.size(); ++k) {
             GameState g = s;
             for (int a : out.options[k].actions) g.apply_legal(a);
-            proxy.push_back({g.wealth(d) - s.wealth(d) + voyage_expectation(g, d), k});
+            const std::vector<double> e = expected_payoffs(g, d, c.relative);
+            auto delta = [&](int p) {
+                return g.wealth(p) - s.wealth(p) + e[static_cast<std::size_t>(p)];
+            };
+            double value = delta(d);
+            if (c.relative) {
+                double others = 0;
+                for (int p = 0; p < s.num_players(); ++p)
+                    if (p != d) others += delta(p);
+                value -= others / (s.num_players() - 1);
+            }
+            proxy.push_back({value, k});
         }
         // Highest first, ties in option order; the kept ones stay in option order.
         std::stable_sort(proxy.begin(), proxy.end(),
@@ -608,8 +656,9 @@ AnalysisConfig expert_rollouts(const ExpertConfig& e, int rollouts, std::uint64_
     c.policy = e.policy;
     c.seed = seed;
     c.rollouts = rollouts;
-    c.threads = 1;  // the ladder plays games on every thread already
+    c.threads = 1;           // the ladder plays games on every thread already
     c.sample_hidden = true;  // a bot sees only its own view
+    c.relative = true;       // a game is won against the others
     c.racing = false;
     return c;
 }
@@ -633,7 +682,8 @@ int office_worth(const GameState& s, const ExpertConfig& e, Rng& rng) {
         options.push_back(win);
     }
     if (options.size() == 1) return 0;
-    const Analysis a = analyse_options(s, options, expert_rollouts(e, e.office_rollouts, rng.next()), {});
+    const Analysis a =
+        analyse_options(s, options, expert_rollouts(e, e.office_rollouts, rng.next()), {});
     return static_cast<int>(std::floor(a.values[1].mean - a.values[0].mean)) + bid;
 }
 

@@ -4,7 +4,7 @@ tests/test_stubs.py checks every name, parameter and pybind11-reported type here
 the built module; .ci/typecheck runs mypy's stubtest on it as well.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -349,3 +349,78 @@ def play_games(
     npt.NDArray[np.int32],
     list[list[int]],
 ]: ...
+
+# ---- rollout analysis (bind_analysis.cpp)
+
+# "auction", "harbour_master", "placement", "boarding", "pilot_small", "pilot_large", "plunder".
+def decision_kind(state: GameState) -> str: ...
+
+# (name, actions applied in order) of every option of the decision due.
+def decision_options(state: GameState, max_bids: int = 0) -> list[tuple[str, list[int]]]: ...
+
+# The analysis as JSON-ready values: decider, kind, horizon, policy, rollouts, seed, exact,
+# stop, seconds, target, gap_ci95, best (an index), screened_out, options (a list of dicts).
+def analyse_decision(
+    state: GameState,
+    *,
+    horizon: str = "voyage",
+    policy: str = "greedy-wealth",
+    seed: int = 0,
+    rollouts: int = 0,
+    max_rollouts: int = 20000,
+    time_limit: float = 10.0,
+    target: float = 0.0,
+    batch: int = 64,
+    threads: int = 0,
+    max_bids: int = 0,
+    exact_shortcut: bool = True,
+    exact_answers: bool = True,
+    sample_hidden: bool = False,
+    racing: bool = True,
+    screen: int = 0,
+    relative: bool = False,
+    progress: Callable[[int, float], bool] | None = None,
+) -> dict[str, Any]: ...
+def expert_action(state: GameState, rng: Rng) -> int: ...
+
+class TablePlayer(metaclass=_Pybind11Type):
+    """One player's line of a table (manila.table)."""
+
+    def __init__(self) -> None: ...
+    cash: int
+    shares: list[int]
+    hidden: int
+    mortgaged: int
+    declined: bool
+
+class TableView(metaclass=_Pybind11Type):
+    """A table's fields, as manila.table reads them from the JSON."""
+
+    def __init__(self) -> None: ...
+    num_players: int
+    thirteen_to_port: bool
+    pirate_variant: bool
+    observer: int
+    phase: str
+    current: int
+    voyage: int
+    harbour_master: int
+    prices: list[int]
+    supply: list[int]
+    players: list[TablePlayer]
+    observer_dealt: list[int]
+    high_bid: int
+    high_bidder: int
+    bidding: list[int]
+    stays_home: int
+    spots: list[int]
+    next_roll: int
+    boarding_decider: int
+    guard_boat: int
+    guard_seat: int
+    rounds_left: int
+    # (good, position, crew) in good order; position 14 is Manila.
+    boats: list[tuple[int, int, list[int]]]
+
+def table_state(table: TableView, seed: int = 0) -> GameState: ...
+def resample_hidden(state: GameState, viewer: int, seed: int) -> GameState: ...

@@ -56,6 +56,9 @@ struct AnalysisConfig {
     // voyage value with no placement at all (the share's cost and the share gains of the
     // start spaces, the one part of the value that needs no rollout) before rolling out.
     int screen = 0;
+    // Horizon voyage: the decider's change of wealth minus the mean of the others' (the
+    // shortcut then values every player's payoff as the rollout's state holds their shares).
+    bool relative = false;
 };
 
 struct OptionValue {

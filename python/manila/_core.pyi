@@ -5,7 +5,7 @@ the built module; .ci/typecheck runs mypy's stubtest on it as well.
 """
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, SupportsFloat, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -368,8 +368,8 @@ def analyse_decision(
     seed: int = 0,
     rollouts: int = 0,
     max_rollouts: int = 20000,
-    time_limit: float = 10.0,
-    target: float = 0.0,
+    time_limit: SupportsFloat | SupportsIndex = 10.0,
+    target: SupportsFloat | SupportsIndex = 0.0,
     batch: int = 64,
     threads: int = 0,
     max_bids: int = 0,
@@ -383,44 +383,33 @@ def analyse_decision(
 ) -> dict[str, Any]: ...
 def expert_action(state: GameState, rng: Rng) -> int: ...
 
-class TablePlayer(metaclass=_Pybind11Type):
-    """One player's line of a table (manila.table)."""
-
-    def __init__(self) -> None: ...
-    cash: int
-    shares: list[int]
-    hidden: int
-    mortgaged: int
-    declined: bool
-
-class TableView(metaclass=_Pybind11Type):
-    """A table's fields, as manila.table reads them from the JSON."""
-
-    def __init__(self) -> None: ...
-    num_players: int
-    thirteen_to_port: bool
-    pirate_variant: bool
-    observer: int
-    phase: str
-    current: int
-    voyage: int
-    harbour_master: int
-    prices: list[int]
-    supply: list[int]
-    players: list[TablePlayer]
-    observer_dealt: list[int]
-    high_bid: int
-    high_bidder: int
-    bidding: list[int]
-    stays_home: int
-    spots: list[int]
-    next_roll: int
-    boarding_decider: int
-    guard_boat: int
-    guard_seat: int
-    rounds_left: int
-    # (good, position, crew) in good order; position 14 is Manila.
-    boats: list[tuple[int, int, list[int]]]
-
-def table_state(table: TableView, seed: int = 0) -> GameState: ...
+# A table's fields (manila.game.table): players as (cash, shares by good, face-down count,
+# mortgaged, declined), boats as (good, position, crew) with position 14 for Manila.
+def table_state(
+    *,
+    num_players: int,
+    observer: int,
+    phase: str,
+    current: int,
+    voyage: int,
+    harbour_master: int,
+    prices: Sequence[int],
+    supply: Sequence[int],
+    players: Sequence[tuple[int, Sequence[int], int, int, bool]],
+    observer_dealt: Sequence[int],
+    high_bid: int,
+    high_bidder: int,
+    bidding: Sequence[int],
+    stays_home: int,
+    boats: Sequence[tuple[int, int, Sequence[int]]],
+    spots: Sequence[int],
+    next_roll: int,
+    boarding_decider: int,
+    guard_boat: int,
+    guard_seat: int,
+    rounds_left: int,
+    thirteen_to_port: bool,
+    pirate_variant: bool,
+    seed: int,
+) -> GameState: ...
 def resample_hidden(state: GameState, viewer: int, seed: int) -> GameState: ...

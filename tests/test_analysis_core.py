@@ -1,4 +1,4 @@
-"""Rollout analysis of a decision (MANILA.md part 5), at the engine's level: exact answers
+"""Rollout analysis of a decision (docs/analysis.md), at the engine's level: exact answers
 equal part 4's, rollouts agree with them within their intervals, the same seed gives the
 same answer, and intervals shrink as 1/sqrt(n)."""
 

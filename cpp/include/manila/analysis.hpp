@@ -1,4 +1,4 @@
-// Analysis of a decision by rollouts (MANILA.md part 5): every legal option of the decision
+// Analysis of a decision by rollouts (docs/analysis.md): every legal option of the decision
 // due, each played out many times with a continuation policy, the same luck for every option.
 //
 // Rollout i of every option draws its chance from generators keyed by (seed, i) only: the

@@ -1,4 +1,4 @@
-"""A table in, a state out: one player's view of a game (MANILA.md part 5) as a playable state.
+"""A table in, a state out: one player's view of a game (docs/analysis.md) as a playable state.
 
 A **table** is the JSON of ``state.observation(p)`` (docs/observation.md), or what a player
 types in for a game on a real table: the phase, whose turn, every player's cash, visible

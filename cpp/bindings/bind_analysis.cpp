@@ -94,7 +94,7 @@ void register_analysis(py::module_& m) {
            std::optional<std::function<bool(int, double)>> progress) {
             AnalysisConfig c;
             c.horizon = horizon_named(horizon);
-            c.policy = bot_kinds({policy}).front();
+            c.policy = core_bot_kind(policy);
             c.seed = seed;
             c.rollouts = rollouts;
             c.max_rollouts = max_rollouts;

@@ -19,12 +19,15 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
 # After these imports manila.sweep, manila.simulate and manila.ladder are the functions,
 # not the submodules (import from manila.sweep to reach the rest of it).
 from .common.errors import Problem, StateError
+from .common.version import __version__ as __version__
 from .common.vocab import GOODS, SPOTS
 from .game.bots import GreedyBot, RandomBot
 from .game.engine import Game, IllegalActionError
 from .game.ladder import LadderResult, ladder
 from .game.simulate import SimulationResult, simulate
+from .game.vector_env import VectorEnv
 from .sweeps.enumerate import enumerate_starts, reachable
+from .sweeps.pattern import Pattern
 from .sweeps.starts import rank_starts
 from .sweeps.sweep import Sweep, read_frame, sweep
 from .voyage.advice import Advice, advise
@@ -34,7 +37,6 @@ from .voyage.example import EXAMPLE
 from .voyage.position import Moment, Position, parse_position
 from .voyage.state import VoyageState, parse, validate
 
-__version__ = "0.1.0"
 __all__ = [
     "EXAMPLE",
     "GOODS",
@@ -47,6 +49,7 @@ __all__ = [
     "IllegalActionError",
     "LadderResult",
     "Moment",
+    "Pattern",
     "Position",
     "Problem",
     "RandomBot",
@@ -54,6 +57,7 @@ __all__ = [
     "SimulationResult",
     "StateError",
     "Sweep",
+    "VectorEnv",
     "VoyageState",
     "advise",
     "enumerate_starts",

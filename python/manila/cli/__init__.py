@@ -16,12 +16,13 @@ from typing import Any, NoReturn, Optional, cast
 
 from ..common.errors import StateError
 from ..common.inputs import InputError, check_output, read_state
+from ..common.text import did_you_mean
 from ..voyage.advice import advise
 from ..voyage.evaluation import evaluate
 from ..voyage.example import EXAMPLE
 from ..voyage.position import as_position
 from ..voyage.state import VoyageState, as_state
-from ..voyage.suggest import did_you_mean, with_suggestions
+from ..voyage.suggest import with_suggestions
 from . import serve
 from .analyse import add_analyse_arguments, run_analyse
 from .games import add_ladder_arguments, add_simulate_arguments, run_ladder, run_simulate
@@ -107,7 +108,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m manila",
         description="Exact expected values for a Manila voyage.",
         epilog="The rules, the meaning of every number, the notation and the HTTP API are "
-        "described in docs/ (rules.md, numbers.md, advice.md, notation.md, http.md).",
+        "described in docs/ (rules.md, numbers.md, advice.md, notation.md, http.md, sweeps.md).",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -203,7 +204,8 @@ def _parser() -> argparse.ArgumentParser:
         "sweep",
         help="evaluate every state of a family into .npz, CSV or Parquet",
         description="The exact spot table of every state of a family of voyage "
-        "states (see manila.sweep), written to a file.",
+        "states (see manila.sweep), written to a file; its columns and the rows' "
+        "probabilities: docs/sweeps.md.",
     )
     add_sweep_arguments(sw)
     sw.set_defaults(run=run_sweep)
@@ -236,7 +238,7 @@ def _parser() -> argparse.ArgumentParser:
         "ladder",
         help="a rated ladder: bots play seeded games, seats rotated evenly",
         description="Play seeded games between bots with the seats rotated evenly; "
-        "per bot: games, wins, win rate (95%% interval), mean wealth and "
+        "per bot: games, wins, win rate (95% interval), mean wealth and "
         "an openskill rating.",
     )
     add_ladder_arguments(la)

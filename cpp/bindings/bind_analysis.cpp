@@ -9,8 +9,8 @@
 #include <tuple>
 #include <vector>
 
-#include "bot_names.hpp"
 #include "manila/analysis.hpp"
+#include "manila/bots.hpp"
 #include "manila/game.hpp"
 #include "manila/table.hpp"
 
@@ -94,7 +94,7 @@ void register_analysis(py::module_& m) {
            std::optional<std::function<bool(int, double)>> progress) {
             AnalysisConfig c;
             c.horizon = horizon_named(horizon);
-            c.policy = core_bot_kind(policy);
+            c.policy = bot_kind_of(policy);
             c.seed = seed;
             c.rollouts = rollouts;
             c.max_rollouts = max_rollouts;

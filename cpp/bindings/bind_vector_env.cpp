@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "bot_names.hpp"
+#include "manila/bots.hpp"
 #include "manila/vector_env.hpp"
 #include "numpy_views.hpp"
 
@@ -77,7 +77,7 @@ void register_vector_env(py::module_& m) {
                                 static_cast<std::size_t>(std::max(players, 0)));
                  std::vector<std::optional<BotKind>> kinds;
                  for (const auto& n : names)
-                     kinds.push_back(n ? std::optional<BotKind>(core_bot_kind(*n)) : std::nullopt);
+                     kinds.push_back(n ? std::optional<BotKind>(bot_kind_of(*n)) : std::nullopt);
                  return new BoundEnv(num_envs, players, Rules{thirteen_to_port, pirate_variant},
                                      std::move(names), std::move(kinds), threads, autoreset);
              }),

@@ -15,8 +15,8 @@
 #include "game_internal.hpp"
 #include "manila/advice.hpp"
 #include "manila/evaluator.hpp"
-#include "manila/parallel.hpp"
 #include "manila/table.hpp"
+#include "parallel.hpp"
 
 namespace manila {
 

@@ -15,13 +15,13 @@
 
 namespace manila {
 
-namespace {
-
 void check_viewer(const GameState& s, int viewer) {
     if (viewer < 0 || viewer >= s.num_players())
         invalid("player: must be 0.." + std::to_string(s.num_players() - 1) + ", got " +
                 std::to_string(viewer));
 }
+
+namespace {
 
 // The sections in order, as (name, shape). The writer below walks the same list, so the
 // layout has one definition.

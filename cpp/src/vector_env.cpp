@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "game_internal.hpp"
-#include "manila/parallel.hpp"
+#include "parallel.hpp"
 
 namespace manila {
 

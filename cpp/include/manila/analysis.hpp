@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "manila/bots.hpp"
 #include "manila/game.hpp"
 
 namespace manila {

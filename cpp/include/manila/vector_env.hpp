@@ -27,6 +27,7 @@
 #include <optional>
 #include <vector>
 
+#include "manila/bots.hpp"
 #include "manila/game.hpp"
 #include "manila/observation.hpp"
 

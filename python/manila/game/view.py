@@ -141,6 +141,8 @@ class PlayerView:
             return _core.random_action(self._state._s, rng)
         if bot in ("greedy", "greedy-wealth"):
             return _core.greedy_action(self._state._s, bot == "greedy-wealth")
+        if bot == "solver":
+            return _core.solver_action(self._state._s)
         if bot == "expert":
             if rng is None:
                 raise ValueError("builtin_move: the expert bot needs the seat's generator (rng)")

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "game_internal.hpp"
+#include "manila/analysis.hpp"
 #include "manila/enumerate.hpp"
 #include "manila/evaluator.hpp"
 #include "parallel.hpp"
@@ -288,7 +289,8 @@ int greedy_action(const GameState& s, Objective objective) {
 }
 
 const std::vector<std::string>& bot_names() {
-    static const std::vector<std::string> names{"random", "greedy", "greedy-wealth", "solver"};
+    static const std::vector<std::string> names{"random", "greedy", "greedy-wealth", "solver",
+                                                "expert"};
     return names;
 }
 
@@ -319,6 +321,8 @@ int bot_action(BotKind kind, const GameState& s, Rng& rng) {
             return greedy_action(s, Objective::kWealth);
         case BotKind::kSolver:
             return solver_action(s);
+        case BotKind::kExpert:
+            return expert_action(s, rng);
     }
     invalid("bot_action: unknown bot kind " + std::to_string(static_cast<int>(kind)));
 }

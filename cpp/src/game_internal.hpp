@@ -40,4 +40,5 @@ std::optional<Voyage> voyage_of(const GameState& s, int viewer, Objective object
 [[noreturn]] inline void invalid(const std::string& what) { throw std::invalid_argument(what); }
 
 }  // namespace game_detail
+
 }  // namespace manila

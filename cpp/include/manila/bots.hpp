@@ -9,7 +9,8 @@
 
 namespace manila {
 
-enum class BotKind : int { kRandom, kGreedy, kGreedyWealth, kSolver };
+// kExpert: manila/analysis.hpp (rollouts where they pay, the solver elsewhere).
+enum class BotKind : int { kRandom, kGreedy, kGreedyWealth, kSolver, kExpert };
 
 // The built-in bots' names ("random", "greedy", ...), in BotKind order: manila.bots
 // registers them for Python, and play_games takes them by these names.

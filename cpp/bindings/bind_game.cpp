@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "bot_names.hpp"
 #include "manila/game.hpp"
 #include "manila/observation.hpp"
 
@@ -166,9 +167,12 @@ const std::vector<std::pair<std::string, BotKind>>& core_bots() {
     static const std::vector<std::pair<std::string, BotKind>> bots{
         {"random", BotKind::kRandom},
         {"greedy", BotKind::kGreedy},
-        {"greedy-wealth", BotKind::kGreedyWealth}};
+        {"greedy-wealth", BotKind::kGreedyWealth},
+        {"expert", BotKind::kExpert}};
     return bots;
 }
+
+}  // namespace
 
 std::vector<BotKind> bot_kinds(const std::vector<std::string>& names) {
     std::vector<BotKind> out;
@@ -186,8 +190,6 @@ std::vector<BotKind> bot_kinds(const std::vector<std::string>& names) {
     }
     return out;
 }
-
-}  // namespace
 
 void register_game(py::module_& m) {
     namespace a = action;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "game_internal.hpp"
+#include "manila/analysis.hpp"
 #include "manila/enumerate.hpp"
 #include "manila/evaluator.hpp"
 #include "manila/parallel.hpp"
@@ -39,8 +40,8 @@ int total_shares(const PlayerState& ps) {
     return n;
 }
 
-// The voyage in progress as `viewer` sees it, valued by `objective`: the others'
-// face-down shares are hidden, so it counts only the shares they were seen to buy.
+}  // namespace
+
 std::optional<Voyage> voyage_of(const GameState& s, int viewer, Objective objective) {
     std::optional<Voyage> v = s.voyage();
     if (!v) return v;
@@ -56,6 +57,8 @@ std::optional<Voyage> voyage_of(const GameState& s, int viewer, Objective object
     }
     return v;
 }
+
+namespace {
 
 // What `who` has once the voyage just settled, in the objective's terms, times the
 // common denominator: the settled voyage income, or the change of wealth (income plus
@@ -297,6 +300,8 @@ int bot_action(BotKind kind, const GameState& s, Rng& rng) {
             return greedy_action(s, Objective::kIncome);
         case BotKind::kGreedyWealth:
             return greedy_action(s, Objective::kWealth);
+        case BotKind::kExpert:
+            return expert_action(s, rng);
     }
     invalid("bot_action: unknown bot kind " + std::to_string(static_cast<int>(kind)));
 }

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -34,4 +35,10 @@ inline int seat_cost(const Boat& b) {
 [[noreturn]] inline void invalid(const std::string& what) { throw std::invalid_argument(what); }
 
 }  // namespace game_detail
+
+// The voyage in progress as `viewer` sees it, valued by `objective`: the others'
+// face-down shares are hidden, so it counts only the shares they were seen to buy.
+// (The bots and the rollout analysis value a voyage this way.)
+std::optional<Voyage> voyage_of(const GameState& s, int viewer, Objective objective);
+
 }  // namespace manila

@@ -4,8 +4,8 @@ tests/test_stubs.py checks every name, parameter and pybind11-reported type here
 the built module; .ci/typecheck runs mypy's stubtest on it as well.
 """
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, SupportsFloat, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -353,3 +353,67 @@ def play_games(
     npt.NDArray[np.int32],
     list[list[int]],
 ]: ...
+
+# ---- rollout analysis (bind_analysis.cpp)
+
+# "auction", "harbour_master", "placement", "boarding", "pilot_small", "pilot_large", "plunder".
+def decision_kind(state: GameState) -> str: ...
+
+# (name, actions applied in order) of every option of the decision due.
+def decision_options(state: GameState, max_bids: int = 0) -> list[tuple[str, list[int]]]: ...
+
+# The analysis as JSON-ready values: decider, kind, horizon, policy, rollouts, seed, exact,
+# stop, seconds, target, gap_ci95, best (an index), screened_out, options (a list of dicts).
+def analyse_decision(
+    state: GameState,
+    *,
+    horizon: str = "voyage",
+    policy: str = "greedy-wealth",
+    seed: int = 0,
+    rollouts: int = 0,
+    max_rollouts: int = 20000,
+    time_limit: SupportsFloat | SupportsIndex = 10.0,
+    target: SupportsFloat | SupportsIndex = 0.0,
+    batch: int = 64,
+    threads: int = 0,
+    max_bids: int = 0,
+    exact_shortcut: bool = True,
+    exact_answers: bool = True,
+    sample_hidden: bool = False,
+    racing: bool = True,
+    screen: int = 0,
+    relative: bool = False,
+    progress: Callable[[int, float], bool] | None = None,
+) -> dict[str, Any]: ...
+def expert_action(state: GameState, rng: Rng) -> int: ...
+
+# A table's fields (manila.game.table): players as (cash, shares by good, face-down count,
+# mortgaged, declined), boats as (good, position, crew) with position 14 for Manila.
+def table_state(
+    *,
+    num_players: int,
+    observer: int,
+    phase: str,
+    current: int,
+    voyage: int,
+    harbour_master: int,
+    prices: Sequence[int],
+    supply: Sequence[int],
+    players: Sequence[tuple[int, Sequence[int], int, int, bool]],
+    observer_dealt: Sequence[int],
+    high_bid: int,
+    high_bidder: int,
+    bidding: Sequence[int],
+    stays_home: int,
+    boats: Sequence[tuple[int, int, Sequence[int]]],
+    spots: Sequence[int],
+    next_roll: int,
+    boarding_decider: int,
+    guard_boat: int,
+    guard_seat: int,
+    rounds_left: int,
+    thirteen_to_port: bool,
+    pirate_variant: bool,
+    seed: int,
+) -> GameState: ...
+def resample_hidden(state: GameState, viewer: int, seed: int) -> GameState: ...

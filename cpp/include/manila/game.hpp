@@ -187,6 +187,10 @@ struct Board {
 class GameState {
   public:
     GameState(int players, Rules rules, std::uint64_t seed);
+    // A state put together from a table (manila/table.hpp builds and checks the board):
+    // no history, chance drawn from a generator seeded by `seed`. Throws
+    // std::invalid_argument listing the broken invariants if the board is not consistent.
+    static GameState from_board(const Board& board, std::uint64_t seed);
 
     const Board& board() const { return b_; }
     int num_players() const { return b_.num_players; }
@@ -265,7 +269,8 @@ class GameState {
 };
 
 // Bots and play-outs.
-enum class BotKind : int { kRandom, kGreedy, kGreedyWealth };
+// kExpert: manila/analysis.hpp (rollouts where they pay, greedy-wealth elsewhere).
+enum class BotKind : int { kRandom, kGreedy, kGreedyWealth, kExpert };
 
 // Uniformly random among the legal actions.
 int random_action(const GameState& s, Rng& rng);

@@ -24,6 +24,7 @@ from ..voyage.position import as_position
 from ..voyage.state import VoyageState, as_state
 from ..voyage.suggest import with_suggestions
 from . import serve
+from .analyse import add_analyse_arguments, run_analyse
 from .games import add_ladder_arguments, add_simulate_arguments, run_ladder, run_simulate
 from .plot import add_plot_arguments, run_plot
 from .replay import add_replay_arguments, run_replay
@@ -241,6 +242,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_ladder_arguments(la)
     la.set_defaults(run=run_ladder)
+
+    an = sub.add_parser(
+        "analyse",
+        help="value every option of a game decision by rollouts (a table or a state)",
+        description="Every option of the decision due in a table (a player's view, as "
+        "state.observation(p) gives it) or a serialized state, valued by rollouts with a "
+        "continuation policy: docs/analysis.md.",
+    )
+    add_analyse_arguments(an)
+    an.set_defaults(run=run_analyse)
 
     rp = sub.add_parser(
         "replay",

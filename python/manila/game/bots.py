@@ -99,6 +99,22 @@ class GreedyWealthBot(GreedyBot):
     wealth = True
 
 
+class ExpertBot:
+    """The expert bot (docs/analysis.md): the auction and the harbour master's choices by
+    rollouts to the end of the voyage on its own view, every other decision as greedy-wealth."""
+
+    name = "expert"
+
+    def __init__(self, seed: int = 0):
+        self._rng = _core.Rng(seed)
+
+    def step(self, state: Seat) -> int:
+        return state.builtin_move(self.name, self._rng)
+
+    def __repr__(self) -> str:
+        return f"ExpertBot(state={self._rng.state:#x})"
+
+
 BotFactory = Callable[[int], Bot]
 _REGISTRY: dict[str, BotFactory] = {}
 
@@ -181,4 +197,5 @@ def bots_for(names: Sequence[str], game_seed: int) -> list[Bot]:
 register_bot("random", RandomBot)
 register_bot("greedy", GreedyBot)
 register_bot("greedy-wealth", GreedyWealthBot)
+register_bot("expert", ExpertBot)
 register_bot("solver", SolverBot)

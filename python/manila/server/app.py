@@ -4,6 +4,7 @@ Routes (see docs/http.md, and ``GET /openapi.json`` for the full description)::
 
     POST /v1/evaluate     a state (JSON, or {"notation": "r2 ..."}) -> the evaluation JSON
     POST /v1/advise       a position (a state with a "moment") -> the advice JSON
+    POST /v1/analyse      {"table": a table or serialized state, ...} -> the analysis JSON
     POST /v1/validate     a state -> {"valid": true, "state", "notation"} (canonical), or a 400
     GET  /v1/example      an example state
     GET  /healthz         {"status": "ok", "version": ...}
@@ -45,6 +46,7 @@ from urllib.parse import parse_qs
 from ..common.errors import Problem, StateError
 from ..common.inputs import json_error_text, json_type, no_json_constant
 from ..common.version import __version__
+from ..game.analysis import analyse
 from ..voyage.advice import advise
 from ..voyage.evaluation import evaluate
 from ..voyage.example import EXAMPLE
@@ -187,6 +189,39 @@ def _state_input(data: Any) -> tuple[Any, Optional[bool], Optional[bool]]:
     if problems:
         raise StateError(problems)
     return data["notation"], data.get("exact"), data.get("strict")
+
+
+def _analysis_input(data: Any, time_limit: float) -> dict[str, Any]:
+    """The arguments of manila.analyse from a POST /v1/analyse body, bounded for a server:
+    at most ANALYSIS_MAX_ROLLOUTS per option, and done well within the request's limit."""
+    if not isinstance(data, dict):
+        raise ApiError(400, f"the body must be a JSON object with a table, not {json_type(data)}")
+    unknown = [k for k in data if k not in _openapi.ANALYSIS_KEYS]
+    if unknown:
+        raise ApiError(400, f"unknown key; allowed: {', '.join(_openapi.ANALYSIS_KEYS)}", unknown[0])
+    if "table" not in data:
+        raise ApiError(400, "the table to analyse (an observation or a serialized state)", "table")
+    kwargs = {k: data[k] for k in data if k != "table"}
+    rollouts = kwargs.get("rollouts")
+    if (
+        isinstance(rollouts, int)
+        and not isinstance(rollouts, bool)
+        and rollouts > _openapi.ANALYSIS_MAX_ROLLOUTS
+    ):
+        raise ApiError(400, f"at most {_openapi.ANALYSIS_MAX_ROLLOUTS} per option on this server", "rollouts")
+    cap = 0.8 * time_limit  # the analysis stops by itself before the request does
+    limit = kwargs.get("time_limit", cap)
+    if isinstance(limit, (int, float)) and not isinstance(limit, bool):
+        kwargs["time_limit"] = min(float(limit), cap)
+    kwargs["max_rollouts"] = _openapi.ANALYSIS_MAX_ROLLOUTS
+    kwargs["threads"] = 1
+    return {"table": data["table"], **kwargs}
+
+
+def _analyse(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Runs on a worker thread (GIL released in C++)."""
+    args = dict(kwargs)
+    return analyse(args.pop("table"), **args).to_dict()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -452,6 +487,37 @@ class Handler(BaseHTTPRequestHandler):
             )
         return self._computed(query, self.server.adviser, "the advice", on_done=heavy.release)
 
+    def route_analyse(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
+        # Rollouts run for up to the time limit: they share the heavy searches' slots with
+        # the advice, and are turned away at once when those are taken.
+        heavy = self.server.heavy
+        if not heavy.acquire(blocking=False):
+            raise ApiError(
+                503,
+                f"busy: {self.server.heavy_limit} heavy search(es) already running; try again shortly",
+                headers={"Retry-After": "1"},
+            )
+        future = None
+        try:
+            self._params(query, ())
+            kwargs = _analysis_input(self._read_json(), self.server.time_limit)
+            future = self.server.pool.submit(_analyse, kwargs)
+            future.add_done_callback(lambda _: heavy.release())
+        finally:
+            if future is None:
+                heavy.release()
+        try:
+            result = future.result(timeout=max(0.0, self._deadline - time.monotonic()))
+        except concurrent.futures.TimeoutError:
+            raise ApiError(
+                503,
+                f"the analysis took longer than the time limit of {self.server.time_limit:g} s",
+                headers={"Retry-After": "1"},
+            ) from None
+        except ValueError as exc:  # a bad table or argument (the message names the field)
+            raise ApiError(400, str(exc)) from None
+        return self._json(result)
+
     def _computed(
         self,
         query: str,
@@ -539,6 +605,7 @@ ROUTES: dict[str, dict[str, Callable[..., tuple[int, bytes, str, dict[str, str]]
     "/v1/example": {"GET": Handler.route_example},
     "/v1/evaluate": {"POST": Handler.route_evaluate},
     "/v1/advise": {"POST": Handler.route_advise},
+    "/v1/analyse": {"POST": Handler.route_analyse},
     "/v1/validate": {"POST": Handler.route_validate},
 }
 

@@ -19,6 +19,7 @@ from ..common.vocab import (
     SPOTS,
     THIRTEEN_OPTIONS,
 )
+from ..game.analysis import HORIZONS, POLICIES
 from ..voyage.evaluation import TABLE_SPOTS
 from ..voyage.example import EXAMPLE
 from ..voyage.position import KINDS
@@ -26,6 +27,18 @@ from ..voyage.state import VoyageState
 
 JSON_TYPE = "application/json"
 MAX_BODY = 64 * 1024  # bytes; the server's default cap
+ANALYSIS_MAX_ROLLOUTS = 2000  # per option, for one POST /v1/analyse
+ANALYSIS_KEYS = (
+    "table",
+    "horizon",
+    "policy",
+    "rollouts",
+    "seed",
+    "time_limit",
+    "exact",
+    "max_bids",
+    "screen",
+)
 
 
 def _error_response(description: str) -> dict[str, Any]:
@@ -42,6 +55,70 @@ def _flag(name: str, description: str) -> dict[str, Any]:
         "required": False,
         "description": description,
         "schema": {"type": "string", "enum": ["1", "0", "true", "false"]},
+    }
+
+
+def _analyse_request() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": ["table"],
+        "additionalProperties": False,
+        "properties": {
+            "table": {
+                "type": "object",
+                "description": "a table (the JSON of state.observation(p): docs/observation.md) "
+                "or a serialized engine state (State.serialize())",
+            },
+            "horizon": {"enum": list(HORIZONS), "default": "voyage"},
+            "policy": {"enum": list(POLICIES), "default": "greedy-wealth"},
+            "rollouts": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": ANALYSIS_MAX_ROLLOUTS,
+                "description": "per option; absent: until the best two options' diff_ci95 "
+                "reaches 1 peso (voyage) or 0.01 (game), or the time limit",
+            },
+            "seed": {"type": "integer", "minimum": 0, "default": 0},
+            "time_limit": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "description": "seconds, capped below the server's limit",
+            },
+            "exact": {"type": "boolean", "default": True},
+            "max_bids": {"type": "integer", "minimum": 0, "default": 0},
+            "screen": {"type": "integer", "minimum": 0},
+        },
+    }
+
+
+def _analysis() -> dict[str, Any]:
+    value = {
+        "type": "object",
+        "required": ["mean", "ci95", "diff", "diff_ci95"],
+        "properties": {
+            k: {"type": "number"} for k in ("mean", "ci95", "diff", "diff_ci95", "margin", "margin_ci95")
+        }
+        | {"rollouts": {"type": "integer"}, "exact": {"type": "boolean"}},
+    }
+    return {
+        "type": "object",
+        "required": ["decider", "kind", "horizon", "policy", "rollouts", "seed", "exact", "options", "best"],
+        "properties": {
+            "decider": {"type": "string"},
+            "kind": {"type": "string"},
+            "horizon": {"type": "string"},
+            "policy": {"type": "string"},
+            "rollouts": {"type": "integer"},
+            "seed": {"type": "integer"},
+            "exact": {"type": "boolean"},
+            "options": {"type": "object", "additionalProperties": value},
+            "best": {"type": "string"},
+            "stop": {"type": "string"},
+            "gap_ci95": {"type": "number"},
+            "target": {"type": "number"},
+            "screened_out": {"type": "integer"},
+            "seconds": {"type": "number"},
+        },
     }
 
 
@@ -404,6 +481,30 @@ def description() -> dict[str, Any]:
                     },
                 }
             },
+            "/v1/analyse": {
+                "post": {
+                    "operationId": "analyse",
+                    "summary": "value every option of a game decision by rollouts",
+                    "description": "Every legal option of the decision due in a table (a "
+                    "player's view, as state.observation(p) gives it) or a serialized engine "
+                    "state, valued by rollouts with a continuation policy (docs/analysis.md; "
+                    "MANILA.md part 5). Rollouts are bounded: at most "
+                    f"{ANALYSIS_MAX_ROLLOUTS} per option, and the analysis stops by itself "
+                    "before the request's time limit. It counts as a heavy search: only a "
+                    "few run at once and more are answered 503 at once.",
+                    "requestBody": {
+                        "required": True,
+                        "content": {JSON_TYPE: {"schema": {"$ref": "#/components/schemas/AnalyseRequest"}}},
+                    },
+                    "responses": {
+                        "200": ok(
+                            "the analysis JSON (docs/analysis.md)", {"$ref": "#/components/schemas/Analysis"}
+                        ),
+                        **body_errors,
+                        "503": _error_response("busy (too many heavy searches at once)"),
+                    },
+                }
+            },
             "/v1/validate": {
                 "post": {
                     "operationId": "validate",
@@ -476,6 +577,8 @@ def description() -> dict[str, Any]:
                 "Advice": advice,
                 "Problem": problem,
                 "Errors": errors,
+                "AnalyseRequest": _analyse_request(),
+                "Analysis": _analysis(),
                 **{f"Boat_{g}": boat[g] for g in GOODS},
             }
         },

@@ -1,0 +1,233 @@
+#include <pybind11/functional.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "bot_names.hpp"
+#include "manila/analysis.hpp"
+#include "manila/game.hpp"
+#include "manila/table.hpp"
+
+namespace py = pybind11;
+using namespace manila;
+
+namespace {
+
+Horizon horizon_named(const std::string& name) {
+    if (name == "voyage") return Horizon::kVoyage;
+    if (name == "game") return Horizon::kGame;
+    throw std::invalid_argument("horizon: must be \"voyage\" or \"game\", got \"" + name + "\"");
+}
+
+Phase phase_named(const std::string& name) {
+    for (int p = 0; p < kNumPhases; ++p)
+        if (name == phase_name(static_cast<Phase>(p))) return static_cast<Phase>(p);
+    throw std::invalid_argument("phase: no phase is called \"" + name + "\"");
+}
+
+py::dict analysis_dict(const Analysis& a) {
+    py::dict d;
+    d["decider"] = a.decider;
+    d["kind"] = a.kind;
+    d["horizon"] = horizon_name(a.config.horizon);
+    d["rollouts"] = a.rollouts;
+    d["seed"] = a.config.seed;
+    d["exact"] = a.exact;
+    d["stop"] = a.stop;
+    d["seconds"] = a.seconds;
+    d["target"] = a.config.target;
+    d["gap_ci95"] = a.best_gap_ci95;
+    d["best"] = a.best;
+    d["screened_out"] = a.screened_out;
+    py::list options;
+    for (std::size_t k = 0; k < a.options.size(); ++k) {
+        const OptionValue& v = a.values[k];
+        py::dict o;
+        o["name"] = a.options[k].name;
+        o["actions"] = a.options[k].actions;
+        o["mean"] = v.mean;
+        o["ci95"] = v.ci95;
+        o["diff"] = v.diff;
+        o["diff_ci95"] = v.diff_ci95;
+        o["rollouts"] = v.rollouts;
+        o["exact"] = v.exact;
+        if (a.config.horizon == Horizon::kGame) {
+            o["margin"] = v.margin;
+            o["margin_ci95"] = v.margin_ci95;
+        }
+        options.append(o);
+    }
+    d["options"] = options;
+    return d;
+}
+
+}  // namespace
+
+void register_analysis(py::module_& m) {
+    m.def("decision_kind", &decision_kind, py::arg("state"));
+    m.def(
+        "decision_options",
+        [](const GameState& s, int max_bids) {
+            std::vector<std::pair<std::string, std::vector<int>>> out;
+            for (const DecisionOption& o : decision_options(s, max_bids))
+                out.emplace_back(o.name, o.actions);
+            return out;
+        },
+        py::arg("state"), py::arg("max_bids") = 0);
+
+    // Rollouts take from milliseconds to minutes: they run on a copy of the state with the
+    // GIL released (they touch no Python object). The progress callback, between batches on
+    // this thread, takes the GIL back; an exception it raises stops the analysis and is
+    // raised again here.
+    m.def(
+        "analyse_decision",
+        [](const GameState& s, const std::string& horizon, const std::string& policy,
+           std::uint64_t seed, int rollouts, int max_rollouts, double time_limit, double target,
+           int batch, int threads, int max_bids, bool exact_shortcut, bool exact_answers,
+           bool sample_hidden, bool racing, int screen, bool relative,
+           std::optional<std::function<bool(int, double)>> progress) {
+            AnalysisConfig c;
+            c.horizon = horizon_named(horizon);
+            c.policy = bot_kinds({policy}).front();
+            c.seed = seed;
+            c.rollouts = rollouts;
+            c.max_rollouts = max_rollouts;
+            c.time_limit = time_limit;
+            c.target = target;
+            c.batch = batch;
+            c.threads = threads;
+            c.max_bids = max_bids;
+            c.exact_shortcut = exact_shortcut;
+            c.exact_answers = exact_answers;
+            c.sample_hidden = sample_hidden;
+            c.racing = racing;
+            c.screen = screen;
+            c.relative = relative;
+            const GameState copy = s;
+            AnalysisProgress report;
+            bool failed = false;
+            if (progress)
+                report = [&](int done, double gap) {
+                    py::gil_scoped_acquire acquire;
+                    try {
+                        return (*progress)(done, gap);
+                    } catch (py::error_already_set& e) {
+                        e.restore();  // raised again below, once the GIL is back
+                        failed = true;
+                        return false;
+                    }
+                };
+            Analysis a;
+            {
+                py::gil_scoped_release release;
+                a = analyse_decision(copy, c, report);
+            }
+            if (failed) throw py::error_already_set();
+            py::dict d = analysis_dict(a);
+            d["policy"] = policy;
+            return d;
+        },
+        py::arg("state"), py::kw_only(), py::arg("horizon") = "voyage",
+        py::arg("policy") = "greedy-wealth", py::arg("seed") = 0, py::arg("rollouts") = 0,
+        py::arg("max_rollouts") = 20000, py::arg("time_limit") = 10.0, py::arg("target") = 0.0,
+        py::arg("batch") = 64, py::arg("threads") = 0, py::arg("max_bids") = 0,
+        py::arg("exact_shortcut") = true, py::arg("exact_answers") = true,
+        py::arg("sample_hidden") = false, py::arg("racing") = true, py::arg("screen") = 0,
+        py::arg("relative") = false, py::arg("progress") = py::none());
+
+    // The expert's rollouts take a fraction of a second: on a copy, the GIL released.
+    m.def(
+        "expert_action",
+        [](const GameState& s, Rng& rng) {
+            const GameState copy = s;
+            py::gil_scoped_release release;
+            return expert_action(copy, rng);
+        },
+        py::arg("state"), py::arg("rng"));
+
+    // A table's fields, as manila.game.table reads them from the JSON; players as (cash,
+    // shares by good, face-down count, mortgaged, declined), boats as (good, position,
+    // crew) in good order with position 14 for Manila, owners -1 for nobody.
+    m.def(
+        "table_state",
+        [](int num_players, int observer, const std::string& phase, int current, int voyage,
+           int harbour_master, const std::array<int, kNumGoods>& prices,
+           const std::array<int, kNumGoods>& supply,
+           const std::vector<std::tuple<int, std::array<int, kNumGoods>, int, int, bool>>& players,
+           const std::array<int, kNumGoods>& observer_dealt, int high_bid, int high_bidder,
+           const std::vector<int>& bidding, int stays_home,
+           const std::vector<std::tuple<int, int, std::vector<int>>>& boats,
+           const std::array<int, kNumSpots>& spots, int next_roll, int boarding_decider,
+           int guard_boat, int guard_seat, int rounds_left, bool thirteen_to_port,
+           bool pirate_variant, std::uint64_t seed) {
+            TableView t;
+            t.num_players = num_players;
+            t.rules = Rules{thirteen_to_port, pirate_variant};
+            t.observer = observer;
+            t.phase = phase_named(phase);
+            t.current = current;
+            t.voyage = voyage;
+            t.harbour_master = harbour_master;
+            t.prices = prices;
+            t.supply = supply;
+            for (const auto& [cash, shares, hidden, mortgaged, declined] : players)
+                t.players.push_back(TablePlayer{cash, shares, hidden, mortgaged, declined});
+            t.observer_dealt = observer_dealt;
+            t.high_bid = high_bid;
+            t.high_bidder = high_bidder;
+            t.bidding = bidding;
+            t.stays_home = stays_home;
+            for (const auto& [good, position, crew] : boats) {
+                if (good < 0 || good >= kNumGoods)
+                    throw std::invalid_argument("boats: not a good: " + std::to_string(good));
+                const GoodInfo& info = kGoods[static_cast<std::size_t>(good)];
+                if (static_cast<int>(crew.size()) > info.seats)
+                    throw std::invalid_argument(std::string("boats.") + info.name +
+                                                ".crew: more than the boat's " +
+                                                std::to_string(info.seats) + " seats");
+                Boat b;
+                b.good = good;
+                b.position = position;
+                b.crew_size = static_cast<int>(crew.size());
+                for (std::size_t k = 0; k < crew.size(); ++k) b.crew[k] = crew[k];
+                t.boats.push_back(b);
+            }
+            t.spots = spots;
+            t.next_roll = next_roll;
+            t.boarding_decider = boarding_decider;
+            t.guard_boat = guard_boat;
+            t.guard_seat = guard_seat;
+            t.rounds_left = rounds_left;
+            return table_state(t, seed);
+        },
+        py::kw_only(), py::arg("num_players"), py::arg("observer"), py::arg("phase"),
+        py::arg("current"), py::arg("voyage"), py::arg("harbour_master"), py::arg("prices"),
+        py::arg("supply"), py::arg("players"), py::arg("observer_dealt"), py::arg("high_bid"),
+        py::arg("high_bidder"), py::arg("bidding"), py::arg("stays_home"), py::arg("boats"),
+        py::arg("spots"), py::arg("next_roll"), py::arg("boarding_decider"), py::arg("guard_boat"),
+        py::arg("guard_seat"), py::arg("rounds_left"), py::arg("thirteen_to_port"),
+        py::arg("pirate_variant"), py::arg("seed"),
+        "The playable state of a table, the others' face-down shares dealt at random from "
+        "`seed`.");
+    m.def(
+        "resample_hidden",
+        [](const GameState& s, int viewer, std::uint64_t seed) {
+            if (viewer < 0 || viewer >= s.num_players())
+                throw std::invalid_argument("viewer: must be 0.." +
+                                            std::to_string(s.num_players() - 1) + ", got " +
+                                            std::to_string(viewer));
+            Board b = s.board();
+            Rng rng(seed);
+            resample_hidden(b, viewer, rng);
+            return GameState::from_board(b, s.seed());
+        },
+        py::arg("state"), py::arg("viewer"), py::arg("seed"),
+        "A copy of the state with the face-down shares of all but `viewer` dealt anew (no "
+        "history).");
+}

@@ -1,0 +1,112 @@
+// Analysis of a decision by rollouts (MANILA.md part 5): every legal option of the decision
+// due, each played out many times with a continuation policy, the same luck for every option.
+//
+// Rollout i of every option draws its chance from generators keyed by (seed, i) only: the
+// dice of voyage v's roll r from one keyed by (seed, i, v, r), so options that lead to
+// different numbers of moves still see the same dice; the policy's seats and (when asked)
+// the others' face-down shares from their own keys. Differences between options are then
+// paired, and far more precise than the values.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "manila/game.hpp"
+
+namespace manila {
+
+enum class Horizon : int { kVoyage, kGame };
+const char* horizon_name(Horizon h);
+
+// One option of a decision: the actions that make it, applied in order (the harbour
+// master's share, goods and start spaces are one option, valued as a whole).
+struct DecisionOption {
+    std::string name;
+    std::vector<int> actions;
+};
+
+// "auction", "harbour_master", "placement", "boarding", "pilot_small", "pilot_large" or
+// "plunder"; throws std::invalid_argument unless a player is to move.
+const char* decision_kind(const GameState& s);
+
+// Every option of the decision due, loans left out (they are no option of a decision).
+// Auction: pass, then the bids; with more than max_bids bids (0: no limit), max_bids of
+// them spread evenly from the lowest to the highest. Placement: decline, then the spots.
+std::vector<DecisionOption> decision_options(const GameState& s, int max_bids = 0);
+
+struct AnalysisConfig {
+    Horizon horizon = Horizon::kVoyage;
+    BotKind policy = BotKind::kGreedyWealth;  // every later decision, the decider's included
+    std::uint64_t seed = 0;
+    int rollouts = 0;            // a fixed number per option; 0: until the stop rule
+    int max_rollouts = 20000;    // stop rule: per option
+    double time_limit = 10.0;    // stop rule: seconds (0: none)
+    double target = 0.0;         // stop rule: the best two's diff_ci95; 0: 1 peso / 0.01
+    int batch = 64;              // rollouts per option between checks of the stop rule
+    int threads = 0;             // 0: all hardware threads (results do not depend on it)
+    int max_bids = 0;            // see decision_options
+    bool exact_shortcut = true;  // voyage: the exact expectation once no placement remains
+    bool exact_answers = true;   // voyage: part 4's answer where it is exact
+    bool sample_hidden = false;  // deal the others' face-down shares anew in every rollout
+    // Stop rule: options clearly behind the best (paired, 3 standard errors) stop rolling.
+    bool racing = true;
+    // Harbour master: keep only the `screen` combinations (0: all) of the highest exact
+    // voyage value with no placement at all (the share's cost and the share gains of the
+    // start spaces, the one part of the value that needs no rollout) before rolling out.
+    int screen = 0;
+    // Horizon voyage: the decider's change of wealth minus the mean of the others' (the
+    // shortcut then values every player's payoff as the rollout's state holds their shares).
+    bool relative = false;
+};
+
+struct OptionValue {
+    double mean = 0, ci95 = 0;           // pesos (voyage) or the win probability (game)
+    double diff = 0, diff_ci95 = 0;      // minus the first option's, paired
+    double margin = 0, margin_ci95 = 0;  // game: final wealth minus the best other's
+    int rollouts = 0;
+    bool exact = false;
+};
+
+struct Analysis {
+    int decider = 0;
+    std::string kind;
+    AnalysisConfig config;
+    int rollouts = 0;    // the most any option had
+    bool exact = false;  // every value exact
+    std::string stop;    // why it stopped: "exact", "rollouts", "target", "max_rollouts", "time",
+                         // "forced", "cancelled"
+    double seconds = 0;
+    double best_gap_ci95 = 0;  // the best two's paired diff_ci95 (0 with one option)
+    std::vector<DecisionOption> options;
+    std::vector<OptionValue> values;
+    int best = 0;
+    int screened_out = 0;  // harbour master options left out by the screen
+};
+
+// Called between batches with the rollouts so far and the best two's diff_ci95; returning
+// false stops the analysis (cancelled).
+using AnalysisProgress = std::function<bool(int rollouts, double gap_ci95)>;
+
+// Throws std::invalid_argument naming the argument: s must be at a player's decision.
+Analysis analyse_decision(const GameState& s, const AnalysisConfig& config,
+                          const AnalysisProgress& progress = {});
+
+// The expert bot: the auction and the harbour master's choices by rollouts to the end of
+// the voyage (its own view only: the others' face-down shares sampled), every other
+// decision by the continuation policy.
+// - auction: once per auction, the office's worth = (value of becoming harbour master now
+//   for nothing) - (value of passing), `office_rollouts` paired rollouts; it bids one more
+//   while that bid, with the interest of the loans it forces, costs less than the worth;
+// - harbour master: the share, goods and start spaces as one option, the `master_screen`
+//   best by the exact no-placement value, each rolled out `master_rollouts` times.
+struct ExpertConfig {
+    BotKind policy = BotKind::kGreedyWealth;
+    int office_rollouts = 48;
+    int master_rollouts = 24;
+    int master_screen = 12;
+};
+int expert_action(const GameState& s, Rng& rng, const ExpertConfig& config = {});
+
+}  // namespace manila

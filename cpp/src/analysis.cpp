@@ -1,0 +1,742 @@
+// Analysis of a decision by rollouts with common random numbers, exact where it can be.
+
+#include "manila/analysis.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "evaluator_internal.hpp"
+#include "game_internal.hpp"
+#include "manila/advice.hpp"
+#include "manila/evaluator.hpp"
+#include "manila/parallel.hpp"
+#include "manila/table.hpp"
+
+namespace manila {
+
+const char* horizon_name(Horizon h) { return h == Horizon::kVoyage ? "voyage" : "game"; }
+
+const char* decision_kind(const GameState& s) {
+    if (s.is_terminal()) invalid("state: the game is over, no decision is due");
+    if (s.is_chance_node()) invalid("state: chance moves next (a deal or a roll), not a player");
+    switch (s.board().phase) {
+        case Phase::kAuction:
+            return "auction";
+        case Phase::kBuyShare:
+        case Phase::kChooseGoods:
+        case Phase::kPlaceBoats:
+            return "harbour_master";
+        case Phase::kPlacement:
+            return "placement";
+        case Phase::kBoarding:
+            return "boarding";
+        case Phase::kSmallPilot:
+            return "pilot_small";
+        case Phase::kLargePilot:
+            return "pilot_large";
+        case Phase::kPlunder:
+            return "plunder";
+        default:
+            break;
+    }
+    invalid(std::string("state: no decision in phase ") + phase_name(s.board().phase));
+}
+
+namespace {
+
+constexpr double kZ95 = 1.96;
+// Racing: an option this many paired standard errors behind the best stops rolling.
+constexpr double kRacingZ = 3.0;
+// The default stop targets: 1 peso at horizon voyage, 1 percentage point at horizon game.
+constexpr double kVoyageTarget = 1.0;
+constexpr double kGameTarget = 0.01;
+// The first batch: at most this many rollouts in all, and at least this many per option.
+constexpr int kFirstBatchWork = 4096;
+constexpr int kMinFirstBatch = 8;
+
+std::vector<int> decision_actions(const GameState& s) {
+    std::vector<int> out;
+    for (int a : s.legal_actions())
+        if (a != action::kMortgage && a != action::kRepay) out.push_back(a);
+    return out;
+}
+
+std::string spot_name(int id) {
+    return id < kNumGoods ? good_name(id) : kSpotNames[static_cast<std::size_t>(id - kNumGoods)];
+}
+
+// The start spaces of start action a, named per sailing good ("ginseng 5, nutmeg 4, jade 0").
+std::string starts_name(const GameState& s, int a) {
+    const std::string full = s.action_to_string(a);  // "start ginseng 5, ..."
+    return full.substr(std::string("start ").size());
+}
+
+// Part 4's names of the pilots' moves ("none", "jade+1", "ginseng+1 jade-1").
+std::string pilot_option_name(int a) {
+    using namespace action;
+    auto one = [](int g, int d) {
+        return std::string(good_name(g)) + (d > 0 ? "+" : "-") + std::to_string(std::abs(d));
+    };
+    if (a == kSmallNone || a == kLargeNone) return "none";
+    if (a >= kSmall && a < kLargeNone) return one((a - kSmall) / 2, (a - kSmall) % 2 ? -1 : 1);
+    if (a >= kLargeOne && a < kLargeTwo)
+        return one((a - kLargeOne) / 4,
+                   kPilotSingles[static_cast<std::size_t>((a - kLargeOne) % 4)]);
+    const int k = a - kLargeTwo;
+    const auto pair = kPairs[static_cast<std::size_t>(k / 4)];
+    const auto d = kPilotPairs[static_cast<std::size_t>(k % 4)];
+    return one(pair[0], d[0]) + " " + one(pair[1], d[1]);
+}
+
+void harbour_options(const GameState& s, const std::string& prefix, std::vector<int> actions,
+                     std::vector<DecisionOption>& out) {
+    const Phase phase = s.board().phase;
+    for (int a : decision_actions(s)) {
+        GameState next = s;
+        next.apply_legal(a);
+        std::vector<int> acts = actions;
+        acts.push_back(a);
+        if (phase == Phase::kBuyShare) {
+            harbour_options(next, action_name(a) + "; ", acts, out);
+        } else if (phase == Phase::kChooseGoods) {
+            harbour_options(next, prefix, acts, out);
+        } else {
+            out.push_back({prefix + starts_name(s, a), acts});
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<DecisionOption> decision_options(const GameState& s, int max_bids) {
+    if (max_bids < 0) invalid("max_bids: must be at least 0, got " + std::to_string(max_bids));
+    decision_kind(s);  // checks that a player is to move
+    const Board& b = s.board();
+    const std::vector<int> acts = decision_actions(s);
+    std::vector<DecisionOption> out;
+    switch (b.phase) {
+        case Phase::kAuction: {
+            out.push_back({"pass", {action::kPass}});
+            std::vector<int> bids(acts.begin() + 1, acts.end());
+            const int n = static_cast<int>(bids.size());
+            if (max_bids > 0 && n > max_bids) {
+                std::vector<int> kept;
+                for (int k = 0; k < max_bids; ++k) {
+                    const int idx =
+                        max_bids == 1
+                            ? 0
+                            : static_cast<int>(std::lround(static_cast<double>(k) * (n - 1) /
+                                                           static_cast<double>(max_bids - 1)));
+                    kept.push_back(bids[static_cast<std::size_t>(idx)]);
+                }
+                kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+                bids = kept;
+            }
+            for (int a : bids) out.push_back({action_name(a), {a}});
+            break;
+        }
+        case Phase::kBuyShare:
+        case Phase::kChooseGoods:
+        case Phase::kPlaceBoats:
+            harbour_options(s, "", {}, out);
+            break;
+        case Phase::kPlacement:
+            out.push_back({"decline", {action::kDecline}});
+            for (int a : acts)
+                if (a != action::kDecline) out.push_back({spot_name(a - action::kPlace), {a}});
+            break;
+        case Phase::kBoarding: {
+            out.push_back({"stay", {action::kStay}});
+            // Part 4's order: boats in good order, a full boat (variant) rearmost seat first.
+            for (int g = 0; g < kNumGoods; ++g) {
+                if (std::binary_search(acts.begin(), acts.end(), action::kBoard + g))
+                    out.push_back({std::string("board ") + good_name(g), {action::kBoard + g}});
+                for (int seat = kMaxSeats - 1; seat >= 0; --seat) {
+                    const int a = action::kDisplace + g * kMaxSeats + seat;
+                    if (std::binary_search(acts.begin(), acts.end(), a))
+                        out.push_back({std::string("board ") + good_name(g) + " displace " +
+                                           std::to_string(seat + 1),
+                                       {a}});
+                }
+            }
+            break;
+        }
+        case Phase::kSmallPilot:
+        case Phase::kLargePilot:
+            for (int a : acts) out.push_back({pilot_option_name(a), {a}});
+            break;
+        case Phase::kPlunder:
+            for (int a : acts)
+                out.push_back({action_name(a).substr(std::string("plunder: ").size()), {a}});
+            break;
+        default:
+            break;
+    }
+    return out;
+}
+
+namespace {
+
+bool anyone_can_place(const Board& b) {
+    for (int p = 0; p < b.num_players; ++p)
+        if (!((b.declined >> p) & 1) && b.accomplices(p) < b.max_accomplices) return true;
+    return false;
+}
+
+// Once no placement remains in the voyage, its expectation is exact (parts 2 and 3).
+bool no_placement_remains(const Board& b) {
+    const bool phase =
+        b.phase == Phase::kRoll || b.phase == Phase::kSmallPilot || b.phase == Phase::kLargePilot;
+    return phase && b.next_roll <= kNumRollsPerVoyage &&
+           (b.next_roll == kNumRollsPerVoyage || !anyone_can_place(b));
+}
+
+// The decider's expected payoff (wealth) of the voyage in progress, as the decider sees it.
+double voyage_expectation(const GameState& g, int decider) {
+    const std::optional<Voyage> v = voyage_of(g, decider, Objective::kWealth);
+    if (!v) throw std::logic_error("analysis: no voyage to evaluate");
+    return static_cast<double>(expected_payoff(*v, decider)) /
+           static_cast<double>(denominator(v->next_roll));
+}
+
+// Every player's expected payoff (wealth) of the voyage in progress: as the decider sees
+// it (the others' face-down shares hidden, only the decider's entry filled), or with
+// `everyone`, as this rollout's state holds them (a sample, when the shares are sampled).
+std::vector<double> expected_payoffs(const GameState& g, int decider, bool everyone) {
+    std::vector<double> out(static_cast<std::size_t>(g.num_players()), 0.0);
+    if (!everyone) {
+        out[static_cast<std::size_t>(decider)] = voyage_expectation(g, decider);
+        return out;
+    }
+    std::optional<Voyage> v = g.voyage();
+    if (!v) throw std::logic_error("analysis: no voyage to evaluate");
+    v->objective = Objective::kWealth;
+    const std::vector<std::int64_t> all = payoffs_of(*v);
+    const auto den = static_cast<double>(denominator(v->next_roll));
+    for (std::size_t p = 0; p < out.size(); ++p) out[p] = static_cast<double>(all[p]) / den;
+    return out;
+}
+
+struct Outcome {
+    double value = 0;   // pesos (voyage) or the win share (game)
+    double margin = 0;  // game: final wealth minus the best other's
+};
+
+// Key layout under a rollout's key: 1 the hidden shares, 2.. the seats, then the dice.
+constexpr std::uint64_t kHiddenKey = 1;
+constexpr std::uint64_t kSeatKey = 2;
+constexpr std::uint64_t kChanceKey = 16;
+
+Outcome play_out(GameState g, const DecisionOption& option, int decider, const AnalysisConfig& c,
+                 std::uint64_t key) {
+    const int root_voyage = g.board().voyage;
+    const int n = g.num_players();
+    const std::vector<int> w0 = g.returns();
+    // Voyage horizon: the decider's change of wealth, or (relative) that minus the mean of
+    // the others' changes.
+    auto voyage_value = [&](const std::vector<double>& expected) {
+        const std::vector<int> w = g.returns();
+        auto delta = [&](int p) {
+            const auto q = static_cast<std::size_t>(p);
+            return w[q] - w0[q] + (expected.empty() ? 0.0 : expected[q]);
+        };
+        double value = delta(decider);
+        if (c.relative) {
+            double others = 0;
+            for (int p = 0; p < n; ++p)
+                if (p != decider) others += delta(p);
+            value -= others / (n - 1);
+        }
+        return Outcome{value, 0};
+    };
+    for (int a : option.actions) g.apply_legal(a);
+    std::vector<Rng> seats;
+    for (int p = 0; p < g.num_players(); ++p)
+        seats.emplace_back(derive_seed(key, kSeatKey + static_cast<std::uint64_t>(p)));
+    std::size_t moves = 0;
+    while (!g.is_terminal()) {
+        const Board& b = g.board();
+        if (c.horizon == Horizon::kVoyage) {
+            if (b.voyage != root_voyage) break;
+            if (c.exact_shortcut && no_placement_remains(b))
+                return voyage_value(expected_payoffs(g, decider, c.relative));
+        }
+        int a;
+        if (g.is_chance_node()) {
+            // The dice of (voyage, roll), whatever the moves before them.
+            const auto sub =
+                static_cast<std::uint64_t>(b.phase == Phase::kDeal ? 8 + b.dealt : b.next_roll);
+            Rng r(derive_seed(derive_seed(key, kChanceKey + static_cast<std::uint64_t>(b.voyage)),
+                              sub));
+            a = g.sample_chance(r);
+        } else {
+            a = bot_action(c.policy, g, seats[static_cast<std::size_t>(b.current)]);
+        }
+        g.apply_legal(a);
+        if (++moves > static_cast<std::size_t>(kMaxGameActions))
+            throw std::runtime_error("analysis: a rollout does not end");
+    }
+    if (c.horizon == Horizon::kVoyage) return voyage_value({});
+    const std::vector<int> w = g.returns();
+    int best_other = kMinWealth - 1, top = kMinWealth - 1, tied = 0;
+    for (int p = 0; p < g.num_players(); ++p) {
+        const int x = w[static_cast<std::size_t>(p)];
+        if (p != decider) best_other = std::max(best_other, x);
+        if (x > top)
+            top = x, tied = 1;
+        else if (x == top)
+            ++tied;
+    }
+    const int mine = w[static_cast<std::size_t>(decider)];
+    return {mine == top ? 1.0 / tied : 0.0, static_cast<double>(mine - best_other)};
+}
+
+struct Moments {
+    double mean = 0, ci95 = 0;
+};
+
+// Mean and 95% half-width of xs[0..n) (or of xs - ys, paired).
+Moments moments(const std::vector<double>& xs, std::size_t n, const std::vector<double>* ys) {
+    Moments m;
+    if (n == 0) return m;
+    auto at = [&](std::size_t i) { return xs[i] - (ys ? (*ys)[i] : 0.0); };
+    double sum = 0;
+    for (std::size_t i = 0; i < n; ++i) sum += at(i);
+    const double dn = static_cast<double>(n);
+    m.mean = sum / dn;
+    if (n > 1) {
+        // Two passes: equal values give a variance of exactly 0.
+        double sq = 0;
+        for (std::size_t i = 0; i < n; ++i) sq += (at(i) - m.mean) * (at(i) - m.mean);
+        m.ci95 = kZ95 * std::sqrt(sq / (dn - 1) / dn);
+    }
+    return m;
+}
+
+// Part 4's exact values where they exist (horizon voyage); nothing where they do not.
+std::optional<std::vector<OptionValue>> exact_values(const GameState& s, int d,
+                                                     const std::vector<DecisionOption>& options,
+                                                     int threads) {
+    const Board& b = s.board();
+    // Numerators over one denominator, so that differences are as exact as part 4's.
+    std::vector<std::int64_t> num;
+    std::int64_t den = 1;
+    auto by_name = [&](const std::vector<std::string>& names,
+                       const std::vector<std::vector<std::int64_t>>& payoffs,
+                       std::int64_t denominator) -> bool {
+        den = denominator;
+        for (const DecisionOption& o : options) {
+            const auto it = std::find(names.begin(), names.end(), o.name);
+            if (it == names.end()) return false;
+            num.push_back(
+                payoffs[static_cast<std::size_t>(it - names.begin())][static_cast<std::size_t>(d)]);
+        }
+        return true;
+    };
+    bool ok = false;
+    switch (b.phase) {
+        case Phase::kPlunder:
+            // Settled at once: the value is the change of wealth.
+            for (const DecisionOption& o : options) {
+                GameState c = s;
+                for (int a : o.actions) c.apply_legal(a);
+                num.push_back(c.wealth(d) - s.wealth(d));
+            }
+            ok = true;
+            break;
+        case Phase::kSmallPilot:
+        case Phase::kLargePilot: {
+            const Voyage v = voyage_of(s, d, Objective::kWealth).value();
+            const DecisionAdvice a = advise_pilot(v, b.phase == Phase::kLargePilot);
+            ok = by_name(a.names, a.payoffs, a.denominator);
+            break;
+        }
+        case Phase::kBoarding: {
+            if (anyone_can_place(b)) return std::nullopt;  // a placement round follows
+            const Voyage v = voyage_of(s, d, Objective::kWealth).value();
+            DecisionAdvice a;
+            if (b.decider == 0)
+                a = advise_boarding(v, false);
+            else if (b.on_ship & 1)
+                a = advise_boarding(v, true);
+            else
+                a = advise_boarding(v, false, b.guard_boat, b.guard_seat);
+            ok = by_name(a.names, a.payoffs, a.denominator);
+            break;
+        }
+        case Phase::kPlacement: {
+            if (b.next_roll != kNumRollsPerVoyage) return std::nullopt;
+            const Voyage v = voyage_of(s, d, Objective::kWealth).value();
+            std::vector<int> movers;
+            for (int k = b.turn; k < b.num_players; ++k) {
+                const int p = (b.harbour_master + k) % b.num_players;
+                if (!((b.declined >> p) & 1) && b.accomplices(p) < b.max_accomplices)
+                    movers.push_back(p);
+            }
+            if (movers.empty() || movers.front() != d) return std::nullopt;
+            const PlacementAdvice a = advise_placement(v, movers, threads);
+            // The decider's payoff after declining and the others' best replies.
+            std::int64_t declined = 0;
+            if (movers.size() == 1) {
+                declined = expected_payoff(v, d);
+            } else {
+                const std::vector<int> rest(movers.begin() + 1, movers.end());
+                declined = advise_placement(v, rest, threads).payoffs[static_cast<std::size_t>(d)];
+            }
+            for (const DecisionOption& o : options) {
+                const int id = o.actions.front() == action::kDecline
+                                   ? kDeclineSpot
+                                   : o.actions.front() - action::kPlace;
+                std::size_t k = 0;
+                while (k < a.options.size() && a.options[k].id != id) ++k;
+                if (k == a.options.size()) return std::nullopt;
+                num.push_back(declined + a.net[k]);
+                den = a.denominator;
+            }
+            ok = true;
+            break;
+        }
+        default:
+            break;
+    }
+    if (!ok) return std::nullopt;
+    std::vector<OptionValue> out(options.size());
+    for (std::size_t k = 0; k < options.size(); ++k) {
+        out[k].mean = static_cast<double>(num[k]) / static_cast<double>(den);
+        out[k].diff = static_cast<double>(num[k] - num[0]) / static_cast<double>(den);
+        out[k].exact = true;
+    }
+    return out;
+}
+
+void check_config(const AnalysisConfig& c) {
+    if (c.rollouts < 0) invalid("rollouts: must be at least 0, got " + std::to_string(c.rollouts));
+    if (c.max_rollouts < 1)
+        invalid("max_rollouts: must be at least 1, got " + std::to_string(c.max_rollouts));
+    if (!(c.time_limit >= 0)) invalid("time_limit: must be at least 0 seconds");
+    if (!(c.target >= 0)) invalid("target: must be at least 0");
+    if (c.batch < 2) invalid("batch: must be at least 2, got " + std::to_string(c.batch));
+    if (c.threads < 0) invalid("threads: must be at least 0, got " + std::to_string(c.threads));
+    if (c.horizon != Horizon::kVoyage && c.horizon != Horizon::kGame)
+        invalid("horizon: must be voyage or game");
+}
+
+}  // namespace
+
+namespace {
+
+// The analysis of the given options of the decision due in s (the config checked).
+Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options,
+                         const AnalysisConfig& config, const AnalysisProgress& progress) {
+    const auto started = std::chrono::steady_clock::now();
+    auto elapsed = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    };
+    Analysis out;
+    out.config = config;
+    if (out.config.target == 0)
+        out.config.target = config.horizon == Horizon::kVoyage ? kVoyageTarget : kGameTarget;
+    const AnalysisConfig& c = out.config;
+    out.kind = decision_kind(s);
+    out.decider = s.current_player();
+    out.options = std::move(options);
+    const int d = out.decider;
+    if (c.screen < 0) invalid("screen: must be at least 0, got " + std::to_string(c.screen));
+    if (c.screen > 0 && out.kind == std::string("harbour_master") &&
+        out.options.size() > static_cast<std::size_t>(c.screen)) {
+        std::vector<std::pair<double, std::size_t>> proxy;
+        for (std::size_t k = 0; k < out.options.size(); ++k) {
+            GameState g = s;
+            for (int a : out.options[k].actions) g.apply_legal(a);
+            const std::vector<double> e = expected_payoffs(g, d, c.relative);
+            auto delta = [&](int p) {
+                return g.wealth(p) - s.wealth(p) + e[static_cast<std::size_t>(p)];
+            };
+            double value = delta(d);
+            if (c.relative) {
+                double others = 0;
+                for (int p = 0; p < s.num_players(); ++p)
+                    if (p != d) others += delta(p);
+                value -= others / (s.num_players() - 1);
+            }
+            proxy.push_back({value, k});
+        }
+        // Highest first, ties in option order; the kept ones stay in option order.
+        std::stable_sort(proxy.begin(), proxy.end(),
+                         [](const auto& x, const auto& y) { return x.first > y.first; });
+        std::vector<std::size_t> keep;
+        for (int k = 0; k < c.screen; ++k)
+            keep.push_back(proxy[static_cast<std::size_t>(k)].second);
+        std::sort(keep.begin(), keep.end());
+        std::vector<DecisionOption> kept;
+        for (std::size_t k : keep) kept.push_back(out.options[k]);
+        out.screened_out = static_cast<int>(out.options.size() - kept.size());
+        out.options = std::move(kept);
+    }
+    const std::size_t K = out.options.size();
+    const int threads = c.threads == 0 ? hardware_threads() : c.threads;
+
+    if (c.horizon == Horizon::kVoyage && c.exact_answers) {
+        if (auto exact = exact_values(s, d, out.options, threads)) {
+            out.values = std::move(*exact);
+            out.exact = true;
+            out.stop = "exact";
+        }
+    }
+    if (!out.exact) {
+        std::vector<std::vector<double>> values(K), margins(K);
+        std::vector<char> active(K, 1);
+        int done = 0;
+        const int fixed = c.rollouts;
+        out.stop = fixed ? "rollouts" : "max_rollouts";
+        auto paired = [&](int x, int y) {
+            const auto& vx = values[static_cast<std::size_t>(x)];
+            const auto& vy = values[static_cast<std::size_t>(y)];
+            return moments(vx, std::min(vx.size(), vy.size()), &vy);
+        };
+        // The best option by mean, and the best other that is not the same as it in every
+        // rollout (a bid the others outbid anyway plays out as the bid below it): ranking
+        // equals tells nothing.
+        auto best_two = [&](int& best, int& second) {
+            std::vector<double> means(K);
+            for (std::size_t k = 0; k < K; ++k)
+                means[k] = moments(values[k], values[k].size(), nullptr).mean;
+            best = static_cast<int>(std::max_element(means.begin(), means.end()) - means.begin());
+            second = -1;
+            for (std::size_t k = 0; k < K; ++k) {
+                if (static_cast<int>(k) == best) continue;
+                if (second >= 0 && means[k] <= means[static_cast<std::size_t>(second)]) continue;
+                const auto& vk = values[k];
+                const auto& vb = values[static_cast<std::size_t>(best)];
+                const std::size_t n = std::min(vk.size(), vb.size());
+                if (std::equal(vk.begin(), vk.begin() + static_cast<std::ptrdiff_t>(n), vb.begin()))
+                    continue;
+                second = static_cast<int>(k);
+            }
+        };
+        while (true) {
+            const int goal = fixed ? fixed : c.max_rollouts;
+            // With many options (the harbour master's hundreds) the first batch is smaller,
+            // so that racing can drop the clearly worse ones early.
+            const int first =
+                std::max(kMinFirstBatch, std::min(c.batch, kFirstBatchWork / static_cast<int>(K)));
+            const int n = std::min(done == 0 && !fixed ? first : c.batch, goal - done);
+            if (n <= 0) break;
+            // The base state of each rollout of the batch (the hidden shares dealt anew).
+            std::vector<GameState> bases;
+            bases.reserve(static_cast<std::size_t>(n));
+            for (int i = 0; i < n; ++i) {
+                if (!c.sample_hidden) {
+                    bases.push_back(s);
+                    continue;
+                }
+                Board board = s.board();
+                Rng r(derive_seed(derive_seed(c.seed, static_cast<std::uint64_t>(done + i)),
+                                  kHiddenKey));
+                resample_hidden(board, d, r);
+                bases.push_back(GameState::from_board(board, s.seed()));
+            }
+            std::vector<int> live;
+            for (std::size_t k = 0; k < K; ++k)
+                if (active[k]) {
+                    live.push_back(static_cast<int>(k));
+                    values[k].resize(static_cast<std::size_t>(done + n));
+                    margins[k].resize(static_cast<std::size_t>(done + n));
+                }
+            const int work = static_cast<int>(live.size()) * n;
+            parallel_for(work, threads, [&](int w) {
+                const auto k = static_cast<std::size_t>(live[static_cast<std::size_t>(w / n)]);
+                const int i = w % n;
+                const std::uint64_t key = derive_seed(c.seed, static_cast<std::uint64_t>(done + i));
+                const Outcome o =
+                    play_out(bases[static_cast<std::size_t>(i)], out.options[k], d, c, key);
+                values[k][static_cast<std::size_t>(done + i)] = o.value;
+                margins[k][static_cast<std::size_t>(done + i)] = o.margin;
+            });
+            done += n;
+            int best = 0, second = -1;
+            best_two(best, second);
+            out.best_gap_ci95 = second < 0 ? 0.0 : paired(best, second).ci95;
+            if (progress && !progress(done, out.best_gap_ci95)) {
+                out.stop = "cancelled";
+                break;
+            }
+            if (fixed) continue;
+            if (K == 1) {
+                out.stop = "forced";
+                break;
+            }
+            if (out.best_gap_ci95 <= c.target) {
+                out.stop = "target";
+                break;
+            }
+            if (c.time_limit > 0 && elapsed() >= c.time_limit) {
+                out.stop = "time";
+                break;
+            }
+            if (c.racing && done >= 2 * kMinFirstBatch)
+                for (std::size_t k = 1; k < K; ++k) {
+                    if (!active[k] || static_cast<int>(k) == best) continue;
+                    const auto p = paired(static_cast<int>(k), best);
+                    if (p.mean + kRacingZ / kZ95 * p.ci95 < 0) active[k] = 0;
+                }
+        }
+        out.values.resize(K);
+        for (std::size_t k = 0; k < K; ++k) {
+            OptionValue& v = out.values[k];
+            const std::size_t n = values[k].size();
+            const Moments m = moments(values[k], n, nullptr);
+            const Moments df = moments(values[k], std::min(n, values[0].size()), &values[0]);
+            const Moments mg = moments(margins[k], n, nullptr);
+            v.mean = m.mean;
+            v.ci95 = m.ci95;
+            v.diff = df.mean;
+            v.diff_ci95 = df.ci95;
+            if (c.horizon == Horizon::kGame) {
+                v.margin = mg.mean;
+                v.margin_ci95 = mg.ci95;
+            }
+            v.rollouts = static_cast<int>(n);
+            out.rollouts = std::max(out.rollouts, v.rollouts);
+        }
+    }
+    out.best = 0;
+    for (std::size_t k = 1; k < K; ++k)
+        if (out.values[k].mean > out.values[static_cast<std::size_t>(out.best)].mean)
+            out.best = static_cast<int>(k);
+    out.seconds = elapsed();
+    return out;
+}
+
+}  // namespace
+
+Analysis analyse_decision(const GameState& s, const AnalysisConfig& config,
+                          const AnalysisProgress& progress) {
+    check_config(config);
+    return analyse_options(s, decision_options(s, config.max_bids), config, progress);
+}
+
+// ---------------------------------------------------------------------------------------
+// The expert bot
+
+namespace {
+
+// One decision's worth of memory per thread (a game is played on one thread): the office's
+// worth for the auction in progress, and the rest of the harbour master's chosen option.
+struct ExpertMemory {
+    std::uint64_t auction_key = 0;
+    int office_worth = 0;
+    std::uint64_t master_key = 0;
+    std::vector<int> master_plan;
+};
+thread_local ExpertMemory memory;
+
+// The voyage's identity for one player (within one game): cash and prices do not change
+// during the auction and the harbour master's choices, and the voyage number tells voyages
+// apart.
+std::uint64_t voyage_key(const GameState& s, int tag) {
+    const Board& b = s.board();
+    std::uint64_t k = derive_seed(s.seed(), static_cast<std::uint64_t>(b.voyage * 8 + tag));
+    for (int p = 0; p < b.num_players; ++p)
+        k = derive_seed(k, static_cast<std::uint64_t>(b.players[static_cast<std::size_t>(p)].cash));
+    for (int g = 0; g < kNumGoods; ++g)
+        k = derive_seed(k, static_cast<std::uint64_t>(b.price_step[static_cast<std::size_t>(g)]));
+    return k;
+}
+
+AnalysisConfig expert_rollouts(const ExpertConfig& e, int rollouts, std::uint64_t seed) {
+    AnalysisConfig c;
+    c.horizon = Horizon::kVoyage;
+    c.policy = e.policy;
+    c.seed = seed;
+    c.rollouts = rollouts;
+    c.threads = 1;           // the ladder plays games on every thread already
+    c.sample_hidden = true;  // a bot sees only its own view
+    c.relative = true;       // a game is won against the others
+    c.racing = false;
+    return c;
+}
+
+// What winning the office is worth to the player to move, in pesos: becoming harbour
+// master now for nothing (everyone else passes at once) against passing, to the end of
+// the voyage, the same dice for both.
+int office_worth(const GameState& s, const ExpertConfig& e, Rng& rng) {
+    const Board& b = s.board();
+    const int me = b.current;
+    const int bid = b.high_bid + 1;
+    std::vector<DecisionOption> options{{"pass", {action::kPass}}};
+    if (bid <= std::min(action::kMaxBid, b.players[static_cast<std::size_t>(me)].capacity())) {
+        DecisionOption win{"win", {bid}};
+        GameState g = s;
+        g.apply_legal(bid);
+        while (g.board().phase == Phase::kAuction) {
+            win.actions.push_back(action::kPass);
+            g.apply_legal(action::kPass);
+        }
+        options.push_back(win);
+    }
+    if (options.size() == 1) return 0;
+    const Analysis a =
+        analyse_options(s, options, expert_rollouts(e, e.office_rollouts, rng.next()), {});
+    return static_cast<int>(std::floor(a.values[1].mean - a.values[0].mean)) + bid;
+}
+
+// What bidding `bid` costs: the bid and the interest on the loans it forces.
+int bid_cost(const PlayerState& ps, int bid) {
+    if (bid <= ps.cash) return bid;
+    const int loans = (bid - ps.cash + kLoanAmount - 1) / kLoanAmount;
+    return bid + loans * (kRepayAmount - kLoanAmount);
+}
+
+}  // namespace
+
+int expert_action(const GameState& s, Rng& rng, const ExpertConfig& e) {
+    if (s.is_terminal() || s.is_chance_node()) invalid("expert_action: no player to move");
+    const Board& b = s.board();
+    const int me = b.current;
+    switch (b.phase) {
+        case Phase::kAuction: {
+            const std::uint64_t key = voyage_key(s, 1 + me);
+            if (memory.auction_key != key) {
+                memory.auction_key = key;
+                memory.office_worth = office_worth(s, e, rng);
+            }
+            const int bid = b.high_bid + 1;
+            const PlayerState& ps = b.players[static_cast<std::size_t>(me)];
+            if (bid <= std::min(action::kMaxBid, ps.capacity()) &&
+                bid_cost(ps, bid) < memory.office_worth)
+                return bid;
+            return action::kPass;
+        }
+        case Phase::kBuyShare:
+        case Phase::kChooseGoods:
+        case Phase::kPlaceBoats: {
+            const std::uint64_t key = voyage_key(s, 7);
+            if (memory.master_key != key || memory.master_plan.empty()) {
+                AnalysisConfig c = expert_rollouts(e, e.master_rollouts, rng.next());
+                c.screen = e.master_screen;
+                const Analysis a = analyse_decision(s, c);
+                memory.master_key = key;
+                memory.master_plan = a.options[static_cast<std::size_t>(a.best)].actions;
+            }
+            const int a = memory.master_plan.front();
+            memory.master_plan.erase(memory.master_plan.begin());
+            if (!s.is_legal(a)) {  // a stale plan: ask again
+                memory.master_plan.clear();
+                memory.master_key = 0;
+                return expert_action(s, rng, e);
+            }
+            return a;
+        }
+        default:
+            return bot_action(e.policy, s, rng);
+    }
+}
+
+}  // namespace manila

@@ -1,0 +1,110 @@
+"""``python -m manila analyse FILE|-``: every option of a decision, valued by rollouts
+(docs/analysis.md). The input is a table (a player's view, as ``state.observation(p)``
+gives it) or a serialized engine state."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Optional
+
+from ..common.inputs import InputError, parse_json, read_text, source_name
+from ..common.progress import ProgressBar
+from ..game.analysis import HORIZONS, POLICIES, analyse, render_analysis
+
+# Rollouts shown as progress once the analysis has taken this long (seconds).
+PROGRESS_DELAY = 1.0
+
+
+def add_analyse_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("table", metavar="FILE|-", help="a table (observation JSON) or a serialized state")
+    parser.add_argument(
+        "--horizon",
+        choices=HORIZONS,
+        default="voyage",
+        help="voyage: pesos to the end of this voyage (default); game: win probability",
+    )
+    parser.add_argument(
+        "--policy",
+        choices=POLICIES,
+        default="greedy-wealth",
+        help="the continuation policy (default greedy-wealth)",
+    )
+    parser.add_argument(
+        "--rollouts",
+        type=int,
+        default=None,
+        metavar="N",
+        help="rollouts per option (default: until the stop rule)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the rollouts (default 0)")
+    parser.add_argument(
+        "--time-limit", type=float, default=10.0, metavar="S", help="stop rule: seconds (default 10)"
+    )
+    parser.add_argument(
+        "--target",
+        type=float,
+        default=None,
+        help="stop rule: the best two's diff_ci95 (default 1 peso / 0.01)",
+    )
+    parser.add_argument(
+        "--max-bids",
+        type=int,
+        default=0,
+        metavar="N",
+        help="auction: bids spread evenly, at most N (default all)",
+    )
+    parser.add_argument(
+        "--screen",
+        type=int,
+        default=None,
+        metavar="N",
+        help="harbour master: combinations rolled out (default 30, 0: all)",
+    )
+    parser.add_argument(
+        "--no-exact", action="store_true", help="roll every die: no exact answers or shortcut"
+    )
+    parser.add_argument("--threads", type=int, default=0, help="threads (default all)")
+    parser.add_argument("--json", action="store_true", help="print the JSON of MANILA.md part 5")
+    parser.add_argument("--no-progress", action="store_true", help="no progress on standard error")
+
+
+def run_analyse(args: argparse.Namespace) -> int:
+    name = source_name(args.table)
+    data = parse_json(read_text(args.table), name)
+    if not isinstance(data, dict):
+        raise InputError(f"{name}: a table is a JSON object")
+    bar: Optional[ProgressBar] = None
+    if not args.no_progress and sys.stderr.isatty():
+        bar = ProgressBar(args.rollouts or 20000, "rollout", "analyse", delay=PROGRESS_DELAY, keep=False)
+
+    def progress(done: int, gap: float) -> bool:
+        if bar is not None:
+            bar.update_to(done)
+        return True
+
+    try:
+        result = analyse(
+            data,
+            horizon=args.horizon,
+            policy=args.policy,
+            rollouts=args.rollouts,
+            seed=args.seed,
+            time_limit=args.time_limit,
+            exact=not args.no_exact,
+            target=args.target,
+            threads=args.threads,
+            max_bids=args.max_bids,
+            screen=args.screen,
+            progress=progress,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.json or not sys.stdout.isatty():
+        json.dump(result.to_dict(), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(render_analysis(result))
+    return 0

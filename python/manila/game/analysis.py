@@ -1,0 +1,347 @@
+"""Analysis of any decision of the game by rollouts (MANILA.md part 5; docs/analysis.md).
+
+    >>> from manila.game import Game
+    >>> state = Game(4, seed=1).new_initial_state()
+    >>> while state.is_chance_node():
+    ...     _ = state.apply_chance()
+    >>> result = analyse(state, rollouts=64, seed=1, max_bids=4)
+    >>> result.kind, result.decider, list(result.options)[:2]
+    ('auction', 'p0', ['pass', 'bid 1'])
+    >>> result.to_dict()["options"]["pass"]["diff"]
+    0.0
+
+Every option of the decision due is played out with a continuation policy (every later
+decision, the decider's own included), the same dice for every option's i-th rollout.
+Horizon ``"voyage"``: the decider's payoff in wealth at the end of this voyage, exact once
+no placement remains (and exact outright where part 4 is). Horizon ``"game"``: the
+decider's win probability (ties shared), with the final wealth margin over the best other.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Union
+
+from .. import _core
+from .engine import State
+from .table import TableLike, table_state
+
+__all__ = ["HORIZONS", "POLICIES", "Analysis", "OptionValue", "analyse"]
+
+HORIZONS = ("voyage", "game")
+POLICIES: tuple[str, ...] = tuple(b for b in _core.CORE_BOTS if b not in ("random", "expert"))
+# The harbour master's combinations kept (by their exact no-placement value) for rollouts.
+HARBOUR_SCREEN = 30
+
+Progress = Callable[[int, float], Optional[bool]]
+
+
+@dataclass(frozen=True)
+class OptionValue:
+    """One option: its value (pesos at horizon voyage, a probability at game) with its 95%
+    half-width, and its paired difference from the first option."""
+
+    name: str
+    mean: float
+    ci95: float
+    diff: float
+    diff_ci95: float
+    rollouts: int
+    exact: bool
+    actions: tuple[int, ...]
+    margin: Optional[float] = None
+    margin_ci95: Optional[float] = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "mean": self.mean,
+            "ci95": self.ci95,
+            "diff": self.diff,
+            "diff_ci95": self.diff_ci95,
+            "rollouts": self.rollouts,
+            "exact": self.exact,
+        }
+        if self.margin is not None:
+            out["margin"] = self.margin
+            out["margin_ci95"] = self.margin_ci95
+        return out
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The analysis of one decision (``to_dict()`` is part 5's JSON)."""
+
+    decider: str
+    kind: str
+    horizon: str
+    policy: str
+    rollouts: int
+    seed: int
+    exact: bool
+    options: dict[str, OptionValue]
+    best: str
+    stop: str
+    seconds: float
+    gap_ci95: float
+    target: float
+    screened_out: int = 0
+    phase: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "decider": self.decider,
+            "kind": self.kind,
+            "horizon": self.horizon,
+            "policy": self.policy,
+            "rollouts": self.rollouts,
+            "seed": self.seed,
+            "exact": self.exact,
+            "options": {name: o.to_dict() for name, o in self.options.items()},
+            "best": self.best,
+            "stop": self.stop,
+            "gap_ci95": self.gap_ci95,
+            "target": self.target,
+            "screened_out": self.screened_out,
+            "seconds": self.seconds,
+        }
+
+    @property
+    def unit(self) -> str:
+        return "pesos" if self.horizon == "voyage" else "win probability"
+
+    def plain_words(self) -> list[str]:
+        """The auction and the harbour master in plain words (other kinds: the best option)."""
+        best = self.options[self.best]
+        value = _fmt(best.mean, best.ci95, self.horizon)
+        if self.kind == "auction":
+            return _auction_words(self) + [f"Best: {self.best} ({value})."]
+        if self.kind == "harbour_master":
+            return _harbour_words(self)
+        return [f"Best: {self.best} ({value})."]
+
+
+def _fmt(mean: float, ci: float, horizon: str) -> str:
+    if horizon == "game":
+        return f"{100 * mean:.1f}% ± {100 * ci:.1f}"
+    return f"{mean:.2f} ± {ci:.2f}"
+
+
+def _auction_words(a: Analysis) -> list[str]:
+    bids = [(int(name.split()[1]), o) for name, o in a.options.items() if name.startswith("bid ")]
+    if not bids:
+        return [f"{a.decider} cannot bid: passing is the only option."]
+    paying = [(b, o) for b, o in bids if o.diff > 0]
+    unit = "pesos" if a.horizon == "voyage" else "percentage points"
+    scale = 1.0 if a.horizon == "voyage" else 100.0
+    if not paying:
+        b, o = bids[0]
+        return [
+            f"No bid pays for {a.decider}: bid {b} is {scale * -o.diff:.2f} ± {scale * o.diff_ci95:.2f} "
+            f"{unit} worse than passing."
+        ]
+    top, o = max(paying, key=lambda bo: bo[0])
+    above = [b for b, _ in bids if b > top]
+    words = [
+        f"The office pays for {a.decider} up to a bid of {top} "
+        f"(+{scale * o.diff:.2f} ± {scale * o.diff_ci95:.2f} {unit} over passing)"
+        + (f"; from bid {above[0]} on, passing is better." if above else ".")
+    ]
+    return words
+
+
+def _harbour_words(a: Analysis) -> list[str]:
+    """The best combination, then the best of each share choice and each good left home."""
+    best = a.options[a.best]
+    words = [f"Best: {a.best} ({_fmt(best.mean, best.ci95, a.horizon)})."]
+    by_share: dict[str, tuple[str, OptionValue]] = {}
+    by_home: dict[str, tuple[str, OptionValue]] = {}
+    for name, o in a.options.items():
+        share, _, starts = name.rpartition("; ")
+        sailing = tuple(part.split()[0] for part in starts.split(", "))
+        home = next((g for g in _core.GOODS if g not in sailing), "?")
+        for table, key in ((by_share, share or "(share already chosen)"), (by_home, home)):
+            if key not in table or o.mean > table[key][1].mean:
+                table[key] = (name, o)
+    if len(by_share) > 1:
+        words.append("Share:")
+        for key, (name, o) in sorted(by_share.items(), key=lambda kv: -kv[1][1].mean):
+            words.append(f"  {key}: {_fmt(o.mean, o.ci95, a.horizon)} (with {name.rpartition('; ')[2]})")
+    words.append("Good left home:")
+    for key, (name, o) in sorted(by_home.items(), key=lambda kv: -kv[1][1].mean):
+        words.append(f"  {key}: {_fmt(o.mean, o.ci95, a.horizon)} (best starts {name.rpartition('; ')[2]})")
+    if a.screened_out:
+        words.append(
+            f"({a.screened_out} combinations were screened out by their exact value with no placement.)"
+        )
+    return words
+
+
+def _state_of(table_or_state: Union[State, TableLike], seed: int) -> tuple[State, bool]:
+    """The state, and whether it came from a table (then its hidden shares are sampled)."""
+    if isinstance(table_or_state, State):
+        return table_or_state, False
+    inner = getattr(table_or_state, "_state", None)  # a PlayerView
+    if isinstance(inner, State):
+        return inner, True
+    if isinstance(table_or_state, (str, Mapping)):
+        state = table_state(table_or_state, seed=seed)
+        return state, not state.history()
+    raise ValueError(
+        f"table_or_state: a manila.game.State, a player's view, or a table (JSON), got {type(table_or_state).__name__}"
+    )
+
+
+def _check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise ValueError(f"{name}: must be one of {', '.join(choices)}, got {value!r}")
+    return str(value)
+
+
+def _check_number(value: Any, name: str, low: float, integer: bool = False) -> None:
+    ok = isinstance(value, int) if integer else isinstance(value, (int, float))
+    if isinstance(value, bool) or not ok or (not integer and not math.isfinite(value)) or value < low:
+        kind = "an integer" if integer else "a number"
+        raise ValueError(f"{name}: must be {kind} of at least {low:g}, got {value!r}")
+
+
+def analyse(
+    table_or_state: Union[State, TableLike],
+    horizon: str = "voyage",
+    policy: str = "greedy-wealth",
+    rollouts: Optional[int] = None,
+    seed: int = 0,
+    time_limit: float = 10.0,
+    exact: bool = True,
+    *,
+    target: Optional[float] = None,
+    max_rollouts: int = 20000,
+    threads: int = 0,
+    max_bids: int = 0,
+    screen: Optional[int] = None,
+    sample_hidden: Optional[bool] = None,
+    progress: Optional[Progress] = None,
+) -> Analysis:
+    """Every option of the decision due, valued by rollouts (MANILA.md part 5).
+
+    ``rollouts``: a fixed number per option; None plays batches until the best two options'
+    ``diff_ci95`` is at most ``target`` (default 1 peso at horizon voyage, 0.01 at game),
+    ``max_rollouts`` or ``time_limit`` seconds, whichever first. ``exact``: part 4's exact
+    answers and the exact voyage expectation once no placement remains (horizon voyage);
+    False rolls every die. ``screen``: the harbour master's combinations kept for rollouts
+    by their exact no-placement value (default 30; 0 keeps all). ``sample_hidden``: deal
+    the others' face-down shares anew in every rollout (default: for a table or a view,
+    not for a full state). ``progress(rollouts, gap_ci95)`` is called between batches;
+    returning False stops early.
+    """
+    horizon = _check_choice(horizon, "horizon", HORIZONS)
+    policy = _check_choice(policy, "policy", POLICIES)
+    if rollouts is not None:
+        _check_number(rollouts, "rollouts", 1, integer=True)
+    _check_number(seed, "seed", 0, integer=True)
+    _check_number(time_limit, "time_limit", 0)
+    _check_number(max_rollouts, "max_rollouts", 1, integer=True)
+    _check_number(threads, "threads", 0, integer=True)
+    _check_number(max_bids, "max_bids", 0, integer=True)
+    if target is not None:
+        _check_number(target, "target", 0)
+        if target == 0:
+            raise ValueError("target: must be above 0 (0 would never stop)")
+    if screen is not None:
+        _check_number(screen, "screen", 0, integer=True)
+    if not isinstance(exact, bool):
+        raise ValueError(f"exact: true or false, got {exact!r}")
+    state, from_table = _state_of(table_or_state, seed)
+    if state.is_terminal():
+        raise ValueError("state: the game is over, no decision is due")
+    if state.is_chance_node():
+        raise ValueError("state: chance moves next (a deal or a roll), not a player")
+    hidden = from_table if sample_hidden is None else bool(sample_hidden)
+
+    def report(done: int, gap: float) -> bool:
+        return progress is None or progress(done, gap) is not False
+
+    raw = _core.analyse_decision(
+        state._s,
+        horizon=horizon,
+        policy=policy,
+        seed=seed,
+        rollouts=rollouts or 0,
+        max_rollouts=max_rollouts,
+        time_limit=time_limit,
+        target=target or 0.0,
+        threads=threads,
+        max_bids=max_bids,
+        exact_shortcut=exact,
+        exact_answers=exact,
+        sample_hidden=hidden,
+        screen=HARBOUR_SCREEN if screen is None else screen,
+        progress=report if progress is not None else None,
+    )
+    options: dict[str, OptionValue] = {}
+    for o in raw["options"]:
+        options[o["name"]] = OptionValue(
+            name=o["name"],
+            mean=o["mean"],
+            ci95=o["ci95"],
+            diff=o["diff"],
+            diff_ci95=o["diff_ci95"],
+            rollouts=o["rollouts"],
+            exact=o["exact"],
+            actions=tuple(o["actions"]),
+            margin=o.get("margin"),
+            margin_ci95=o.get("margin_ci95"),
+        )
+    names = list(options)
+    return Analysis(
+        decider=state.player_name(raw["decider"]),
+        kind=raw["kind"],
+        horizon=horizon,
+        policy=policy,
+        rollouts=raw["rollouts"],
+        seed=seed,
+        exact=raw["exact"],
+        options=options,
+        best=names[raw["best"]],
+        stop=raw["stop"],
+        seconds=raw["seconds"],
+        gap_ci95=raw["gap_ci95"],
+        target=raw["target"],
+        screened_out=raw["screened_out"],
+        phase=state.phase,
+    )
+
+
+def render_analysis(result: Analysis, limit: int = 20) -> str:
+    """The terminal table: every option (the best ``limit`` and the first when there are
+    more) with its value, the paired difference from the first option, and the intervals."""
+    pct = result.horizon == "game"
+    scale = 100.0 if pct else 1.0
+    head = f"{result.kind} for {result.decider}: horizon {result.horizon}, policy {result.policy}, " + (
+        "exact" if result.exact else f"{result.rollouts} rollouts, seed {result.seed}, stop: {result.stop}"
+    )
+    unit = "win %" if pct else "pesos"
+    rows = list(result.options.values())
+    first = rows[0]
+    shown = sorted(rows, key=lambda o: -o.mean)[:limit]
+    if first not in shown:
+        shown.append(first)
+    width = max(len(o.name) for o in shown) + 2
+    lines = [head, f"{'option':<{width}} {unit:>16} {'vs ' + first.name:>18} {'n':>6}"]
+    for o in shown:
+        mark = "*" if o.name == result.best else " "
+        value = f"{scale * o.mean:8.2f} ± {scale * o.ci95:5.2f}"
+        diff = f"{scale * o.diff:+8.2f} ± {scale * o.diff_ci95:5.2f}"
+        lines.append(f"{mark}{o.name:<{width - 1}} {value:>16} {diff:>18} {o.rollouts:>6}")
+    if len(rows) > len(shown):
+        lines.append(f"  ... {len(rows) - len(shown)} more options (--json lists them all)")
+    if pct:
+        b = result.options[result.best]
+        if b.margin is not None:
+            lines.append(
+                f"best's final wealth minus the best other's: {b.margin:.1f} ± {b.margin_ci95 or 0:.1f}"
+            )
+    lines.extend(result.plain_words())
+    return "\n".join(lines)

@@ -25,15 +25,18 @@ import operator
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Optional, cast
 
 from .. import _core
 from ..common.errors import Problem
 from ..common.text import did_you_mean
 from ..common.vocab import GOODS, PLAYER_COUNTS
+from ..game.analysis import analyse
 from ..game.bots import Bot, bot_names, bot_seed, make_bot
 from ..game.engine import SERIAL_VERSION, Game, IllegalActionError, State, action_id, action_name
+from ..game.solver import _game_name
 from ..game.view import PlayerView
+from ..voyage.advice import DECLINE, advise
 from .names import spot_label
 
 PLAY_VERSION = 1
@@ -142,7 +145,9 @@ def new_table(spec: Any) -> Table:
         raise PlayError('a new game is {"players": 4, "seed": 3, "human": 0, "bots": [...]}', "new")
     for key in spec:
         if key not in NEW_KEYS:
-            raise PlayError(f"unknown key{did_you_mean(str(key), NEW_KEYS)}; allowed: {', '.join(NEW_KEYS)}", f"new.{key}")
+            raise PlayError(
+                f"unknown key{did_you_mean(str(key), NEW_KEYS)}; allowed: {', '.join(NEW_KEYS)}", f"new.{key}"
+            )
     players = _int(spec.get("players", 4), "new.players", PLAYER_COUNTS[0], PLAYER_COUNTS[-1])
     seed = _int(spec.get("seed", 0), "new.seed", 0, 2**64 - 1)
     human = _int(spec.get("human", 0), "new.human", 0, players - 1)
@@ -174,7 +179,9 @@ def load_table(record: Any) -> Table:
         if key not in _RECORD_KEYS:
             raise PlayError(f"unknown key; a game has {', '.join(_RECORD_KEYS)}", f"game.{key}")
     if record.get("check") != _checksum(record):
-        raise PlayError("the game was changed after the server wrote it (its check does not match)", "game.check")
+        raise PlayError(
+            "the game was changed after the server wrote it (its check does not match)", "game.check"
+        )
     players = _int(record.get("players"), "game.players", PLAYER_COUNTS[0], PLAYER_COUNTS[-1])
     seed = _int(record.get("seed"), "game.seed", 0, 2**64 - 1)
     human = _int(play.get("human"), "game.play.human", 0, players - 1)
@@ -193,12 +200,16 @@ def load_table(record: Any) -> Table:
     for p, (bot, given) in enumerate(zip(bots, rngs)):
         rng = _bot_rng(bot)
         if (rng is None) != (given is None):
-            raise PlayError("this seat's bot has no generator" if rng is None else "missing", f"game.play.bot_rng[{p}]")
+            raise PlayError(
+                "this seat's bot has no generator" if rng is None else "missing", f"game.play.bot_rng[{p}]"
+            )
         if rng is not None:
             try:
                 rng.state = int(str(given), 16)
             except ValueError:
-                raise PlayError(f"a hexadecimal generator state, got {given!r}", f"game.play.bot_rng[{p}]") from None
+                raise PlayError(
+                    f"a hexadecimal generator state, got {given!r}", f"game.play.bot_rng[{p}]"
+                ) from None
     return Table(state, human, names, bots)
 
 
@@ -214,7 +225,8 @@ def _replay(game: Game, history: Any) -> State:
             drawn = state.sample_chance()
             if a != drawn:
                 raise PlayError(
-                    f"{_name(a)}: not what the game's seed draws here ({action_name(drawn)})", f"game.history[{i}]"
+                    f"{_name(a)}: not what the game's seed draws here ({action_name(drawn)})",
+                    f"game.history[{i}]",
                 )
         try:
             state.apply_action(a)
@@ -385,6 +397,21 @@ def advance(table: Table, log: Log, deadline: Optional[float] = None) -> bool:
     return True
 
 
+def page_options() -> dict[str, Any]:
+    """What the play page offers: the player counts, the bots, the default bot."""
+    return {"players": list(PLAYER_COUNTS), "bots": list(bot_names()), "default_bot": DEFAULT_BOT}
+
+
+def face_down(state: State, player: int) -> list[str]:
+    """The goods of the shares ``player`` was dealt (face down), from their own history."""
+    seen = state.observation(player)["history"]
+    return [
+        name.split()[1]
+        for name in (action_name(a) for a in seen if a is not None)
+        if name.startswith("deal ")
+    ]
+
+
 def full_log(table: Table) -> list[str]:
     """The log of the whole game so far, replayed from its history (for a loaded game)."""
     replay = Table(table.state.game.new_initial_state(), table.human, table.names, table.bots)
@@ -410,6 +437,7 @@ def answer(table: Table, lines: list[str], pending: bool = False) -> dict[str, A
         "terminal": state.is_terminal(),
         "pending": pending and not state.is_terminal(),
         "view": view.observation(),
+        "face_down": face_down(state, table.human),
         "log": lines,
     }
     if state.is_terminal():
@@ -423,7 +451,10 @@ def parse_request(data: Any) -> tuple[Table, Optional[str], bool, bool]:
         raise PlayError('the body is {"new": {...}} or {"game": ..., "action": "..."}')
     for key in data:
         if key not in REQUEST_KEYS:
-            raise PlayError(f"unknown key{did_you_mean(str(key), REQUEST_KEYS)}; allowed: {', '.join(REQUEST_KEYS)}", str(key))
+            raise PlayError(
+                f"unknown key{did_you_mean(str(key), REQUEST_KEYS)}; allowed: {', '.join(REQUEST_KEYS)}",
+                str(key),
+            )
     if ("new" in data) == ("game" in data):
         raise PlayError('give either "new" (a new game) or "game" (the game an answer gave)')
     action = data.get("action")
@@ -461,7 +492,6 @@ def play_move(table: Table, action: Optional[str], whole: bool, deadline: Option
     return answer(table, lines, pending=not done)
 
 
-
 # --------------------------------------------------------------------------- the hint
 
 
@@ -470,6 +500,13 @@ def _advice_action(phase: str, option: str) -> str:
     if phase == "placement":
         return option if option == DECLINE else "place " + option
     return _game_name(phase, option)
+
+
+def _plain(action: str) -> str:
+    """'take Port B' for 'place port_b'; other actions as they are named."""
+    if action.startswith("place "):
+        return "take " + spot_label(action[len("place ") :])
+    return action
 
 
 def _pesos(x: float) -> str:
@@ -497,11 +534,56 @@ def hint(table: Table, time_limit: float = 4.0) -> dict[str, Any]:
             for name, v in advice.options.items()
         ]
         best = _advice_action(state.phase, advice.best)
-        unit = "pesos in wealth against " + ("placing no more" if kind == "placement" else f"'{options[0]['action']}'")
+        value = float(advice.options[advice.best]["expected_net"])
+        against = "placing no more" if kind == "placement" else f"'{options[0]['action']}'"
         words = [
-            f"Best: {best} ({_pesos(next(o['value'] for o in options if o['action'] == best))} {unit}).",
+            f"Best: {_plain(best)}, {_pesos(value)} pesos in wealth against {against}.",
             "Exact: every player after you answers with their own best "
             + ("for the rest of this round." if kind == "placement" else "for the rest of the voyage."),
         ]
-        return {"source": "advice", "exact": True, "kind": kind, "best": best, "options": options, "words": words}
+        return {
+            "source": "advice",
+            "exact": True,
+            "kind": kind,
+            "best": best,
+            "options": options,
+            "words": words,
+        }
     return _analysis_hint(table, view, time_limit)
+
+
+def _analysis_hint(table: Table, view: PlayerView, time_limit: float) -> dict[str, Any]:
+    """The rollout analysis of the decision (MANILA.md part 5) from the player's view: the
+    others' face-down shares are dealt anew in every rollout."""
+    state = table.state
+    seed = _core.derive_seed(state.game.seed, 1_000_000 + state.move_number())
+    # analyse takes a player's view (it deals the hidden shares anew), beyond what its
+    # annotation says.
+    result = analyse(cast(Any, view), horizon="voyage", time_limit=time_limit, threads=1, seed=seed)
+    # An option of the harbour master is a whole combination (share, goods, starts): the
+    # decision due now is its first action; each is shown with its best combination.
+    first: dict[str, Any] = {}
+    for o in result.options.values():
+        act = action_name(o.actions[0]) if o.actions else o.name
+        if act not in first or o.mean > first[act]["value"]:
+            first[act] = {"action": act, "value": o.mean, "ci95": o.ci95, "exact": o.exact, "line": o.name}
+    best_option = result.options[result.best]
+    best = action_name(best_option.actions[0]) if best_option.actions else result.best
+    how = "exact" if result.exact else f"{result.rollouts} rollouts, ± is a 95% interval"
+    words = [
+        *result.plain_words(),
+        f"Values: your expected wealth gain by the end of this voyage ({how}), the bots playing greedy-wealth.",
+    ]
+    return {
+        "source": "analysis",
+        "exact": result.exact,
+        "kind": result.kind,
+        "best": best,
+        "options": sorted(first.values(), key=lambda o: -float(o["value"])),
+        "words": words,
+    }
+
+
+def play_hint(table: Table, time_limit: float) -> dict[str, Any]:
+    """The answer for the game as it stands (nothing played), with the hint for the player."""
+    return {**answer(table, []), "hint": hint(table, time_limit)}

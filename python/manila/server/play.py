@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import operator
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -570,8 +571,9 @@ def _analysis_hint(table: Table, view: PlayerView, time_limit: float) -> dict[st
     best_option = result.options[result.best]
     best = action_name(best_option.actions[0]) if best_option.actions else result.best
     how = "exact" if result.exact else f"{result.rollouts} rollouts, ± is a 95% interval"
+    me = state.player_name(table.human)
     words = [
-        *result.plain_words(),
+        *(re.sub(rf"\b{me}\b", "you", line) for line in result.plain_words()),
         f"Values: your expected wealth gain by the end of this voyage ({how}), the bots playing greedy-wealth.",
     ]
     return {

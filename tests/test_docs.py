@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-PAGES = ("rules.md", "numbers.md", "notation.md", "http.md", "advice.md")
+PAGES = ("rules.md", "numbers.md", "notation.md", "http.md", "advice.md", "play.md")
 # Written so that this file does not mention what it looks for.
 OUTSIDE = ("MANILA" + ".md", "../" + "shared", "/work/" + "shared")
 

@@ -232,8 +232,16 @@ def _replay(game: Game, history: Any) -> State:
         try:
             state.apply_action(a)
         except IllegalActionError as exc:
-            raise PlayError(f"{_name(a)}: {exc.reason}", f"game.history[{i}]") from None
+            raise PlayError(
+                f"{_name(a)}: {_reason(_name(a).strip(chr(39)), exc.reason)}", f"game.history[{i}]"
+            ) from None
     return state
+
+
+def _reason(action: str, reason: str) -> str:
+    """The engine's reason without the action's name it starts with (said once, quoted)."""
+    head = " ".join(action.split()) + ": "
+    return reason[len(head) :] if reason.startswith(head) else reason
 
 
 def _name(a: int) -> str:
@@ -484,7 +492,7 @@ def play_move(table: Table, action: Optional[str], whole: bool, deadline: Option
             raise PlayError(f"{action!r}: not your move, {who}", "action")
         reason = state.illegal_reason(action)
         if reason is not None:
-            raise PlayError(f"{action!r}: {reason}", "action")
+            raise PlayError(f"{action!r}: {_reason(action, reason)}", "action")
         log.play(action_id(action))
     done = advance(table, log, deadline)
     lines = log.finish()

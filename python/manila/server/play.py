@@ -562,7 +562,7 @@ def hint(table: Table, time_limit: float = 4.0) -> dict[str, Any]:
 
 
 def _analysis_hint(table: Table, view: PlayerView, time_limit: float) -> dict[str, Any]:
-    """The rollout analysis of the decision (MANILA.md part 5) from the player's view: the
+    """The rollout analysis of the decision (manila.game.analysis) from the player's view: the
     others' face-down shares are dealt anew in every rollout."""
     state = table.state
     seed = _core.derive_seed(state.game.seed, 1_000_000 + state.move_number())

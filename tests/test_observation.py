@@ -8,13 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers.hidden import others_shares, reshuffle_others
+from helpers.states import HypothesisDraws, SeededDraws
 from manila import _core
 from manila.bots import bots_for
 from manila.game import Game
 from manila.view import PlayerView, observation_layout, observation_low, observation_size
-from states import Draws, HypothesisDraws, SeededDraws
-
-DEAL = _core.ACTION_OFFSETS["deal"]
 
 
 def play_history(players, seed, bots):
@@ -30,21 +29,6 @@ def play_history(players, seed, bots):
         )
         state.apply_action(a)
     return game, state.history()
-
-
-def reshuffle_others(history, players, observer, d: Draws):
-    """The same history with the deals to the players other than `observer` shuffled among
-    them (in an order ``d`` chooses): each other player may get different face-down shares,
-    the supply stays the same."""
-    deals = 2 * players
-    assert all(DEAL <= a < DEAL + 4 for a in history[:deals])
-    others = [k for k in range(deals) if k // 2 != observer]
-    dealt = [history[k] for k in others]
-    d.shuffle(dealt)
-    out = list(history)
-    for k, a in zip(others, dealt):
-        out[k] = a
-    return out
 
 
 def views(state, player):
@@ -65,13 +49,6 @@ def assert_same_views(game, history_a, history_b, observer, greedy=False):
         a.apply_action(x)
         b.apply_action(y)
     assert views(a, observer) == views(b, observer)
-
-
-def others_shares(game, history, observer):
-    s = game.new_initial_state()
-    for a in history[: 2 * game.players]:
-        s.apply_action(a)
-    return [s.to_dict()["players"][p]["shares"] for p in range(game.players) if p != observer]
 
 
 @settings(max_examples=25, deadline=None)

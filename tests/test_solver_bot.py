@@ -6,11 +6,11 @@ import random
 import pytest
 
 import manila
+from helpers.hidden import others_shares, reshuffle_others
 from manila import _core
 from manila.bots import bots_for, make_bot
 from manila.game import Game
 from manila.game.solver import SolverBot, _game_name, arrival_odds
-from test_observation import others_shares, reshuffle_others
 
 
 def play(seed, lineup, on_move=None):

@@ -191,6 +191,8 @@ std::vector<BotKind> bot_kinds(const std::vector<std::string>& names) {
     return out;
 }
 
+BotKind core_bot_kind(const std::string& name) { return bot_kinds({name}).front(); }
+
 void register_game(py::module_& m) {
     namespace a = action;
     m.attr("NUM_ACTIONS") = a::kNumActions;
@@ -236,6 +238,7 @@ void register_game(py::module_& m) {
         py::arg("players"));
     m.attr("MAX_GAME_ACTIONS") = kMaxGameActions;
     m.attr("MIN_WEALTH") = kMinWealth;
+    m.attr("MIN_FINAL_WEALTH") = kMinFinalWealth;
     py::list core_bot_names;
     for (const auto& b : core_bots()) core_bot_names.append(b.first);
     m.attr("CORE_BOTS") = py::tuple(core_bot_names);

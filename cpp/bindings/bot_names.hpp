@@ -1,4 +1,4 @@
-// The built-in bots by name, for every binding that takes a bot or a policy (bind_game.cpp).
+// The built-in bots by name, shared by the register_* files (the table is in bind_game.cpp).
 #pragma once
 
 #include <string>
@@ -8,3 +8,7 @@
 
 // Throws std::invalid_argument naming the unknown bot and listing the built-in ones.
 std::vector<manila::BotKind> bot_kinds(const std::vector<std::string>& names);
+
+// The bot called `name` ("random", "greedy", ...); std::invalid_argument listing the
+// built-in bots for an unknown name.
+manila::BotKind core_bot_kind(const std::string& name);

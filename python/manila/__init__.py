@@ -25,7 +25,9 @@ from .game.bots import GreedyBot, RandomBot
 from .game.engine import Game, IllegalActionError
 from .game.ladder import LadderResult, ladder
 from .game.simulate import SimulationResult, simulate
+from .game.vector_env import VectorEnv
 from .sweeps.enumerate import enumerate_starts, reachable
+from .sweeps.pattern import Pattern
 from .sweeps.starts import rank_starts
 from .sweeps.sweep import Sweep, read_frame, sweep
 from .voyage.advice import Advice, advise
@@ -47,6 +49,7 @@ __all__ = [
     "IllegalActionError",
     "LadderResult",
     "Moment",
+    "Pattern",
     "Position",
     "Problem",
     "RandomBot",
@@ -54,6 +57,7 @@ __all__ = [
     "SimulationResult",
     "StateError",
     "Sweep",
+    "VectorEnv",
     "VoyageState",
     "advise",
     "enumerate_starts",

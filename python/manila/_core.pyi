@@ -5,7 +5,7 @@ the built module; .ci/typecheck runs mypy's stubtest on it as well.
 """
 
 from collections.abc import Callable, Sequence
-from typing import Any, SupportsFloat, SupportsIndex
+from typing import Annotated, Any, SupportsFloat, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -249,6 +249,7 @@ TERMINAL_PLAYER: int
 ACTION_OFFSETS: dict[str, int]
 MAX_GAME_ACTIONS: int
 MIN_WEALTH: int
+MIN_FINAL_WEALTH: int
 CORE_BOTS: tuple[str, ...]
 
 def action_name(action: int) -> str: ...
@@ -417,3 +418,70 @@ def table_state(
     seed: int,
 ) -> GameState: ...
 def resample_hidden(state: GameState, viewer: int, seed: int) -> GameState: ...
+
+# The batched environment (bind_vector_env.cpp). Its arrays are read-only views of buffers
+# that reset and step rewrite.
+NUM_PLAYER_ACTIONS: int
+
+class VectorEnv(metaclass=_Pybind11Type):
+    """N games stepped at once in C++; use manila.VectorEnv instead."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        *,
+        players: int = 4,
+        bots: Sequence[str | None] | None = None,
+        threads: int = 1,
+        autoreset: bool = True,
+        thirteen_to_port: bool = True,
+        pirate_variant: bool = False,
+    ) -> None: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def observation_size(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
+    @property
+    def bots(self) -> list[str | None]: ...
+    @property
+    def started(self) -> bool: ...
+    @property
+    def autoreset(self) -> bool: ...
+    # (observations, masks)
+    def reset(self, seed: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]: ...
+    # (observations, masks, rewards, dones, to_move)
+    # actions: anything numpy converts to int64, one per env.
+    def step(
+        self, actions: Annotated[npt.ArrayLike, np.int64]
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.int32],
+    ]: ...
+    def sample_actions(self, rng: Rng) -> npt.NDArray[np.int64]: ...
+    @property
+    def observations(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def masks(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def rewards(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def final_observations(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def dones(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def to_move(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def game_seeds(self) -> npt.NDArray[np.uint64]: ...
+    @property
+    def game_numbers(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def steps(self) -> npt.NDArray[np.int32]: ...
+    def game(self, env: int) -> GameState: ...
+    def observe(self, env: int, seat: int) -> npt.NDArray[np.float32]: ...

@@ -28,6 +28,14 @@ inline constexpr int kRepayAmount = 15;  // ... and lifting it costs 15
 inline constexpr int kMinSharePrice = 5;
 // The lowest wealth possible: every share mortgaged, every price 0, no cash.
 inline constexpr int kMinWealth = -kRepayAmount * kSharesPerGood * kNumGoods;
+// The lowest final wealth (OpenSpiel's min_utility): the game ends with some good at the top
+// of the price track, where a mortgaged share is still worth its price minus the repayment,
+// at least 0; so at worst every share of the other goods is mortgaged at price 0, no cash.
+// No upper bound exists, nor one on the game's length: rolls of all ones bring no boat to
+// Manila whatever the players do, so any number of voyages may pay out and raise no price.
+static_assert(kPriceTrack.back() >= kRepayAmount,
+              "a mortgaged share at the top price is worth >= 0");
+inline constexpr int kMinFinalWealth = -kRepayAmount * kSharesPerGood * (kNumGoods - 1);
 
 inline constexpr int kNumPhases = 12;            // the values of Phase below
 inline constexpr int kMaxGameActions = 1000000;  // a guard: no real game comes near it

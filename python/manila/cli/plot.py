@@ -62,7 +62,7 @@ def run_plot(args: argparse.Namespace) -> int:
             at={good: position},
             next_roll=args.next_roll,
             reachable=args.reachable,
-            **pattern_from_args(args),
+            pattern=pattern_from_args(args),
         )
     else:
         by, ranking = starts_from_args(args)

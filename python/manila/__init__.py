@@ -21,6 +21,7 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
 from .common.errors import Problem, StateError
 from .common.version import __version__ as __version__
 from .common.vocab import GOODS, SPOTS
+from .game.analysis import Analysis, analyse
 from .game.bots import GreedyBot, RandomBot
 from .game.engine import Game, IllegalActionError
 from .game.ladder import LadderResult, ladder
@@ -42,6 +43,7 @@ __all__ = [
     "GOODS",
     "SPOTS",
     "Advice",
+    "Analysis",
     "Boat",
     "Evaluation",
     "Game",
@@ -60,6 +62,7 @@ __all__ = [
     "VectorEnv",
     "VoyageState",
     "advise",
+    "analyse",
     "enumerate_starts",
     "evaluate",
     "evaluate_many",

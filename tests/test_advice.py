@@ -8,6 +8,7 @@ from hypothesis import given, settings
 
 import manila
 from advice_reference import advice_reference
+from manila.view import PlayerView
 from positions import decision_position, placement_position, placement_positions, sample
 
 # (seed, count, next_roll, movers, busy): a few hundred positions, both objectives.
@@ -291,5 +292,5 @@ def test_the_game_gives_the_position_of_its_moment():
                     ) or f"place {advice.best}" in legal
             else:
                 assert position is None or position["moment"]["kind"] in kinds
-            state.apply_action(bots[state.current_player()].step(state))
+            state.apply_action(bots[state.current_player()].step(PlayerView(state, state.current_player())))
     assert kinds == {"placement", "pilot_small", "pilot_large", "boarding"}

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import manila
+import manila.common.vocab
 from manila import _core
 from manila.bots import GreedyBot, RandomBot, bots_for, make_bot
 from manila.game import (
@@ -26,6 +27,7 @@ from manila.game import (
     play,
 )
 from manila.game.simulate import game_seed, simulate
+from manila.view import PlayerView
 
 PRICES = {0, 5, 10, 20, 30}
 CONFIGS = [
@@ -52,7 +54,7 @@ def random_game_states(n_games, seed=0, every=1, bots=None):
             a = (
                 state.sample_chance()
                 if state.is_chance_node()
-                else seat_bots[state.current_player()].step(state)
+                else seat_bots[state.current_player()].step(PlayerView(state, state.current_player()))
             )
             if k % every == 0:
                 yield state, a
@@ -147,7 +149,7 @@ def check_invariants(state):
     if d["boats"]:
         assert set(d["boats"]) == set(manila.GOODS) - {d["stays_home"]}
         for good, boat in d["boats"].items():
-            seats = len(manila.voyage.state.SEATS[good])
+            seats = len(manila.common.vocab.SEATS[good])
             assert len(boat["crew"]) <= seats
             assert boat["position"] == "arrived" or 0 <= boat["position"] <= 13
         assert "pirate_2" not in d["spots"] or "pirate_1" in d["spots"]
@@ -426,7 +428,7 @@ def test_greedy_pilots_maximise_their_expected_payoff(bot, objective):
             after = state.clone()
             after.apply_action(a)
             # The bot sees only its own face-down shares.
-            data = after.voyage_state(state.current_player(), objective, private=True)
+            data = PlayerView(after, state.current_player()).voyage_state(objective)
             result = manila.evaluate(data, exact=True) if data is not None else None
             values[a] = result.payoffs.get(me, Fraction(0)) if result else None
             incomes[a] = result.incomes.get(me, Fraction(0)) if result else None
@@ -455,8 +457,8 @@ def test_bots():
     state = Game(4, 1).new_initial_state()
     while state.is_chance_node():
         state.apply_chance()
-    assert GreedyBot().step(state) in state.legal_actions()
-    assert RandomBot(3).step(state) in state.legal_actions()
+    assert GreedyBot().step(PlayerView(state, state.current_player())) in state.legal_actions()
+    assert RandomBot(3).step(PlayerView(state, state.current_player())) in state.legal_actions()
 
 
 def test_play_outs_release_the_gil():

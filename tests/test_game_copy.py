@@ -8,6 +8,7 @@ import pytest
 from manila import _core
 from manila.bots import bots_for
 from manila.game import Game
+from manila.view import PlayerView
 
 
 def test_copies_and_pickles_are_the_same_state():
@@ -16,7 +17,9 @@ def test_copies_and_pickles_are_the_same_state():
     bots = bots_for(["random"] * 4, 8)
     for _ in range(120):
         state.apply_action(
-            state.sample_chance() if state.is_chance_node() else bots[state.current_player()].step(state)
+            state.sample_chance()
+            if state.is_chance_node()
+            else bots[state.current_player()].step(PlayerView(state, state.current_player()))
         )
     for other in (copy.copy(state._s), copy.deepcopy(state._s), pickle.loads(pickle.dumps(state._s))):
         assert other.history() == state._s.history() and other.to_string() == state._s.to_string()

@@ -27,6 +27,7 @@ import pytest
 import manila
 from manila.bots import GreedyBot, GreedyWealthBot, bots_for
 from manila.game import Game, State
+from manila.view import PlayerView
 
 # (players, seat bots, rules): each played for several seeds.
 TABLES = [
@@ -60,7 +61,7 @@ def engine_average(state: State, decider) -> tuple[list[Fraction], list[Fraction
         after = state.clone()
         after.apply_action(action)
         while after.voyages_completed() == done:
-            after.apply_action(decider.step(after))
+            after.apply_action(decider.step(PlayerView(after, after.current_player())))
         table = after.to_dict()
         for p in range(players):
             income = voyage_income(table["last_settlement"], p)
@@ -83,7 +84,7 @@ def roll_3_moments(players, bots, rules, seed):
                 yield state, voyage
             state.apply_action(state.sample_chance())
         else:
-            state.apply_action(seats[state.current_player()].step(state))
+            state.apply_action(seats[state.current_player()].step(PlayerView(state, state.current_player())))
 
 
 def compare(players, bots, rules, seed) -> int:

@@ -23,7 +23,11 @@ def play_history(players, seed, bots):
     state = game.new_initial_state()
     seats = bots_for(bots, seed)
     while not state.is_terminal():
-        a = state.sample_chance() if state.is_chance_node() else seats[state.current_player()].step(state)
+        a = (
+            state.sample_chance()
+            if state.is_chance_node()
+            else seats[state.current_player()].step(PlayerView(state, state.current_player()))
+        )
         state.apply_action(a)
     return game, state.history()
 

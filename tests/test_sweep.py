@@ -15,10 +15,10 @@ import pandas as pd
 import pytest
 
 import manila
-from manila.sweeps import sweep as _sweep
 from manila.cli.plot import add_plot_arguments, run_plot
 from manila.cli.sweep import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
 from manila.plot import heatmap_grid
+from manila.sweeps import sweep as _sweep
 from manila.sweeps.enumerate import enumerate_starts, reachable
 from manila.sweeps.starts import rank_starts
 from manila.sweeps.sweep import Sweep, read_frame, sweep

@@ -20,6 +20,14 @@ void register_rules(py::module_& m) {
     py::list starts;
     for (const auto& t : kStartSpaces) starts.append(py::make_tuple(t[0], t[1], t[2]));
     m.attr("START_SPACES") = py::tuple(starts);
+    m.attr("MAX_SEATS") = kMaxSeats;
+    py::dict spot_costs;
+    for (int k = 0; k < kNumSpots; ++k)
+        spot_costs[kSpotNames[static_cast<std::size_t>(k)]] =
+            kSpotCost[static_cast<std::size_t>(k)];
+    m.attr("SPOT_COSTS") = spot_costs;
+    m.attr("SLOT_PAYOUTS") = py::tuple(py::cast(kSlotPayout));
+    m.attr("INSURANCE_CLAIM") = py::tuple(py::cast(kInsuranceClaim));
     m.def("price_rise", &price_rise, py::arg("price"),
           "What one share gains when its good reaches Manila at this price (0 at the top).");
 }

@@ -19,6 +19,7 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
 # After these imports manila.sweep, manila.simulate and manila.ladder are the functions,
 # not the submodules (import from manila.sweep to reach the rest of it).
 from .common.errors import Problem, StateError
+from .common.version import __version__ as __version__
 from .common.vocab import GOODS, SPOTS
 from .game.bots import GreedyBot, RandomBot
 from .game.engine import Game, IllegalActionError
@@ -34,7 +35,6 @@ from .voyage.example import EXAMPLE
 from .voyage.position import Moment, Position, parse_position
 from .voyage.state import VoyageState, parse, validate
 
-__version__ = "0.1.0"
 __all__ = [
     "EXAMPLE",
     "GOODS",

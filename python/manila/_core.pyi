@@ -30,6 +30,10 @@ class _Pybind11Type(type): ...
 GOODS: tuple[str, ...]
 SPOTS: tuple[str, ...]
 SEAT_COSTS: dict[str, list[int]]
+SPOT_COSTS: dict[str, int]
+SLOT_PAYOUTS: tuple[int, ...]
+INSURANCE_CLAIM: tuple[int, ...]
+MAX_SEATS: int
 CARGO_VALUES: dict[str, int]
 ARRIVED: int
 PRICE_TRACK: tuple[int, ...]

@@ -16,12 +16,13 @@ from typing import Any, NoReturn, Optional, cast
 
 from ..common.errors import StateError
 from ..common.inputs import InputError, check_output, read_state
+from ..common.text import did_you_mean
 from ..voyage.advice import advise
 from ..voyage.evaluation import evaluate
 from ..voyage.example import EXAMPLE
 from ..voyage.position import as_position
 from ..voyage.state import VoyageState, as_state
-from ..voyage.suggest import did_you_mean, with_suggestions
+from ..voyage.suggest import with_suggestions
 from . import serve
 from .analyse import add_analyse_arguments, run_analyse
 from .games import add_ladder_arguments, add_simulate_arguments, run_ladder, run_simulate

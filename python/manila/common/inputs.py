@@ -63,14 +63,16 @@ def json_type(value: Any) -> str:
     return "an object"
 
 
-def _no_constant(name: str) -> Any:
+def no_json_constant(name: str) -> Any:
+    """``json.loads(..., parse_constant=no_json_constant)`` refuses NaN and Infinity, which
+    JSON does not have (Python's reader accepts them)."""
     raise ValueError(f"{name} is not a JSON number")
 
 
 def parse_json(text: str, name: str) -> Any:
     """The JSON value in `text`; InputError naming `name` and the place of a mistake."""
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=no_json_constant)
     except json.JSONDecodeError as exc:
         raise InputError(f"{name}: not valid JSON: {json_error_text(exc)}") from None
     except ValueError as exc:

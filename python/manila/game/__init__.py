@@ -21,8 +21,8 @@ from .engine import (
     State,
     action_id,
     action_name,
-    play,
 )
+from .play import play
 
 __all__ = [
     "ACTION_NAMES",

@@ -1,6 +1,7 @@
 """Bots for manila.Game: anything with ``step(state) -> action`` can play a seat.
 
-Two are built in, both running in C++:
+Four are built in: ``random``, ``greedy`` and ``greedy-wealth`` run in C++, ``solver`` in
+Python over the exact advice (``manila.game.solver``).
 
 ``random``
     Uniformly random among the legal actions (loans and every bid included), drawing
@@ -30,10 +31,10 @@ played in Python with the same bots and seeds (``manila.game.play`` with
 Bots are found by name in a registry: ``register_bot("name", factory)`` adds one (a
 factory takes the seat's seed and returns the bot), and every command that takes bot
 names (simulate, ladder) then knows it. ``load_bot("package.module:Class")`` loads a bot
-of your own without registering it. Simulations and the ladder hand a bot only its own
-view of the game (``manila.view.PlayerView``), never the others' face-down shares. The
-built-in bots run in C++ on the engine's state; they too read only their own shares
-(tests/test_observation.py checks the greedy bot).
+of your own without registering it. A bot is handed only its own view of the game
+(``manila.view.PlayerView``), never the others' face-down shares; the built-in bots ask
+the view for the engine's move (``PlayerView.builtin_move``), which reads only that
+player's information (tests/test_view.py checks every bot).
 """
 
 from __future__ import annotations
@@ -41,29 +42,21 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Callable, Protocol, Union, cast
+from typing import Any, Callable, Protocol
 
 from .. import _core
-from ..voyage.suggest import did_you_mean
+from ..common.text import did_you_mean
+from .solver import SolverBot
+from .view import PlayerView
 
-if TYPE_CHECKING:
-    from .engine import State
-    from .view import PlayerView
-
-    # What a bot is handed: the whole state (manila.game.play) or its own player's view.
-    Seat = Union[State, PlayerView]
+# What a bot is handed: its own player's view, and nothing else.
+Seat = PlayerView
 
 
 class Bot(Protocol):
-    """A player: picks a legal action for the player to move."""
+    """A player: picks a legal action for the player to move, from that player's view."""
 
-    def step(self, state: Seat) -> int: ...
-
-
-def _engine_state(state: Seat) -> _core.GameState:
-    # Built-in bots are handed a PlayerView like every bot; they run on the engine's state,
-    # of which (tested) they read only what the view shows.
-    return cast("State", getattr(state, "_state", state))._s
+    def step(self, state: PlayerView) -> int: ...
 
 
 class RandomBot:
@@ -74,8 +67,8 @@ class RandomBot:
     def __init__(self, seed: int = 0):
         self._rng = _core.Rng(seed)
 
-    def step(self, state: Seat) -> int:
-        return _core.random_action(_engine_state(state), self._rng)
+    def step(self, state: PlayerView) -> int:
+        return state.builtin_move("random", self._rng)
 
     def __repr__(self) -> str:
         return f"RandomBot(state={self._rng.state:#x})"
@@ -91,8 +84,8 @@ class GreedyBot:
     def __init__(self, seed: int = 0):
         del seed  # deterministic; the argument keeps the bot factories uniform
 
-    def step(self, state: Seat) -> int:
-        return _core.greedy_action(_engine_state(state), self.wealth)
+    def step(self, state: PlayerView) -> int:
+        return state.builtin_move(self.name)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -205,12 +198,4 @@ register_bot("random", RandomBot)
 register_bot("greedy", GreedyBot)
 register_bot("greedy-wealth", GreedyWealthBot)
 register_bot("expert", ExpertBot)
-
-
-def _solver(seed: int) -> Bot:
-    from .solver import SolverBot  # it needs the whole package, which imports this module
-
-    return SolverBot(seed)
-
-
-register_bot("solver", _solver)
+register_bot("solver", SolverBot)

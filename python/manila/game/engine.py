@@ -33,10 +33,10 @@ import json
 import operator
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from .. import _core
-from ..common.vocab import GOODS, PLAYER_COUNTS, SPOTS
+from ..common.vocab import ARRIVED, GOODS, PLAYER_COUNTS, SPOTS
 from ..voyage.board import Rules, read_rules
 from ..voyage.evaluation import Evaluation, evaluate
 from ..voyage.reach import reachability_problems
@@ -44,8 +44,6 @@ from ..voyage.reach import reachability_problems
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
-
-    from .bots import Bot
 
 CHANCE: int = _core.CHANCE_PLAYER
 TERMINAL: int = _core.TERMINAL_PLAYER
@@ -201,7 +199,7 @@ class State:
       the same player to move.
     - Blind passenger (rule 12): a player who cannot pay the cheapest free spot other
       than insurance, even by mortgaging, may take any free spot but insurance and
-      pays all their cash; insurance stays open to everyone as usual.
+      pays all their cash; insurance is not open to a blind passenger.
     - Accomplices may be placed on a boat already in Manila, as the evaluator allows.
     - A pirate who boards leaves their pirate spot, and a remaining pirate moves up to
       ``pirate_1`` (captain); the freed spots can be taken in the last placement round.
@@ -211,7 +209,7 @@ class State:
     - Shares are dealt face down. The state itself holds them openly (``to_dict``,
       ``to_string``, ``returns``: the referee's view, for simulation and analysis);
       ``observation(p)``, ``information_state_string(p)``, ``observation_tensor(p)`` and
-      ``observation_string(p)`` are player p's view, and bots read only that
+      ``observation_string(p)`` are player p's view, and bots are handed only that
       (``manila.view.PlayerView``).
     """
 
@@ -457,7 +455,7 @@ class State:
 
     # ------------------------------------------------------------------ the evaluator
     def voyage_state(
-        self, player: Optional[int] = None, objective: str = "income", *, private: bool = False
+        self, player: Optional[int] = None, objective: str = "income"
     ) -> Optional[dict[str, Any]]:
         """The voyage in progress as the evaluator's JSON (docs/numbers.md), or None.
 
@@ -468,35 +466,35 @@ class State:
         takes it as finished). Positions a pilot made unreachable from a legal start
         carry ``"strict": false`` so that ``manila.evaluate`` accepts them. Every player's
         shares, the prices and every player's budget (cash plus 12 per unmortgaged share)
-        come with it, so that ``objective="wealth"`` values the moment in wealth. With
-        ``private`` the shares are those ``player`` can see: their own, and of the others
-        only those bought from the supply (dealt shares are face down).
+        come with it, so that ``objective="wealth"`` values the moment in wealth.
+
+        This is the referee's view: the shares include the face-down ones of every player.
+        A player's own view is ``PlayerView(state, player).voyage_state()``.
         """
+        if player is not None:
+            self._player(player)
         v = self._s.voyage()
-        if v is None:
-            return None
+        return None if v is None else self._voyage_json(v, player, objective, v.shares)
+
+    def _voyage_json(
+        self, v: _core.Voyage, player: Optional[int], objective: str, held: Sequence[Sequence[int]]
+    ) -> dict[str, Any]:
+        """The voyage ``v`` as JSON, with ``held`` as every player's shares (in good order)."""
         name = self.player_name
         out: dict[str, Any] = {"rules": self.game.rules.to_dict(), "next_roll": v.next_roll}
         if player is not None:
-            if not 0 <= player < self.game.players:
-                raise ValueError(f"player: must be 0..{self.game.players - 1}, got {player!r}")
             out["player"] = name(player)
         out["players"] = self.game.players
         boats: dict[str, dict[str, Any]] = {}
         for good, pos, crew in zip(v.goods, v.positions, v.crews):
             boats[GOODS[good]] = {
-                "position": "arrived" if pos == _core.ARRIVED else pos,
+                "position": ARRIVED if pos == _core.ARRIVED else pos,
                 "crew": [name(o) for o in crew],
             }
         out["boats"] = boats
         out["spots"] = {SPOTS[k]: name(o) for k, o in enumerate(v.spots) if o >= 0}
         if objective != "income":
             out["objective"] = objective
-        held = v.shares
-        if private:
-            if player is None:
-                raise ValueError("private: say whose view it is with player")
-            held = [[seen["shares"][g] for g in GOODS] for seen in self.observation(player)["players"]]
         out["shares"] = {
             name(p): {GOODS[g]: n for g, n in enumerate(counts) if n}
             for p, counts in enumerate(held)
@@ -508,22 +506,24 @@ class State:
             out["strict"] = False
         return out
 
-    def position(self, objective: str = "wealth", *, private: bool = True) -> Optional[dict[str, Any]]:
+    def position(self, objective: str = "wealth") -> Optional[dict[str, Any]]:
         """The decision at hand as a position for ``manila.advise`` (docs/advice.md): a
         placement turn, a pilot's move or a pirate's boarding choice, from the mover's point
-        of view (with ``private``, the shares the mover can see); None at other moments."""
-        kind = {
-            "placement": "placement",
-            "small_pilot": "pilot_small",
-            "large_pilot": "pilot_large",
-            "boarding": "boarding",
-        }.get(self.phase)
-        if kind is None:
+        of view; None at other moments. The referee's view, every share known; the mover's
+        own is ``PlayerView(state, state.current_player()).position()``."""
+        return self._moment(
+            self.voyage_state(self.current_player(), objective) if self._moment_kind() else None
+        )
+
+    def _moment_kind(self) -> Optional[str]:
+        return _MOMENT_KINDS.get(self.phase)
+
+    def _moment(self, data: Optional[dict[str, Any]]) -> Optional[dict[str, Any]]:
+        """``data`` (the voyage from the mover's point of view) with the moment at hand."""
+        kind = self._moment_kind()
+        if kind is None or data is None:
             return None
         me = self.current_player()
-        data = self.voyage_state(me, objective, private=private)
-        if data is None:
-            return None
         name = self.player_name
         snap = self._s.snapshot()
         moment: dict[str, Any] = {"kind": kind, "to_move": name(me)}
@@ -540,33 +540,22 @@ class State:
         return data
 
     def evaluate(self, player: Optional[int] = None, exact: bool = False, threads: int = 0) -> Evaluation:
-        """``manila.evaluate`` of the voyage in progress, from ``player``'s point of view."""
-        data = self.voyage_state(player)
-        if data is None:
-            raise ValueError(
-                f"no voyage to evaluate in the {self.phase} phase: the boats are "
-                "not placed yet, or roll 3 is over"
-            )
-        return evaluate(data, exact, threads=threads, strict=False)
+        """``manila.evaluate`` of the voyage in progress, from ``player``'s point of view
+        (the referee's view of the shares; a player's own: ``PlayerView.evaluate``)."""
+        return _evaluate_voyage(self.voyage_state(player), self.phase, exact, threads)
 
 
-def play(
-    game: Game,
-    bots: Sequence[Bot],
-    state: Optional[State] = None,
-    on_action: Optional[Callable[[State, int], object]] = None,
-) -> State:
-    """Plays a game to its end: chance from the state's generator, seat p's move from
-    ``bots[p].step(state)``. ``on_action(state, action)`` is called before each action."""
-    if len(bots) != game.players:
-        raise ValueError(f"bots: one per seat is needed, {game.players} in all, got {len(bots)}")
-    state = game.new_initial_state() if state is None else state
-    while not state.is_terminal():
-        if state.is_chance_node():
-            a = state.sample_chance()
-        else:
-            a = bots[state.current_player()].step(state)
-        if on_action is not None:
-            on_action(state, a)
-        state.apply_action(a)
-    return state
+_MOMENT_KINDS = {
+    "placement": "placement",
+    "small_pilot": "pilot_small",
+    "large_pilot": "pilot_large",
+    "boarding": "boarding",
+}
+
+
+def _evaluate_voyage(data: Optional[dict[str, Any]], phase: str, exact: bool, threads: int) -> Evaluation:
+    if data is None:
+        raise ValueError(
+            f"no voyage to evaluate in the {phase} phase: the boats are not placed yet, or roll 3 is over"
+        )
+    return evaluate(data, exact, threads=threads, strict=False)

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Optional, Union, cast
+from typing import Any, Optional, Union
 
 from .. import _core
 from ..common.vocab import GOODS, SHARES_PER_GOOD
@@ -37,10 +37,6 @@ from ..voyage.evaluation import evaluate, evaluate_many
 from ..voyage.position import Position
 from .engine import action_id
 from .view import PlayerView
-
-if TYPE_CHECKING:
-    from .bots import Seat
-    from .engine import State
 
 # How many turns of the round the placement search covers, by the roll that comes next.
 SEARCH_TURNS = {1: 2, 2: 3, 3: 99}
@@ -70,7 +66,7 @@ class SolverBot:
     def __init__(self, seed: int = 0):
         del seed  # deterministic; the argument keeps the bot factories uniform
 
-    def step(self, state: Seat) -> int:
+    def step(self, state: PlayerView) -> int:
         phase = state.phase
         if phase == "placement":
             return self._placement(state)
@@ -85,12 +81,12 @@ class SolverBot:
         if phase == "place_boats":
             return self._starts(state)
         # Plunder: greedy-wealth's choice is the destination that leaves it the most wealth.
-        return _core.greedy_action(_engine(state), True)
+        return state.builtin_move("greedy-wealth")
 
-    def _position(self, state: Seat) -> Position:
-        return Position.from_dict(state.position(), strict=False)  # its own view (see PlayerView)
+    def _position(self, state: PlayerView) -> Position:
+        return Position.from_dict(state.position(), strict=False)
 
-    def _placement(self, state: Seat) -> int:
+    def _placement(self, state: PlayerView) -> int:
         pos = self._position(state)
         movers = pos.movers[: SEARCH_TURNS[pos.state.next_roll]]
         owners = pos.state.owners
@@ -98,7 +94,7 @@ class SolverBot:
         spot = a.options[a.best][0]
         return action_id("decline" if spot == _core.DECLINE else "place " + _TABLE[spot])
 
-    def _decision(self, state: Seat) -> int:
+    def _decision(self, state: PlayerView) -> int:
         advice = advise(self._position(state), threads=1)
         return action_id(_game_name(state.phase, advice.best))
 
@@ -154,8 +150,8 @@ class SolverBot:
         nets = sorted((e["expected_net"] for e in evaluate(board, threads=1).spots.values()), reverse=True)
         return nets[0] - nets[min(len(obs["players"]), len(nets)) - 1]
 
-    def _bid(self, state: Seat) -> int:
-        obs = _observe(state)
+    def _bid(self, state: PlayerView) -> int:
+        obs = state.observation()
         choices = self._options(obs)
         options = [v for v, _, _ in choices]
         best = max(choices, key=lambda o: o[0])
@@ -166,8 +162,8 @@ class SolverBot:
             return action_id(f"bid {bid}")
         return action_id("pass")
 
-    def _buy(self, state: Seat) -> int:
-        obs = _observe(state)
+    def _buy(self, state: PlayerView) -> int:
+        obs = state.observation()
         me = obs["players"][obs["observer"]]
         odds = arrival_odds()
         best, best_value = None, 1.0  # a share must be worth at least a peso more than it costs
@@ -181,14 +177,14 @@ class SolverBot:
                 best, best_value = g, value
         return action_id(f"buy {best}" if best else "buy nothing")
 
-    def _goods(self, state: Seat) -> int:
-        obs = _observe(state)
+    def _goods(self, state: PlayerView) -> int:
+        obs = state.observation()
         best = max(self._options(obs), key=lambda o: o[0])
         home = next(g for g in GOODS if g not in best[1])
         return action_id(f"leave {home} home")
 
-    def _starts(self, state: Seat) -> int:
-        obs = _observe(state)
+    def _starts(self, state: PlayerView) -> int:
+        obs = state.observation()
         sailing = tuple(obs["boats"])
         sailing = tuple(g for g in GOODS if g in sailing)
         options = self._options(obs, sailing)
@@ -199,15 +195,6 @@ _TABLE = GOODS + tuple(_core.SPOTS)
 _START_TRIPLES = [
     _core.start_triple(k) for k in range(_core.ACTION_OFFSETS["place"] - _core.ACTION_OFFSETS["start"])
 ]
-
-
-def _observe(state: Seat) -> dict[str, Any]:
-    """The observation of the player to move, from a PlayerView or from the full state."""
-    return state.observation() if isinstance(state, PlayerView) else state.observation(state.current_player())
-
-
-def _engine(state: Seat) -> _core.GameState:
-    return cast("State", getattr(state, "_state", state))._s
 
 
 def _game_name(phase: str, option: str) -> str:

@@ -3,8 +3,10 @@
 In Manila the dealt shares lie face down. ``PlayerView(state, player)`` offers the part of
 the ``State`` interface that reveals only what ``player`` may know — legal actions, the
 voyage on the table, their observation in its three forms — and nothing of the others'
-face-down shares (no ``to_dict``, ``returns``, ``clone`` or ``history`` of the full state).
-The ladder hands Python bots such a view.
+face-down shares: every answer is built from the player's own observation (no
+``to_dict``, ``returns``, ``clone`` or ``history`` of the full state, and not the game's
+seed, from which the deal could be replayed). It is all a seat is ever handed: by
+``manila.game.play``, simulations and the ladder.
 
     >>> from manila.game import Game
     >>> state = Game(players=4, seed=3).new_initial_state()
@@ -25,10 +27,14 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
+from ..common.text import did_you_mean
+from ..common.vocab import GOODS
+from .engine import _evaluate_voyage
 
 if TYPE_CHECKING:
+    from ..voyage.board import Rules
     from ..voyage.evaluation import Evaluation
-    from .engine import ActionLike, Game, State
+    from .engine import ActionLike, State
 
 __all__ = ["PlayerView", "observation_layout", "observation_low", "observation_size"]
 
@@ -96,22 +102,46 @@ class PlayerView:
         return self._state.voyage_number
 
     @property
-    def game(self) -> Game:
-        return self._state.game
+    def players(self) -> int:
+        return self._state.game.players
 
-    # The table: boats, crews and spots are public.
+    @property
+    def rules(self) -> Rules:
+        return self._state.game.rules
+
+    # The table: boats, crews and spots are public; the shares are those this player sees.
     def voyage_state(self, objective: str = "income") -> Optional[dict[str, Any]]:
-        """The voyage on the table with the shares this player can see (docs/numbers.md)."""
-        return self._state.voyage_state(self.player, objective, private=True)
+        """The voyage on the table with the shares this player can see (docs/numbers.md):
+        their own, and of the others only those bought from the supply."""
+        v = self._state._s.voyage()
+        if v is None:
+            return None
+        seen = [[p["shares"][g] for g in GOODS] for p in self.observation()["players"]]
+        return self._state._voyage_json(v, self.player, objective, seen)
 
     def position(self, objective: str = "wealth") -> Optional[dict[str, Any]]:
         """The decision at hand, for ``manila.advise``, when it is this player's."""
         if self._state.current_player() != self.player:
             return None
-        return self._state.position(objective, private=True)
+        return self._state._moment(self.voyage_state(objective))
 
     def evaluate(self, exact: bool = False, threads: int = 0) -> Evaluation:
-        return self._state.evaluate(self.player, exact=exact, threads=threads)
+        """``manila.evaluate`` of the voyage on the table, as this player sees it."""
+        return _evaluate_voyage(self.voyage_state(), self.phase, exact, threads)
+
+    def builtin_move(self, bot: str, rng: Optional[_core.Rng] = None) -> int:
+        """The move of the built-in bot ``bot`` (``_core.CORE_BOTS``) for this player, who
+        must be to move; ``rng`` is the seat's generator (the random bot draws from it).
+        The engine's bots read only this player's information (tests/test_view.py)."""
+        if self._state.current_player() != self.player:
+            raise ValueError(f"builtin_move: it is not p{self.player}'s move")
+        if bot == "random":
+            if rng is None:
+                raise ValueError("builtin_move: the random bot needs the seat's generator (rng)")
+            return _core.random_action(self._state._s, rng)
+        if bot in ("greedy", "greedy-wealth"):
+            return _core.greedy_action(self._state._s, bot == "greedy-wealth")
+        raise ValueError(f"builtin_move: unknown built-in bot {bot!r}{did_you_mean(bot, _core.CORE_BOTS)}")
 
     # The player's own knowledge.
     def observation(self) -> dict[str, Any]:

@@ -43,9 +43,9 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union, cast
 from urllib.parse import parse_qs
 
-from .. import __version__
 from ..common.errors import Problem, StateError
-from ..common.inputs import json_error_text, json_type
+from ..common.inputs import json_error_text, json_type, no_json_constant
+from ..common.version import __version__
 from ..game.analysis import analyse
 from ..voyage.advice import advise
 from ..voyage.evaluation import evaluate
@@ -434,7 +434,7 @@ class Handler(BaseHTTPRequestHandler):
         if not text.strip():
             raise ApiError(400, "the body is empty: send a voyage state as JSON")
         try:
-            return json.loads(text, parse_constant=_no_constant)
+            return json.loads(text, parse_constant=no_json_constant)
         except json.JSONDecodeError as exc:
             raise ApiError(400, f"not valid JSON: {json_error_text(exc)}") from None
         except ValueError as exc:
@@ -596,10 +596,6 @@ class Handler(BaseHTTPRequestHandler):
             "text/html; charset=utf-8",
             {"Content-Security-Policy": _CSP, "Referrer-Policy": "no-referrer"},
         )
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
 
 
 ROUTES: dict[str, dict[str, Callable[..., tuple[int, bytes, str, dict[str, str]]]]] = {

@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..common.vocab import CARGO_VALUES, GOODS, PRICES, SEATS, SHARES_PER_GOOD, SPOTS
+from ..common.vocab import (
+    CARGO_VALUES,
+    GOODS,
+    PRICES,
+    SEATS,
+    SHARES_PER_GOOD,
+    SLOT_PAYOUTS,
+    SPOT_COSTS,
+    SPOTS,
+)
 
 SPOT_LABELS: dict[str, str] = {
     **{good: f"{good.capitalize()} seat" for good in GOODS},
@@ -25,20 +34,6 @@ SPOT_LABELS: dict[str, str] = {
     "insurance": "Insurance",
 }
 
-# What each spot costs and earns, in a few words, for the page's buttons.
-SPOT_NOTES: dict[str, str] = {
-    "port_a": "pay 4 · 6 if ≥1 in port",
-    "port_b": "pay 3 · 8 if ≥2 in port",
-    "port_c": "pay 2 · 15 if 3 in port",
-    "shipyard_a": "pay 4 · 6 if ≥1 wrecked",
-    "shipyard_b": "pay 3 · 8 if ≥2 wrecked",
-    "shipyard_c": "pay 2 · 15 if 3 wrecked",
-    "pirate_1": "pay 5",
-    "pirate_2": "pay 5 · after captain",
-    "pilot_small": "pay 2 · 1 space",
-    "pilot_large": "pay 5 · 2 spaces",
-    "insurance": "get 10 · pays wrecks",
-}
 
 # The assumption behind every spot table, shown beside each one.
 NOBODY_AFTER_YOU = (
@@ -90,3 +85,25 @@ def page_data() -> dict[str, Any]:
         "reply_aware": REPLY_AWARE,
         "decline": DECLINE_LABEL,
     }
+
+
+def _pay(spot: str) -> str:
+    return cost_text(SPOT_COSTS[spot])
+
+
+def _slot_note(spot: str, where: str) -> str:
+    k = "abc".index(spot[-1])  # slot A, B, C pays once at least 1, 2, 3 boats end there
+    least = "≥" if k + 1 < len(SLOT_PAYOUTS) else ""
+    return f"{_pay(spot)} · {SLOT_PAYOUTS[k]} if {least}{k + 1} {where}"
+
+
+# What each spot costs and earns, in a few words, for the page's buttons.
+SPOT_NOTES: dict[str, str] = {
+    **{s: _slot_note(s, "in port") for s in SPOTS if s.startswith("port_")},
+    **{s: _slot_note(s, "wrecked") for s in SPOTS if s.startswith("shipyard_")},
+    "pirate_1": _pay("pirate_1"),
+    "pirate_2": f"{_pay('pirate_2')} · after captain",
+    "pilot_small": f"{_pay('pilot_small')} · 1 space",
+    "pilot_large": f"{_pay('pilot_large')} · 2 spaces",
+    "insurance": f"{_pay('insurance')} · pays wrecks",
+}

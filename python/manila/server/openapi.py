@@ -4,8 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import __version__
-from ..common.vocab import GOODS, OBJECTIVES, PRICES, SEATS, SHARES_PER_GOOD, SPOTS
+from ..common.version import __version__
+from ..common.vocab import (
+    ARRIVED,
+    GOODS,
+    LAST_SPACE,
+    MAX_SEATS,
+    OBJECTIVES,
+    PLAYER_COUNTS,
+    PRICES,
+    ROLLS,
+    SEATS,
+    SHARES_PER_GOOD,
+    SPOTS,
+    THIRTEEN_OPTIONS,
+)
 from ..game.analysis import HORIZONS, POLICIES
 from ..voyage.evaluation import TABLE_SPOTS
 from ..voyage.example import EXAMPLE
@@ -127,7 +140,7 @@ def description() -> dict[str, Any]:
             "required": ["position"],
             "properties": {
                 "position": {
-                    "oneOf": [{"type": "integer", "minimum": 0, "maximum": 13}, {"const": "arrived"}]
+                    "oneOf": [{"type": "integer", "minimum": 0, "maximum": LAST_SPACE}, {"const": ARRIVED}]
                 },
                 "crew": {
                     "type": "array",
@@ -155,15 +168,20 @@ def description() -> dict[str, Any]:
                         "type": "object",
                         "additionalProperties": False,
                         "properties": {
-                            "thirteen_after_last_roll": {"enum": ["port", "shipyard"]},
+                            "thirteen_after_last_roll": {"enum": list(THIRTEEN_OPTIONS)},
                             "pirate_variant": {"type": "boolean"},
                         },
                     },
                 ]
             },
-            "next_roll": {"type": "integer", "minimum": 1, "maximum": 3},
+            "next_roll": {"type": "integer", "minimum": ROLLS[0], "maximum": ROLLS[-1]},
             "player": {"oneOf": [{"$ref": "#/components/schemas/Owner"}, {"type": "null"}]},
-            "players": {"oneOf": [{"type": "integer", "minimum": 3, "maximum": 5}, {"type": "null"}]},
+            "players": {
+                "oneOf": [
+                    {"type": "integer", "minimum": PLAYER_COUNTS[0], "maximum": PLAYER_COUNTS[-1]},
+                    {"type": "null"},
+                ]
+            },
             "boats": {
                 "type": "object",
                 "minProperties": 3,
@@ -240,7 +258,7 @@ def description() -> dict[str, Any]:
                         "required": ["good", "seat"],
                         "properties": {
                             "good": {"enum": list(GOODS)},
-                            "seat": {"type": "integer", "minimum": 1, "maximum": 4},
+                            "seat": {"type": "integer", "minimum": 1, "maximum": MAX_SEATS},
                         },
                     },
                 },

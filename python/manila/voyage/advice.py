@@ -14,7 +14,8 @@ from fractions import Fraction
 from typing import Any, Optional, Union, overload
 
 from .. import _core
-from .evaluation import TABLE_SPOTS, SpotValue, _exact_text
+from ..common.text import exact_text
+from .evaluation import TABLE_SPOTS, SpotValue
 from .position import Position, as_position
 
 Number = Union[float, Fraction]
@@ -69,7 +70,7 @@ class Advice:
     def _number(self, num: int, exact: Optional[bool] = None) -> Union[Number, str]:
         if exact is None:
             return Fraction(num, self.denominator) if self.exact else num / self.denominator
-        return _exact_text(num, self.denominator) if exact else num / self.denominator
+        return exact_text(num, self.denominator) if exact else num / self.denominator
 
     @property
     def options(self) -> dict[str, SpotValue]:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
-from math import gcd
 from typing import Any, Optional, TypedDict, Union
 
 from .. import _core
-from ..common.text import is_mapping
+from ..common.text import exact_text, is_mapping
 from ..common.vocab import GOODS, SPOTS
 from .fast import PlainState, plain_state
 from .state import VoyageState, as_state
@@ -24,11 +23,6 @@ class SpotValue(TypedDict):
 
     cost: int
     expected_net: Union[float, Fraction]
-
-
-def _exact_text(num: int, den: int) -> str:
-    g = gcd(num, den)
-    return f"{num // g}/{den // g}"
 
 
 class Evaluation:
@@ -103,7 +97,7 @@ class Evaluation:
         exact = self.exact if exact is None else exact
         den, legal, cost, net, boats, incomes, payoffs = self._numbers
         # den.__rtruediv__(n) is n / den without a Python call per number.
-        conv = (lambda n: _exact_text(n, den)) if exact else den.__rtruediv__
+        conv = (lambda n: exact_text(n, den)) if exact else den.__rtruediv__
         owners = self._owners
         return {
             "spots": {

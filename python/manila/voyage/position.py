@@ -10,13 +10,12 @@ A position's ``moment`` says what kind of decision is due and whose it is:
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Optional, Union
 
 from ..common.errors import Problem, StateError
-from ..common.text import is_int
+from ..common.text import did_you_mean, is_int
 from ..common.vocab import GOODS
 from .notation import format_moment, notation_to_dict
 from .state import VoyageState
@@ -175,14 +174,10 @@ class _MomentParser:
         known = ("kind", "order", "to_move", "accomplices", "declined", "protected")
         for key in data:
             if key not in known:
-                close = difflib.get_close_matches(str(key), known, n=1)
-                hint = f' (did you mean "{close[0]}"?)' if close else ""
-                self.fail(str(key), f"unknown key{hint}; a moment has {', '.join(known)}")
+                self.fail(str(key), f"unknown key{did_you_mean(key, known)}; a moment has {', '.join(known)}")
         kind = data.get("kind")
         if kind not in KINDS:
-            close = difflib.get_close_matches(str(kind), KINDS, n=1) if isinstance(kind, str) else []
-            hint = f' (did you mean "{close[0]}"?)' if close else ""
-            self.fail("kind", f"must be one of {', '.join(KINDS)}{hint}, got {kind!r}")
+            self.fail("kind", f"must be one of {', '.join(KINDS)}{did_you_mean(kind, KINDS)}, got {kind!r}")
             return None
         to_move = self.name(data["to_move"], "to_move") if data.get("to_move") is not None else None
         order = self.names(data.get("order"), "order")

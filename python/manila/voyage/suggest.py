@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from collections.abc import Iterable
 
 from ..common.errors import Problem
+from ..common.text import did_you_mean
 from ..common.vocab import GOODS, SPOTS
 from .board import Boat, Rules
 from .parse import REQUEST_KEYS
@@ -14,12 +14,6 @@ from .state import VoyageState
 
 # Notation keys that are not spots: "playr=red" reaches the state parser as a spot.
 _NOTATION_OPTIONS = ("player", "players", "thirteen")
-
-
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """' (did you mean "x"?)' when some choice is close to `word`, else ''."""
-    close = difflib.get_close_matches(str(word), list(choices), n=1, cutoff=0.6)
-    return f' (did you mean "{close[0]}"?)' if close else ""
 
 
 def _keys(cls: type) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ void register_advice(py::module_& m);
 void register_enumerate(py::module_& m);
 void register_game(py::module_& m);
 void register_analysis(py::module_& m);
+void register_review(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
     m.doc() = "Exact Manila voyage evaluation (C++ core; use the manila package instead).";
@@ -20,4 +21,5 @@ PYBIND11_MODULE(_core, m) {
     register_enumerate(m);  // after the evaluator: it returns Tables
     register_game(m);       // after the voyage: GameState.voyage() returns a Voyage
     register_analysis(m);   // after the game: it takes GameStates
+    register_review(m);
 }

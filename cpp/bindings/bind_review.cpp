@@ -71,7 +71,7 @@ void register_review(py::module_& m) {
         [](const GameState& initial, const std::vector<int>& history, const std::string& horizon,
            const std::string& policy, std::uint64_t seed, int rollouts, int max_rollouts,
            double time_limit, double target, int batch, int threads, int max_bids, int screen,
-           bool exact, bool sample_hidden, int luck_rollouts,
+           bool exact, bool sample_hidden, bool relative, int luck_rollouts, bool with_decisions,
            std::optional<std::function<bool(int, int)>> progress) {
             ReviewConfig c;
             if (horizon != "voyage" && horizon != "game")
@@ -91,7 +91,9 @@ void register_review(py::module_& m) {
             c.analysis.exact_shortcut = exact;
             c.analysis.exact_answers = exact;
             c.analysis.sample_hidden = sample_hidden;
+            c.analysis.relative = relative;
             c.luck_rollouts = luck_rollouts;
+            c.decisions = with_decisions;
             const GameState copy = initial;
             ReviewProgress report;
             bool failed = false;
@@ -121,12 +123,14 @@ void register_review(py::module_& m) {
             out["voyage_wealth"] = r.voyage_wealth;
             out["wealth"] = r.wealth;
             out["seconds"] = r.seconds;
+            out["items"] = r.items;
             return out;
         },
         py::arg("initial"), py::arg("history"), py::kw_only(), py::arg("horizon") = "voyage",
         py::arg("policy") = "greedy-wealth", py::arg("seed") = 0, py::arg("rollouts") = 0,
         py::arg("max_rollouts") = 256, py::arg("time_limit") = 2.0, py::arg("target") = 0.0,
-        py::arg("batch") = 16, py::arg("threads") = 0, py::arg("max_bids") = 8, py::arg("screen") = 12,
-        py::arg("exact") = true, py::arg("sample_hidden") = true, py::arg("luck_rollouts") = 256,
+        py::arg("batch") = 16, py::arg("threads") = 0, py::arg("max_bids") = 8,
+        py::arg("screen") = 12, py::arg("exact") = true, py::arg("sample_hidden") = true,
+        py::arg("relative") = false, py::arg("luck_rollouts") = 256, py::arg("decisions") = true,
         py::arg("progress") = py::none());
 }

@@ -473,8 +473,8 @@ Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options
                          [](const auto& x, const auto& y) { return x.first > y.first; });
         std::vector<std::size_t> keep;
         if (c.keep_first) keep.push_back(0);
-        for (std::size_t k = 0; k < proxy.size() && keep.size() < static_cast<std::size_t>(c.screen);
-             ++k)
+        for (std::size_t k = 0;
+             k < proxy.size() && keep.size() < static_cast<std::size_t>(c.screen); ++k)
             if (!c.keep_first || proxy[k].second != 0) keep.push_back(proxy[k].second);
         std::sort(keep.begin(), keep.end());
         std::vector<DecisionOption> kept;
@@ -616,7 +616,6 @@ Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options
     out.seconds = elapsed();
     return out;
 }
-
 
 Analysis analyse_decision(const GameState& s, const AnalysisConfig& config,
                           const AnalysisProgress& progress) {

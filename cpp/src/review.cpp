@@ -33,8 +33,8 @@ bool harbour_phase(Phase p) {
 // The actions from history[i] on that make the decision due at state s (loans skipped):
 // one, or the harbour master's share, goods and start spaces; `last` the index of the
 // last of them.
-std::vector<int> chosen_actions(const GameState& s, const std::vector<int>& history,
-                                std::size_t i, std::size_t& last) {
+std::vector<int> chosen_actions(const GameState& s, const std::vector<int>& history, std::size_t i,
+                                std::size_t& last) {
     std::vector<int> out;
     GameState g = s;
     const bool harbour = harbour_phase(g.board().phase);
@@ -94,8 +94,8 @@ ChanceLuck event_luck(const GameState& s, int a, std::size_t index, const Review
     bool sampled_before = false, sampled_after = false;
     const std::vector<double> b0 =
         rollout_values(s, c.horizon, out.voyage, c.policy, derive_seed(base, 0), sampled_before);
-    const std::vector<double> a0 = rollout_values(after, c.horizon, out.voyage, c.policy,
-                                                  derive_seed(base, 0), sampled_after);
+    const std::vector<double> a0 =
+        rollout_values(after, c.horizon, out.voyage, c.policy, derive_seed(base, 0), sampled_after);
     if (c.horizon == Horizon::kVoyage && c.exact_shortcut && no_placement_remains(b) &&
         !sampled_after && deterministic) {
         // The rollout from s took the exact expectation at once (no chance drawn either).
@@ -145,13 +145,12 @@ ReviewedDecision review_decision(const GameState& s, const std::vector<int>& cho
     out.voyage = s.board().voyage;
     out.kind = decision_kind(s);
     std::vector<DecisionOption> all = decision_options(s, 0);
-    const auto hit = std::find_if(all.begin(), all.end(), [&](const DecisionOption& o) {
-        return o.actions == chosen;
-    });
+    const auto hit = std::find_if(all.begin(), all.end(),
+                                  [&](const DecisionOption& o) { return o.actions == chosen; });
     if (hit == all.end())
         throw std::invalid_argument("history[" + std::to_string(index) +
-                                    "]: the actions from here make no option of the " +
-                                    out.kind + " decision");
+                                    "]: the actions from here make no option of the " + out.kind +
+                                    " decision");
     out.chosen = hit->name;
     out.analysis.decider = out.player;
     out.analysis.kind = out.kind;
@@ -180,8 +179,7 @@ std::vector<double> rollout_values(GameState g, Horizon horizon, int voyage, Bot
     sampled = false;
     const auto n = static_cast<std::size_t>(g.num_players());
     std::vector<Rng> seats;
-    for (std::size_t p = 0; p < n; ++p)
-        seats.emplace_back(derive_seed(key, kSeatKey + p));
+    for (std::size_t p = 0; p < n; ++p) seats.emplace_back(derive_seed(key, kSeatKey + p));
     std::vector<double> expected(n, 0.0);
     std::size_t moves = 0;
     while (!g.is_terminal()) {
@@ -246,7 +244,7 @@ Review review_game(const GameState& initial, const std::vector<int>& history,
                 throw std::invalid_argument(history_error(i, g, a));
             if (g.is_chance_node()) {
                 if (config.luck_rollouts > 0) items.push_back({i, {}});
-            } else if (!is_loan(a) && i >= busy_until) {
+            } else if (config.decisions && !is_loan(a) && i >= busy_until) {
                 std::size_t last = i;
                 items.push_back({i, chosen_actions(g, history, i, last)});
                 busy_until = last + 1;
@@ -255,6 +253,7 @@ Review review_game(const GameState& initial, const std::vector<int>& history,
         }
     }
     const int total = static_cast<int>(items.size());
+    out.items = total;
     GameState g = initial;
     int last_voyage = g.board().voyage;
     std::size_t next = 0;
@@ -274,8 +273,7 @@ Review review_game(const GameState& initial, const std::vector<int>& history,
         }
     }
     out.wealth = g.returns();
-    out.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return out;
 }
 

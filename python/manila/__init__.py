@@ -24,6 +24,7 @@ from .common.vocab import GOODS, SPOTS
 from .game.bots import GreedyBot, RandomBot
 from .game.engine import Game, IllegalActionError
 from .game.ladder import LadderResult, ladder
+from .game.review import Review, review
 from .game.simulate import SimulationResult, simulate
 from .sweeps.enumerate import enumerate_starts, reachable
 from .sweeps.starts import rank_starts
@@ -50,6 +51,7 @@ __all__ = [
     "Position",
     "Problem",
     "RandomBot",
+    "Review",
     "Rules",
     "SimulationResult",
     "StateError",
@@ -65,6 +67,7 @@ __all__ = [
     "rank_starts",
     "reachable",
     "read_frame",
+    "review",
     "simulate",
     "sweep",
     "validate",

@@ -387,6 +387,34 @@ def analyse_decision(
 ) -> dict[str, Any]: ...
 def expert_action(state: GameState, rng: Rng) -> int: ...
 
+# ---- review of a game (bind_review.cpp)
+
+# decisions (index, player, voyage, kind, forced, chosen, exact, stop, rollouts, best (an
+# index), screened_out, options: option 0 the chosen one), events (index, voyage, action,
+# kind, before, after, luck, luck_ci95, exact), voyage_wealth, wealth, seconds, items.
+def review_game(
+    initial: GameState,
+    history: list[int],
+    *,
+    horizon: str = "voyage",
+    policy: str = "greedy-wealth",
+    seed: int = 0,
+    rollouts: int = 0,
+    max_rollouts: int = 256,
+    time_limit: SupportsFloat | SupportsIndex = 2.0,
+    target: SupportsFloat | SupportsIndex = 0.0,
+    batch: int = 16,
+    threads: int = 0,
+    max_bids: int = 8,
+    screen: int = 12,
+    exact: bool = True,
+    sample_hidden: bool = True,
+    relative: bool = False,
+    luck_rollouts: int = 256,
+    decisions: bool = True,
+    progress: Callable[[int, int], bool] | None = None,
+) -> dict[str, Any]: ...
+
 class TablePlayer(metaclass=_Pybind11Type):
     """One player's line of a table (manila.table)."""
 

@@ -28,6 +28,7 @@ struct ReviewConfig {
     // decider judged from their own view: the others' face-down shares sampled).
     AnalysisConfig analysis;
     int luck_rollouts = 256;  // per chance event (0: no luck)
+    bool decisions = true;    // false: the luck alone
 };
 
 struct ReviewedDecision {
@@ -46,9 +47,9 @@ struct ChanceLuck {
     int index = 0;  // history index of the chance action
     int voyage = 0;
     int action = 0;
-    std::string kind;                      // "deal" or "roll"
-    std::vector<double> before, after;     // every player's value before and after
-    std::vector<double> luck, luck_ci95;   // after minus before, paired
+    std::string kind;                     // "deal" or "roll"
+    std::vector<double> before, after;    // every player's value before and after
+    std::vector<double> luck, luck_ci95;  // after minus before, paired
     bool exact = false;
 };
 
@@ -57,6 +58,7 @@ struct Review {
     std::vector<ChanceLuck> events;
     std::vector<std::vector<int>> voyage_wealth;  // every player's wealth after each voyage
     std::vector<int> wealth;                      // at the end of the record
+    int items = 0;  // decisions and chance events of the record (more than reviewed if stopped)
     double seconds = 0;
 };
 

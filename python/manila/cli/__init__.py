@@ -28,8 +28,8 @@ from .analyse import add_analyse_arguments, run_analyse
 from .games import add_ladder_arguments, add_simulate_arguments, run_ladder, run_simulate
 from .plot import add_plot_arguments, run_plot
 from .replay import add_replay_arguments, run_replay
-from .review import add_review_arguments, run_review
 from .report import render, render_advice
+from .review import add_review_arguments, run_review
 from .sweep import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
 
 

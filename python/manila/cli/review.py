@@ -19,7 +19,9 @@ PROGRESS_DELAY = 0.5
 
 
 def add_review_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("record", metavar="FILE|-", help="game records (simulate --record) or a serialized state")
+    parser.add_argument(
+        "record", metavar="FILE|-", help="game records (simulate --record) or a serialized state"
+    )
     parser.add_argument(
         "--horizon",
         choices=HORIZONS,
@@ -27,7 +29,10 @@ def add_review_arguments(parser: argparse.ArgumentParser) -> None:
         help="voyage: pesos to the end of each voyage (default); game: win probability",
     )
     parser.add_argument(
-        "--policy", choices=POLICIES, default="greedy-wealth", help="the continuation policy (default greedy-wealth)"
+        "--policy",
+        choices=POLICIES,
+        default="greedy-wealth",
+        help="the continuation policy (default greedy-wealth)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the rollouts (default 0)")
     parser.add_argument("--quick", action="store_true", help="a coarser, faster pass (fewer rollouts)")
@@ -37,7 +42,9 @@ def add_review_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--luck-rollouts", type=int, default=None, metavar="N", help="rollouts per chance event (0: no luck)"
     )
-    parser.add_argument("--game", type=int, default=None, metavar="K", help="only the K-th record of the file (from 0)")
+    parser.add_argument(
+        "--game", type=int, default=None, metavar="K", help="only the K-th record of the file (from 0)"
+    )
     parser.add_argument("--worst", type=int, default=10, metavar="N", help="decisions listed (default 10)")
     parser.add_argument("--threads", type=int, default=0, help="threads (default all)")
     parser.add_argument("--json", action="store_true", help="print the JSON of MANILA.md part 5")

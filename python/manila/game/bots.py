@@ -109,7 +109,7 @@ class ExpertBot:
         self._rng = _core.Rng(seed)
 
     def step(self, state: Seat) -> int:
-        return _core.expert_action(_engine_state(state), self._rng)
+        return state.builtin_move("expert", self._rng)
 
     def __repr__(self) -> str:
         return f"ExpertBot(state={self._rng.state:#x})"

@@ -1,9 +1,13 @@
 """Review of a recorded game (MANILA.md part 5, "Review of a game"; docs/review.md).
 
-    >>> from manila.game import Game
-    >>> state = Game(4, seed=3).new_initial_state()
-    >>> while state.is_chance_node():
-    ...     _ = state.apply_chance()
+    >>> from manila.game.simulate import simulate
+    >>> records = []
+    >>> _ = simulate(players=3, games=1, bots="greedy", seed=1, record=records.append)
+    >>> result = review(records[0], rollouts=2, luck_rollouts=2)
+    >>> sorted(result.players)
+    ['p0', 'p1', 'p2']
+    >>> all(d.loss >= 0 for d in result.decisions)
+    True
 
 Every decision of every player is analysed (manila.game.analysis) against the best option:
 the **loss** is the value of the best option minus that of the chosen one, never negative, 0
@@ -31,14 +35,14 @@ from .engine import Game, IllegalActionError, State
 from .view import PlayerView
 
 __all__ = [
+    "ACCURACY_SCALE",
     "CLASSES",
     "THRESHOLDS",
-    "ACCURACY_SCALE",
     "Decision",
     "PlayerSummary",
     "Review",
-    "review",
     "render_review",
+    "review",
 ]
 
 # The classes of a loss, and the least loss of each class above "fine", per horizon (pesos
@@ -57,7 +61,7 @@ ACCURACY_SCALE = {"voyage": 3.0, "game": 0.05}
 # half-width of the best two), the seconds per decision; per chance event, the rollouts.
 BUDGETS: dict[bool, dict[str, dict[str, float]]] = {
     False: {
-        "voyage": {"max_rollouts": 64, "target": 1.0, "time_limit": 1.0, "luck_rollouts": 64},
+        "voyage": {"max_rollouts": 64, "target": 1.0, "time_limit": 0.5, "luck_rollouts": 64},
         "game": {"max_rollouts": 128, "target": 0.02, "time_limit": 4.0, "luck_rollouts": 64},
     },
     True: {
@@ -65,6 +69,8 @@ BUDGETS: dict[bool, dict[str, dict[str, float]]] = {
         "game": {"max_rollouts": 32, "target": 0.04, "time_limit": 1.0, "luck_rollouts": 16},
     },
 }
+# The decider's own payoff, as part 4 values it (not minus the others').
+RELATIVE = False
 # Rollouts per option between checks of the stop rule (racing drops clear losers early).
 BATCH = 16
 
@@ -129,6 +135,7 @@ class PlayerSummary:
     total_loss: float
     total_loss_ci95: float
     mean_loss: float
+    mean_loss_ci95: float
     accuracy: float
     luck: float
     luck_ci95: float
@@ -142,6 +149,7 @@ class PlayerSummary:
             "total_loss": self.total_loss,
             "total_loss_ci95": self.total_loss_ci95,
             "mean_loss": self.mean_loss,
+            "mean_loss_ci95": self.mean_loss_ci95,
             "accuracy": self.accuracy,
             "luck": self.luck,
             "luck_ci95": self.luck_ci95,
@@ -163,6 +171,7 @@ class Review:
     seconds: float
     voyage_starts: list[int] = field(default_factory=list)  # history index of each voyage's first action
     actions: int = 0
+    items: int = 0  # decisions and chance events of the record
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -182,7 +191,13 @@ class Review:
             "events": self.events,
             "voyage_wealth": self.voyage_wealth,
             "seconds": self.seconds,
+            "complete": self.complete,
         }
+
+    @property
+    def complete(self) -> bool:
+        """False when ``progress`` stopped the review early."""
+        return len(self.decisions) + len(self.events) >= self.items
 
     def worst(self, limit: int = 10) -> list[Decision]:
         """The costliest decisions, worst first (fine ones left out)."""
@@ -222,9 +237,7 @@ def _record_state(record: RecordLike) -> tuple[Game, list[int], Optional[Mapping
         raise ValueError(f"{lead}: rules: {exc}") from None
     actions = record.get("actions")
     if isinstance(actions, int) and not isinstance(actions, bool) and actions != len(history):
-        raise ValueError(
-            f"cut short: the record says {actions} actions, its history holds {len(history)}"
-        )
+        raise ValueError(f"cut short: the record says {actions} actions, its history holds {len(history)}")
     return game, list(history), record
 
 
@@ -292,9 +305,10 @@ def review(
     target: Optional[float] = None,
     time_limit: Optional[float] = None,
     luck_rollouts: Optional[int] = None,
-    max_bids: int = 8,
+    max_bids: int = 4,
     screen: int = 12,
     exact: bool = True,
+    decisions: bool = True,
     threads: int = 0,
     progress: Optional[Progress] = None,
 ) -> Review:
@@ -306,7 +320,8 @@ def review(
     ``target``, ``time_limit`` seconds; defaults by horizon in ``BUDGETS``, coarser with
     ``quick``). ``luck_rollouts`` per chance event (0: no luck). Auctions: at most
     ``max_bids`` bids (spread evenly) besides the chosen one; the harbour master:
-    ``screen`` combinations besides the chosen one. ``progress(done, total)`` is called
+    ``screen`` combinations besides the chosen one. ``decisions=False``: the luck alone.
+    ``progress(done, total)`` is called
     after every item; returning False stops early. Same seed, same review.
     """
     if horizon not in HORIZONS:
@@ -317,6 +332,8 @@ def review(
         raise ValueError(f"quick: true or false, got {quick!r}")
     if not isinstance(exact, bool):
         raise ValueError(f"exact: true or false, got {exact!r}")
+    if not isinstance(decisions, bool):
+        raise ValueError(f"decisions: true or false, got {decisions!r}")
     budget = BUDGETS[quick][horizon]
     max_rollouts = int(budget["max_rollouts"]) if max_rollouts is None else max_rollouts
     target = budget["target"] if target is None else target
@@ -355,12 +372,14 @@ def review(
         screen=screen,
         exact=exact,
         sample_hidden=True,
+        relative=RELATIVE,
         luck_rollouts=luck_rollouts,
+        decisions=decisions,
         progress=report if progress is not None else None,
     )
-    decisions = [_decision(d, states[d["index"]], horizon) for d in raw["decisions"]]
+    reviewed = [_decision(d, states[d["index"]], horizon) for d in raw["decisions"]]
     names = [f"p{p}" for p in range(game.players)]
-    players = _summaries(decisions, raw["events"], raw["wealth"], names, horizon)
+    players = _summaries(reviewed, raw["events"], raw["wealth"], names, horizon)
     events = [
         {
             "index": e["index"],
@@ -379,15 +398,20 @@ def review(
         policy=policy,
         seed=seed,
         quick=quick,
-        decisions=decisions,
+        decisions=reviewed,
         players=players,
         events=events,
         voyage_wealth=raw["voyage_wealth"],
         seconds=raw["seconds"],
         voyage_starts=[
-            i for i in range(1, len(states)) if states[i].voyage_number != states[i - 1].voyage_number and states[i].voyage_number >= 1 and not states[i].is_terminal()
+            i
+            for i in range(1, len(states))
+            if states[i].voyage_number != states[i - 1].voyage_number
+            and states[i].voyage_number >= 1
+            and not states[i].is_terminal()
         ],
         actions=len(history),
+        items=raw["items"],
     )
 
 
@@ -439,6 +463,12 @@ def _summaries(
         free = [d for d in mine if not d.forced]
         total = sum(d.loss for d in free)
         mean = total / len(free) if free else 0.0
+        # Over the decisions: their spread, not only the rollouts' noise.
+        spread = (
+            math.sqrt(sum((d.loss - mean) ** 2 for d in free) / (len(free) - 1) / len(free))
+            if len(free) > 1
+            else 0.0
+        )
         luck = sum(e["luck"][p] for e in events)
         luck_ci = math.sqrt(sum(e["luck_ci95"][p] ** 2 for e in events))
         out[name] = PlayerSummary(
@@ -447,6 +477,7 @@ def _summaries(
             total_loss=total,
             total_loss_ci95=math.sqrt(sum(d.loss_ci95**2 for d in free)),
             mean_loss=mean,
+            mean_loss_ci95=1.96 * spread,
             accuracy=math.exp(-mean / ACCURACY_SCALE[horizon]),
             luck=luck,
             luck_ci95=luck_ci,
@@ -495,7 +526,7 @@ def render_review(result: Review, limit: int = 10) -> str:
 
 
 def _verdicts(result: Review) -> list[str]:
-    """"p1 finished 12 behind p0: 20 of luck against, 8 of play better" for each player
+    """ "p1 finished 12 behind p0: 20 of luck against, 8 of play better" for each player
     behind the winner (horizon voyage: pesos add up over the voyages)."""
     if result.horizon != "voyage" or not result.players:
         return []
@@ -558,7 +589,14 @@ def plot_review(result: Review) -> Any:
                 ys.append(float(wealth[k]))
         else:
             xs.append(float(len(result.voyage_wealth)))
-            ys.append(scale * (1.0 if result.players[name].wealth == max(p.wealth for p in result.players.values()) else 0.0))
+            ys.append(
+                scale
+                * (
+                    1.0
+                    if result.players[name].wealth == max(p.wealth for p in result.players.values())
+                    else 0.0
+                )
+            )
         order = sorted(range(len(xs)), key=xs.__getitem__)
         xs, ys = [xs[i] for i in order], [ys[i] for i in order]
         ax.plot(xs, ys, color=colors[k], label=f"{name} ({result.players[name].wealth})", linewidth=1.4)
@@ -567,9 +605,18 @@ def plot_review(result: Review) -> Any:
                 continue
             x = at(d.index)
             y = float(np.interp(x, xs, ys)) if xs else 0.0
-            ax.plot([x], [y], "x" if d.cls == "blunder" else "o", color=colors[k], markersize=9 if d.cls == "blunder" else 6, fillstyle="none")
+            ax.plot(
+                [x],
+                [y],
+                "x" if d.cls == "blunder" else "o",
+                color=colors[k],
+                markersize=9 if d.cls == "blunder" else 6,
+                fillstyle="none",
+            )
     ax.set_xlabel("voyage")
-    ax.set_ylabel("expected wealth at the voyage's end" if result.horizon == "voyage" else "win probability (%)")
+    ax.set_ylabel(
+        "expected wealth at the voyage's end" if result.horizon == "voyage" else "win probability (%)"
+    )
     ax.set_title(f"Review (horizon {result.horizon}, policy {result.policy}): x blunder, o mistake")
     ax.set_xticks(range(0, len(result.voyage_wealth) + 1))
     ax.grid(True, alpha=0.3)

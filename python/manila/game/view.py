@@ -135,9 +135,11 @@ class PlayerView:
         The engine's bots read only this player's information (tests/test_view.py)."""
         if self._state.current_player() != self.player:
             raise ValueError(f"builtin_move: it is not p{self.player}'s move")
-        if bot == "random":
+        if bot in ("random", "expert"):
             if rng is None:
-                raise ValueError("builtin_move: the random bot needs the seat's generator (rng)")
+                raise ValueError(f"builtin_move: the {bot} bot needs the seat's generator (rng)")
+            if bot == "expert":  # its rollouts sample the others' face-down shares
+                return _core.expert_action(self._state._s, rng)
             return _core.random_action(self._state._s, rng)
         if bot in ("greedy", "greedy-wealth"):
             return _core.greedy_action(self._state._s, bot == "greedy-wealth")

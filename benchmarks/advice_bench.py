@@ -8,16 +8,11 @@ brute-force max^n reference on a position with three to move.
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [HERE, os.path.join(HERE, "..", "tests")]
-
-import manila  # noqa: E402
-from advice_states import POSITIONS, TARGETS, THREE_TO_MOVE  # noqa: E402
-from sweep_compare import best_time as best_of  # noqa: E402
+import manila
+from suites.advice_states import POSITIONS, TARGETS, THREE_TO_MOVE
+from timing import best_time
 
 
 def main() -> None:
@@ -29,7 +24,7 @@ def main() -> None:
     for name, text in POSITIONS.items():
         position = manila.parse_position(text)
         rounds = 7 if position.state.next_roll == 3 else 3
-        seconds = best_of(lambda: manila.advise(position, threads=1), rounds)
+        seconds = best_time(lambda: manila.advise(position, threads=1), rounds)
         core = manila._core.advise_placement(
             position.state.to_core(), [position.state.owners.index(p) for p in position.movers], 1
         )
@@ -42,11 +37,11 @@ def main() -> None:
 
     if args.no_reference:
         return
-    from advice_reference import advice_reference
+    from references import advice_reference
 
     position = manila.parse_position(THREE_TO_MOVE)
     data = position.to_dict()
-    engine = best_of(lambda: manila.advise(position, threads=1), 7)
+    engine = best_time(lambda: manila.advise(position, threads=1), 7)
     start = time.perf_counter()
     expected = advice_reference(data)
     reference = time.perf_counter() - start

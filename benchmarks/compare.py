@@ -4,7 +4,7 @@
 
 All compute the full evaluation (spot table, boat table, incomes) exactly; the script
 checks that they agree, then prints the best time of each and the ratios. The reference
-(tests/reference.py) runs in two modes: as the tests use it (equal dice outcomes merged,
+(tests/helpers/reference.py) runs in two modes: as the tests use it (equal dice outcomes merged,
 integer weights, memoised) and, with --literal, the brute force as specified: every die
 of every remaining roll on its own, with Fractions (timed once; minutes for the
 decision-heavy states, so roll-1 states are left out).
@@ -13,34 +13,15 @@ decision-heavy states, so roll-1 states are left out).
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [HERE, os.path.join(HERE, "..", "tests")]
-
-import manila  # noqa: E402
-from bench_states import STATES  # noqa: E402
-from manila import _core  # noqa: E402
-from reference import evaluate_reference  # noqa: E402
-from states import random_state  # noqa: E402
-
-
-def best_time(fn, budget: float) -> float:
-    """The best mean time per call over 5 rounds that together take about `budget` seconds."""
-    start = time.perf_counter()
-    fn()
-    once = time.perf_counter() - start
-    number = max(1, int(budget / 5 / max(once, 1e-7)))
-    best = float("inf")
-    for _ in range(5):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        best = min(best, (time.perf_counter() - start) / number)
-    return best
+import manila
+from manila import _core
+from references import engine_tables, evaluate_reference, random_state
+from suites.bench_states import STATES
+from timing import best_time
 
 
 def engine_call(state: dict, threads: int):
@@ -51,9 +32,7 @@ def engine_call(state: dict, threads: int):
 
 
 def agree(state: dict) -> bool:
-    result = manila.evaluate(state, exact=True, strict=False)
-    mine = {"spots": result.spots, "boats": result.boats, "incomes": result.incomes}
-    return mine == evaluate_reference(state)
+    return engine_tables(state) == evaluate_reference(state)
 
 
 def main() -> int:
@@ -82,9 +61,9 @@ def main() -> int:
         if not agree(state):
             print(f"{name}: engine and reference disagree", file=sys.stderr)
             return 1
-        ref = best_time(lambda: evaluate_reference(state), budget * 4)
-        one = best_time(engine_call(state, 1), budget)
-        auto = best_time(engine_call(state, 0), budget)
+        ref = best_time(lambda: evaluate_reference(state), 5, budget * 4 / 5)
+        one = best_time(engine_call(state, 1), 5, budget / 5)
+        auto = best_time(engine_call(state, 0), 5, budget / 5)
         ratio = ref / min(one, auto)
         ratios.setdefault(state["next_roll"], []).append(ratio)
         line = f"{name:22s} {ref * 1e3:9.2f}ms {one * 1e6:14.1f}us {auto * 1e6:10.1f}us {ratio:8.0f}x"

@@ -19,16 +19,12 @@ from manila import _core
 from manila.bots import bots_for
 from manila.game import Game, play
 from manila.game.simulate import game_seed, simulate
+from timing import best_time
 
 
 def rate(fn, games: int) -> float:
     """Games per second: the best of three runs."""
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return games / best
+    return games / best_time(fn, 3)
 
 
 def main() -> int:

@@ -5,7 +5,7 @@
 
 Without --url it starts ``manila.server`` in a child process on a free loopback port (so the
 clients' Python does not share a GIL with it) and stops it at the end. Each client keeps one
-HTTP/1.1 connection and sends the benchmark states (benchmarks/bench_states.py) in turn; an
+HTTP/1.1 connection and sends the benchmark states (benchmarks/suites/bench_states.py) in turn; an
 answer counts as a failure unless it is a 200 whose JSON equals manila.evaluate on the same
 state. Prints requests/s and latency percentiles; exits 1 if anything failed. Only loopback
 addresses are accepted, and the run is bounded by --requests and --deadline.
@@ -34,11 +34,8 @@ import threading
 import time
 from urllib.parse import urlsplit
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-
-import manila  # noqa: E402
-from bench_states import STATES  # noqa: E402
+import manila
+from suites.bench_states import STATES
 
 SERVE = "import sys\nfrom manila.cli import main\nsys.exit(main(['serve'] + sys.argv[1:]))\n"
 

@@ -3,7 +3,7 @@
     python benchmarks/overhead.py [--repeat 300] [--client wrk|python] [--mix roll3|all]
                                   [--seconds 10] [--no-server]
 
-First, on the benchmark states at their last roll (benchmarks/bench_states.py), the best
+First, on the benchmark states at their last roll (benchmarks/suites/bench_states.py), the best
 time of ``manila.evaluate(dict)`` end to end (the state as JSON-like dict to the Evaluation)
 against ``_core.analyse`` on the same state prepared beforehand, and their ratio: the Python
 overhead (issue 12: at most 2). The time of ``.to_dict()`` on top is printed beside it.
@@ -36,32 +36,19 @@ The mix of all six states is bound by the C++ work of the roll-1 and roll-2 stat
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sys
-import time
-import timeit
-from typing import Callable
 
-_ROOT = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, _ROOT)
-
-import manila  # noqa: E402
-from bench_states import STATES  # noqa: E402
-from load import MIXES, _loopback_only, run_load, run_wrk, start_local_server  # noqa: E402
-from manila import _core  # noqa: E402
+import manila
+from load import MIXES, _loopback_only, run_load, run_wrk, start_local_server
+from manila import _core
+from suites.bench_states import STATES
+from timing import best_time
 
 GOAL_RATIO = 2.0
 GOAL_RPS = 2000.0
-
-
-def best_time(fn: Callable[[], object], repeat: int) -> float:
-    """Best seconds per call over `repeat` batches of about 2 ms: short batches are the ones a
-    busy machine leaves alone."""
-    started = time.perf_counter()
-    fn()
-    loops = max(1, int(0.002 / max(time.perf_counter() - started, 1e-7)))
-    return min(timeit.repeat(fn, number=loops, repeat=repeat)) / loops
+# Batches of about 2 ms: short batches are the ones a busy machine leaves alone.
+BATCH = 0.002
 
 
 def overhead(repeat: int) -> float:
@@ -72,9 +59,9 @@ def overhead(repeat: int) -> float:
             continue
         parsed = manila.VoyageState.from_dict(state)
         voyage, owner, limit = parsed.to_core(), parsed.point_of_view, parsed.max_accomplices
-        core = best_time(lambda: _core.analyse(voyage, owner, limit, 0), repeat)
-        api = best_time(lambda: manila.evaluate(state), repeat)
-        full = best_time(lambda: manila.evaluate(state).to_dict(), repeat)
+        core = best_time(lambda: _core.analyse(voyage, owner, limit, 0), repeat, BATCH)
+        api = best_time(lambda: manila.evaluate(state), repeat, BATCH)
+        full = best_time(lambda: manila.evaluate(state).to_dict(), repeat, BATCH)
         total_core += core
         total_api += api
         print(f"{name:20} {core * 1e6:11.2f} {api * 1e6:12.2f} {api / core:5.1f}x {full * 1e6:12.2f}")

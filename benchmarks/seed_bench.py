@@ -2,45 +2,26 @@
 
     python benchmarks/seed_bench.py [--repeat 7] [--budget-ms 20] [--no-suite]
 
-For each of the seed calculator's own test cases (benchmarks/seed_states.json) it prints
+For each of the seed calculator's own test cases (benchmarks/suites/seed_states.json) it prints
 the best-of-N time of ``manila.evaluate(state, threads=1)`` end to end (parsing and the
 Evaluation included, as a caller sees it), the seed calculator's recorded time and their
 ratio; the goal is a ratio of at least 10 everywhere (issue 14). Then, for scale, the same
-timing of the benchmark states (benchmarks/bench_states.py) and of the heaviest state at
-each roll of the brute-force comparison's sample (tests/test_reference.py).
+timing of the benchmark states (benchmarks/suites/bench_states.py) and of the heaviest state at
+each roll of the brute-force comparison's sample (tests/helpers/cases.py).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import time
 from typing import Callable
 
-_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The states live in the benchmarks package (asv imports it too): run from anywhere.
-sys.path.insert(0, _ROOT)
-
-import manila  # noqa: E402
-from benchmarks.bench_states import STATES  # noqa: E402
-from benchmarks.seed_states import SEED_STATES, SEED_US  # noqa: E402
+import manila
+from suites.bench_states import STATES
+from suites.seed_states import SEED_STATES, SEED_US
+from timing import best_time
 
 GOAL = 10.0
-
-
-def best_time(fn: Callable[[], object], repeat: int, budget: float) -> float:
-    """Best-of-`repeat` seconds per call, each batch lasting about `budget` seconds."""
-    started = time.perf_counter()
-    fn()
-    loops = max(1, int(budget / max(time.perf_counter() - started, 1e-7)))
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
-        for _ in range(loops):
-            fn()
-        best = min(best, (time.perf_counter() - started) / loops)
-    return best
 
 
 def _evaluate(state: dict, strict: bool | None = None) -> Callable[[], object]:
@@ -48,12 +29,11 @@ def _evaluate(state: dict, strict: bool | None = None) -> Callable[[], object]:
 
 
 def heaviest_suite_states() -> dict[str, dict]:
-    """The slowest state of each roll among tests/test_reference.py's random sample."""
-    sys.path.insert(0, os.path.join(_ROOT, "tests"))
-    from test_reference import CASES
+    """The slowest state of each roll among tests/helpers/cases.py's random sample."""
+    from references import sampled_cases
 
     slowest: dict[int, tuple[float, int, dict]] = {}
-    for roll, i, state in CASES:
+    for roll, i, state in sampled_cases():
         took = best_time(_evaluate(state, False), 2, 0.0)
         if took > slowest.get(roll, (0.0,))[0]:
             slowest[roll] = (took, i, state)

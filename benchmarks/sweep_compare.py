@@ -21,20 +21,10 @@ import numpy as np
 import manila
 from manila import _core
 from manila.sweeps.sweep import sweep
+from timing import best_time
 
 PATTERN = {"crews": (1, 1, 0), "pirates": 1}
 BOUND = 1.0  # seconds, for the acceptance case
-
-
-def best_time(fn, rounds: int) -> float:
-    """The best wall time of `rounds` calls (after one warm-up call)."""
-    fn()
-    best = float("inf")
-    for _ in range(rounds):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def cpu_time(fn) -> float:

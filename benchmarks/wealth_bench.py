@@ -3,7 +3,7 @@ shares for three players and prices (wealth), side by side, on one thread.
 
     python benchmarks/wealth_bench.py [--repeat 7] [--budget-ms 20]
 
-For every state (next_roll 1, 2 and 3; benchmarks/wealth_states.py) it prints the best-of-N
+For every state (next_roll 1, 2 and 3; benchmarks/suites/wealth_states.py) it prints the best-of-N
 time of the engine alone (``manila._core.analyse(voyage, owner, max_accomplices, 1)`` on a
 prepared voyage) and of ``manila.evaluate(state)`` end to end (parsing included), under
 each objective, and their ratio. The target is a ratio of at most 1.3 (issue 9).
@@ -13,46 +13,15 @@ Income and wealth runs alternate, so that a busy machine slows both alike.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import time
 from typing import Callable
 
-# The states live in the benchmarks package (asv imports it too): run from anywhere.
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
 import manila
-from benchmarks.wealth_states import INCOME, WEALTH
 from manila import _core
+from suites.wealth_states import INCOME, WEALTH
+from timing import best_times
 
 LIMIT = 1.3
-
-
-def _loops(fn: Callable[[], object], budget: float) -> int:
-    """How many calls make one timed batch last about `budget` seconds (at least one)."""
-    started = time.perf_counter()
-    fn()
-    once = max(time.perf_counter() - started, 1e-7)
-    return max(1, int(budget / once))
-
-
-def _batch(fn: Callable[[], object], loops: int) -> float:
-    started = time.perf_counter()
-    for _ in range(loops):
-        fn()
-    return (time.perf_counter() - started) / loops
-
-
-def best_pair(
-    income: Callable[[], object], wealth: Callable[[], object], repeat: int, budget: float
-) -> tuple[float, float]:
-    """Best-of-`repeat` seconds per call of each, batches alternating."""
-    loops = (_loops(income, budget), _loops(wealth, budget))
-    best = [float("inf"), float("inf")]
-    for _ in range(repeat):
-        for k, fn in enumerate((income, wealth)):
-            best[k] = min(best[k], _batch(fn, loops[k]))
-    return best[0], best[1]
 
 
 def _engine(state: dict) -> Callable[[], object]:
@@ -86,8 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     rows, worst = [], 0.0
     for name, state in INCOME.items():
-        core = best_pair(_engine(state), _engine(WEALTH[name]), args.repeat, budget)
-        full = best_pair(_evaluate(state), _evaluate(WEALTH[name]), args.repeat, budget)
+        core = best_times((_engine(state), _engine(WEALTH[name])), args.repeat, budget)
+        full = best_times((_evaluate(state), _evaluate(WEALTH[name])), args.repeat, budget)
         ratios = (core[1] / core[0], full[1] / full[0])
         worst = max(worst, *ratios)
         rows.append(

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 
 import manila
-from advice_reference import advice_reference
+from helpers.advice_reference import advice_reference
+from helpers.positions import decision_position, placement_position, placement_positions, sample
 from manila.view import PlayerView
-from positions import decision_position, placement_position, placement_positions, sample
 
 # (seed, count, next_roll, movers, busy): a few hundred positions, both objectives.
 PLACEMENT = [

@@ -1,4 +1,4 @@
-"""Rollout analysis of a decision (MANILA.md part 5), at the engine's level: exact answers
+"""Rollout analysis of a decision (docs/analysis.md), at the engine's level: exact answers
 equal part 4's, rollouts agree with them within their intervals, the same seed gives the
 same answer, and intervals shrink as 1/sqrt(n)."""
 
@@ -13,6 +13,7 @@ import pytest
 import manila
 from manila import _core
 from manila.game import Game, State
+from manila.game.view import PlayerView
 
 PILOT_PHASES = {"small_pilot", "large_pilot"}
 
@@ -87,7 +88,7 @@ def test_exact_answers_are_part_4s(pilots: list[State], last_placements: list[St
     for state in pilots + last_placements:
         result = analyse(state)
         assert result["exact"] and result["stop"] == "exact"
-        advice = manila.advise(state.position("wealth", private=True)).to_dict()
+        advice = manila.advise(PlayerView(state, state.current_player()).position("wealth")).to_dict()
         names = [o["name"] for o in result["options"]]
         assert names == list(advice["options"])
         for option in result["options"]:

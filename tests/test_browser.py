@@ -23,9 +23,9 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import manila
+from helpers.serving import serving
 from manila.common.vocab import PRICES
 from manila.server.names import REPLY_AWARE
-from test_server import serving
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")

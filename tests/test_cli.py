@@ -207,6 +207,22 @@ def test_messages_have_no_python_wording(stdin, words):
     assert not any(re.search(rf"\b{w}\b", line) for w in PYTHON_WORDS), line
 
 
+# A heat map with everything but the spot (and one axis: a later --x wins).
+HEATMAP = [
+    "plot",
+    "heatmap",
+    "--goods",
+    "ginseng,silk,jade",
+    "--x",
+    "silk",
+    "--y",
+    "jade",
+    "--at",
+    "ginseng=8",
+]
+HEATMAP += ["-o", os.devnull]
+
+
 @pytest.mark.parametrize(
     "argv, suggestion",
     [
@@ -219,6 +235,12 @@ def test_messages_have_no_python_wording(stdin, words):
             '"pirate_variant"',
         ),
         (["simulate", "--games", "1", "--bots", "greedy,randon,random,random"], '"random"'),
+        # Sweep options: the name is a spot (or a good, a criterion), never a state's key.
+        (HEATMAP + ["--spot", "insurence"], '"insurance"'),
+        (HEATMAP + ["--spot", "port_a", "--x", "slk"], '"silk"'),
+        (["starts", "--goods", "ginseng,silk,jade", "--by", "spot:insurence"], '"insurance"'),
+        (["starts", "--goods", "ginseng,silk,jade", "--by", "arrive:nutmg"], '"nutmeg"'),
+        (["starts", "--goods", "ginseng,silk,jade", "--by", "carg"], '"cargo"'),
     ],
 )
 def test_did_you_mean(argv, suggestion):
@@ -269,3 +291,32 @@ def test_progress_bars_only_on_a_terminal_and_never_before_an_error():
     assert len(lines) == 1 and lines[0].startswith(
         "manila: error: bots: unknown bot 'randm' (did you mean \"random\"?); the built-in bots are"
     )
+
+
+def test_a_heat_map_that_would_be_blank_is_refused(tmp_path):
+    for spot, words in (("nutmeg", "nutmeg stays home"), ("pirate_2", "may not be taken in any state")):
+        png = tmp_path / f"{spot}.png"
+        out = run(
+            "plot",
+            "heatmap",
+            "--goods",
+            "ginseng,silk,jade",
+            "--spot",
+            spot,
+            "--x",
+            "silk",
+            "--y",
+            "jade",
+            "--at",
+            "ginseng=8",
+            "-o",
+            str(png),
+        )
+        assert out.returncode == 2 and words in out.stderr and "blank" in out.stderr, out.stderr
+        assert not png.exists()
+
+
+def test_help_texts_print_what_they_mean():
+    # argparse formats help= strings with %, not descriptions: a %% there is printed as is.
+    out = run("ladder", "--help")
+    assert "95% interval" in out.stdout and "%%" not in out.stdout

@@ -11,7 +11,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-PAGES = ("rules.md", "numbers.md", "notation.md", "http.md", "advice.md")
+PAGES = (
+    "rules.md",
+    "numbers.md",
+    "notation.md",
+    "http.md",
+    "advice.md",
+    "performance.md",
+    "sweeps.md",
+    "ladder.md",
+)
 # Written so that this file does not mention what it looks for.
 OUTSIDE = ("MANILA" + ".md", "../" + "shared", "/work/" + "shared")
 
@@ -50,6 +59,9 @@ def test_the_docs_are_there():
         assert word in advice, word
     notation = (DOCS / "notation.md").read_text(encoding="utf-8")
     assert "state   = roll" in notation and "shares=" in notation and "moment" in notation
+    sweeps = (DOCS / "sweeps.md").read_text(encoding="utf-8")
+    for word in ("by_start", "path_count", "path_denominator", "probability", "manila.Pattern"):
+        assert word in sweeps, word
     http = (DOCS / "http.md").read_text(encoding="utf-8")
     for route in ("POST /v1/evaluate", "POST /v1/validate", "GET /v1/example", "GET /healthz", "413"):
         assert route in http, route
@@ -93,3 +105,14 @@ def test_help_points_to_the_docs():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for page in PAGES:
         assert f"docs/{page}" in readme
+
+
+def test_the_sweeps_page_runs():
+    # Its examples are statements, not doctests: each block must run as written.
+    import manila
+
+    text = (DOCS / "sweeps.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 3
+    for block in blocks:
+        exec(compile(block, "docs/sweeps.md", "exec"), {"manila": manila})

@@ -13,10 +13,10 @@ import random
 import pytest
 
 import manila
+from helpers.states import random_state
 from manila import _core
 from manila.voyage import evaluation as _evaluation
 from manila.voyage.fast import PlainState, plain_state
-from states import random_state
 
 SEEDS = range(400)
 

@@ -10,6 +10,7 @@ from manila.bots import bots_for
 from manila.cli.games import add_simulate_arguments, run_simulate
 from manila.cli.replay import add_replay_arguments, read_records, replay_lines, run_replay
 from manila.game import Game, play
+from manila.view import PlayerView
 
 
 def run(command, argv):
@@ -149,3 +150,43 @@ def test_replay_a_serialized_state_and_errors(tmp_path, capsys):
     record = {**json.loads(done.serialize()), "wealth": [w + 1 for w in done.returns()]}
     with pytest.raises(ValueError, match="the record says"):
         list(replay_lines(record))
+
+
+def test_replay_to_a_move_and_show_the_position(tmp_path, capsys):
+    done = play(Game(4, 9), bots_for(["greedy"] * 4, 9))
+    path = tmp_path / "game.json"
+    path.write_text(done.serialize())
+    # Find a move during a voyage, with a player to move.
+    state = Game(4, 9).new_initial_state()
+    to = None
+    for i, a in enumerate(done.history()):
+        if to is None and i > 20 and state.is_player_node() and state.voyage_state() is not None:
+            to, seat, expected = i, state.current_player(), state.clone()
+        state.apply_action(a)
+    assert run("replay", [str(path), "--to", str(to)]) == 0
+    out = capsys.readouterr().out
+    assert f"== stopped after {to} moves, {expected.phase}, p{seat} to move ==" in out
+    assert "game over" not in out
+    assert (
+        run("replay", [str(path), "--to", str(to), "--show", "state", "--show", "view", "--show", "voyage"])
+        == 0
+    )
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3
+    rebuilt = Game(4, 9).deserialize_state(lines[0])
+    assert rebuilt.history() == done.history()[:to] and rebuilt == expected
+    assert json.loads(lines[1]) == expected.observation(seat)
+    assert json.loads(lines[2]) == PlayerView(expected, seat).voyage_state()
+    assert run("replay", [str(path), "--to", str(to), "--show", "view", "--player", "2"]) == 0
+    assert json.loads(capsys.readouterr().out) == expected.observation(2)
+    assert run("replay", [str(path), "--to", "0"]) == 0
+    assert "stopped after 0 moves" in capsys.readouterr().out
+    for argv, message in [
+        (["--to", str(len(done.history()) + 1)], f"the game has {len(done.history())} moves"),
+        (["--to", "-1", "--show", "state"], "--to -1"),
+        (["--to", "3", "--show", "voyage"], "no voyage in progress at move 3"),
+        (["--show", "view"], "nobody is to move (game_over)"),
+        (["--to", "30", "--show", "view", "--player", "7"], "--player: must be 0..3"),
+    ]:
+        assert run("replay", [str(path), *argv]) == 2
+        assert message in capsys.readouterr().err

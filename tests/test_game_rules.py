@@ -10,9 +10,9 @@ from fractions import Fraction
 import pytest
 
 import manila
+from helpers.reference import payoff_reference
 from manila import _core
 from manila.game import Game, IllegalActionError
-from reference import payoff_reference
 
 # p0: ginseng, nutmeg; p1: ginseng, nutmeg; p2: silk, jade; p3: silk, jade.
 DEAL = {
@@ -779,3 +779,38 @@ def test_voyage_state_is_the_evaluator_json():
     assert wealth.payoffs["p0"] > wealth.incomes["p0"]
     # p3 declined: the evaluator still lists the spots a player could take.
     assert "port_b" in state.evaluate(player=3).spots
+
+
+def test_no_bound_on_game_length_or_wealth():
+    """Rolls of all ones bring no boat to Manila whatever the players do (start at most 5,
+    3 pips, pilots at most 3 more: never past 13), so no price rises and the game goes on:
+    neither the game's length nor (with shipyard payouts each such voyage) wealth is
+    bounded, which is why OpenSpiel's max_game_length is only the engine's guard."""
+    offsets = manila.game.ACTION_OFFSETS
+    ones = offsets["roll"]  # 1-1-1
+    place = offsets["place"] + len(manila.GOODS)
+    # The shipyard spots, then declining or buying nothing, then the first other move
+    # (pass, no pilot move, ...); never a loan.
+    preferred = [place + manila.SPOTS.index(f"shipyard_{x}") for x in "abc"]
+    preferred += [offsets["decline"], offsets["buy_nothing"]]
+    state = Game(4, seed=1).new_initial_state()
+    cash = []
+    while state.voyages_completed() < 25:
+        assert not state.is_terminal()
+        if state.is_chance_node():
+            state.apply_action(ones if state.phase == "roll" else state.sample_chance())
+            continue
+        legal = [a for a in state.legal_actions() if a not in (offsets["mortgage"], offsets["repay"])]
+        state.apply_action(next((a for a in preferred if a in legal), legal[0]))
+        if state.voyage_number > len(cash) + 1:
+            cash.append(sum(p["cash"] for p in state.to_dict()["players"]))
+    assert set(state.to_dict()["prices"].values()) == {0}
+    assert cash == sorted(cash) and cash[-1] > cash[0] + 100
+    assert state.game.max_utility() == float("inf")
+
+
+def test_final_wealth_bound():
+    # Every share of three goods mortgaged at price 0, no cash; the fourth good at 30.
+    assert Game(4).min_utility() == _core.MIN_FINAL_WEALTH == -15 * 5 * 3 > _core.MIN_WEALTH
+    _, wealth, _, _, _ = _core.play_games(players=3, seed=2, first=0, n=400, bots=["random"] * 3)
+    assert wealth.min() >= _core.MIN_FINAL_WEALTH

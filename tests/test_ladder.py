@@ -5,10 +5,12 @@ import json
 
 import pytest
 
-import ladder_bots
+from helpers import ladder_bots
+from manila import _core
 from manila.bots import bot_names, register_bot
 from manila.cli import main
-from manila.game.ladder import _Ratings, ladder, seating, wilson_interval
+from manila.game import IllegalActionError
+from manila.game.ladder import Sprt, _Ratings, ladder, seating, wilson_interval
 
 KEYS = {"games", "wins", "win_rate", "ci95", "mean_wealth", "rating"}
 
@@ -28,7 +30,7 @@ def test_seats_rotate_evenly():
     for bot in lineup:
         assert sorted(seating(lineup, j).index(bot) for j in range(5)) == list(range(5))
     ladder_bots.SEATS_SEEN.clear()
-    ladder(players=3, bots="ladder_bots:FirstLegal,random,random", games=6, seed=2)
+    ladder(players=3, bots="helpers.ladder_bots:FirstLegal,random,random", games=6, seed=2)
     assert collections.Counter(ladder_bots.SEATS_SEEN) == {0: 2, 1: 2, 2: 2}
 
 
@@ -40,7 +42,7 @@ def test_same_seed_same_result_whatever_the_executor():
 
 
 def test_processes_executor_gives_the_same_result():
-    bots = "greedy,ladder_bots:FirstLegal,random"
+    bots = "greedy,helpers.ladder_bots:FirstLegal,random"
     assert (
         ladder(players=3, bots=bots, games=3, seed=4, executor="processes").to_dict()
         == ladder(players=3, bots=bots, games=3, seed=4).to_dict()
@@ -54,8 +56,18 @@ def test_python_bots_play_the_same_games_as_the_engine():
     ]
     for key in ("games", "wins", "mean_wealth"):
         assert python["manila.bots:GreedyBot"][key] == core["greedy"][key]
-    mixed = ladder(players=4, bots="ladder_bots:NoSeed,ladder_bots:FirstLegal,greedy,random", games=4, seed=3)
-    assert set(mixed.bots) == {"ladder_bots:NoSeed", "ladder_bots:FirstLegal", "greedy", "random"}
+    mixed = ladder(
+        players=4,
+        bots="helpers.ladder_bots:NoSeed,helpers.ladder_bots:FirstLegal,greedy,random",
+        games=4,
+        seed=3,
+    )
+    assert set(mixed.bots) == {
+        "helpers.ladder_bots:NoSeed",
+        "helpers.ladder_bots:FirstLegal",
+        "greedy",
+        "random",
+    }
 
 
 def test_registered_bots_join_the_ladder():
@@ -107,7 +119,7 @@ def test_bad_input_is_refused_with_the_field_named(capsys):
     with pytest.raises(ValueError, match="cannot import"):
         ladder(players=3, bots="random,random,no_such_module_x:Bot")
     with pytest.raises(ValueError, match="has no"):
-        ladder(players=3, bots="random,random,ladder_bots:Missing")
+        ladder(players=3, bots="random,random,helpers.ladder_bots:Missing")
     with pytest.raises(ValueError, match="executor"):
         ladder(players=3, bots="random", games=3, executor="gpu")
     with pytest.raises(ValueError, match="games"):
@@ -135,3 +147,82 @@ def test_ratings_follow_rankings_and_ties():
     assert ratings.result("a")["mu"] > ratings.result("b")["mu"]
     result = ladder(players=4, games=8, seed=1)
     assert result.bots["greedy"].rating["mu"] > result.bots["random"].rating["mu"]
+
+
+def test_a_dask_cluster_gives_the_same_table_as_threads():
+    distributed = pytest.importorskip("distributed")
+    threads = ladder(players=4, bots="greedy,random,random,random", games=16, seed=8, executor="threads")
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        dask = ladder(players=4, bots="greedy,random,random,random", games=16, seed=8, executor=client)
+        python_bot = "greedy,helpers.ladder_bots:FirstLegal,random"
+        assert (
+            ladder(players=3, bots=python_bot, games=6, seed=8, executor=client).to_dict()
+            == ladder(players=3, bots=python_bot, games=6, seed=8).to_dict()
+        )
+    assert dask.to_dict() == threads.to_dict()
+    assert dask.table().split("\ntime:")[0] == threads.table().split("\ntime:")[0]
+
+
+def test_stopping_early_is_the_ladder_cut_at_the_deciding_rotation():
+    bots = "greedy,random,random,random"
+    result = ladder(players=4, bots=bots, games=400, seed=2, stop_early=True)
+    q = result.to_dict()["sequential"]
+    assert q["decision"] == "greedy" and q["a"] == "greedy" and q["b"] == "random"
+    assert result.games < 400 and q["llr"] >= Sprt().bounds[1]
+    # The same cut on any executor, and the same table as a ladder of that many games.
+    assert ladder(players=4, bots=bots, games=400, seed=2, stop_early=True, executor="threads").to_dict() == (
+        result.to_dict()
+    )
+    plain = ladder(players=4, bots=bots, games=result.games, seed=2).to_dict()
+    assert {k: v for k, v in result.to_dict().items() if k != "sequential"} == plain
+    assert "greedy is better than random" in result.table()
+    # The other way round: the test names the better bot whichever comes first.
+    flipped = ladder(players=4, bots=bots, games=400, seed=2, stop_early=Sprt(a="random", b="greedy"))
+    assert flipped.sequential["decision"] == "greedy" and flipped.sequential["llr"] <= Sprt().bounds[0]
+
+
+def test_an_undecided_test_plays_every_game():
+    result = ladder(
+        players=4, bots="random,random,greedy,random", games=8, seed=2, stop_early=Sprt(delta=0.01)
+    )
+    assert result.games == 8 and result.sequential["decision"] is None
+
+
+@pytest.mark.parametrize(
+    "stop, message",
+    [
+        (Sprt(a="greedy", b="greedy"), "two different bots"),
+        (Sprt(a="solver", b="greedy"), "not in the lineup"),
+        (Sprt(delta=0.5), "delta: between 0 and 0.5"),
+        (Sprt(alpha=0), "alpha: between 0 and 0.5"),
+        ("yes", "stop_early: True, False or a Sprt"),
+    ],
+)
+def test_bad_sequential_tests_are_refused(stop, message):
+    with pytest.raises(ValueError, match=message):
+        ladder(players=4, bots="greedy,random,random,random", games=4, stop_early=stop)
+    with pytest.raises(ValueError, match="two different bots to compare"):
+        ladder(players=3, bots="random", games=3, stop_early=True)
+
+
+def test_an_illegal_action_names_the_bot_the_seed_and_the_seat():
+    with pytest.raises(IllegalActionError) as info:
+        ladder(players=3, bots="random,helpers.ladder_bots:Illegal,random", games=3, seed=4)
+    message = str(info.value)
+    assert message.startswith("bot 'helpers.ladder_bots:Illegal' at seat ")
+    seed = int(message.split("game seed ")[1].split(" ")[0])
+    assert seed == _core.derive_seed(4, 0) and "(rotation 0, seating 0)" in message
+    assert "move " in message and info.value.reason == message
+
+
+def test_stop_early_from_the_command_line(capsys):
+    assert main(["ladder", "--games", "400", "--seed", "2", "--stop-early", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] < 400 and data["sequential"]["decision"] == "greedy"
+    assert main(["ladder", "--games", "40", "--stop-early", "--delta", "0.2"]) == 0
+    assert "SPRT greedy against random, delta 0.2" in capsys.readouterr().out

@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import manila
+from helpers.states import random_state, states
 from manila.voyage.reach import reachability_problems
-from states import random_state, states
 
 NAMES = st.one_of(
     st.sampled_from(["red", "blue", "O'Brien", "x-1", "a.b"]),

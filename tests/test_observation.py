@@ -8,13 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers.hidden import others_shares, reshuffle_others
+from helpers.states import HypothesisDraws, SeededDraws
 from manila import _core
 from manila.bots import bots_for
 from manila.game import Game
 from manila.view import PlayerView, observation_layout, observation_low, observation_size
-from states import Draws, HypothesisDraws, SeededDraws
-
-DEAL = _core.ACTION_OFFSETS["deal"]
 
 
 def play_history(players, seed, bots):
@@ -30,21 +29,6 @@ def play_history(players, seed, bots):
         )
         state.apply_action(a)
     return game, state.history()
-
-
-def reshuffle_others(history, players, observer, d: Draws):
-    """The same history with the deals to the players other than `observer` shuffled among
-    them (in an order ``d`` chooses): each other player may get different face-down shares,
-    the supply stays the same."""
-    deals = 2 * players
-    assert all(DEAL <= a < DEAL + 4 for a in history[:deals])
-    others = [k for k in range(deals) if k // 2 != observer]
-    dealt = [history[k] for k in others]
-    d.shuffle(dealt)
-    out = list(history)
-    for k, a in zip(others, dealt):
-        out[k] = a
-    return out
 
 
 def views(state, player):
@@ -67,13 +51,6 @@ def assert_same_views(game, history_a, history_b, observer, greedy=False):
     assert views(a, observer) == views(b, observer)
 
 
-def others_shares(game, history, observer):
-    s = game.new_initial_state()
-    for a in history[: 2 * game.players]:
-        s.apply_action(a)
-    return [s.to_dict()["players"][p]["shares"] for p in range(game.players) if p != observer]
-
-
 @settings(max_examples=25, deadline=None)
 @given(players=st.integers(3, 5), seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_view_does_not_change_with_others_hidden_shares(players, seed, data):
@@ -84,21 +61,32 @@ def test_view_does_not_change_with_others_hidden_shares(players, seed, data):
     assert_same_views(game, history, other, observer)
 
 
-def test_greedy_bot_reads_only_its_own_view():
-    # Greedy plays seat 0 and sees the same whatever the others hold face down: it must
-    # choose the same actions, and the same game follows.
-    checked = 0
-    for seed in range(6):
-        game, history = play_history(4, seed, ["greedy", "random", "random", "random"])
+@pytest.mark.parametrize("bot, seeds", [("random", 6), ("greedy", 6), ("greedy-wealth", 6), ("solver", 3)])
+def test_built_in_bots_read_only_their_own_view(bot, seeds):
+    # The bot plays seat 0 and sees the same whatever the others hold face down (their
+    # deals reshuffled among them: the supply and everything visible stay the same): it
+    # must choose the same actions, and the same game follows.
+    assert set(_core.CORE_BOTS) == {"random", "greedy", "greedy-wealth", "solver"}
+    for seed in range(seeds):
+        lineup = [bot, "random", "greedy", "random"]
+        game, history = play_history(4, seed, lineup)
         d = SeededDraws(seed)
         for _ in range(10):
             other = reshuffle_others(history, 4, 0, d)
             if others_shares(game, other, 0) != others_shares(game, history, 0):
                 break
         assert others_shares(game, other, 0) != others_shares(game, history, 0)
-        assert_same_views(game, history, other, 0, greedy=True)
-        checked += 1
-    assert checked == 6
+        a, b = game.new_initial_state(), game.new_initial_state()
+        # One bot per history, seeded alike (the random bot draws from its own generator).
+        bot_a, bot_b = bots_for(lineup, seed)[0], bots_for(lineup, seed)[0]
+        moves = 0
+        for x, y in zip(history, other):
+            if not a.is_chance_node() and a.current_player() == 0:
+                assert bot_a.step(PlayerView(a, 0)) == bot_b.step(PlayerView(b, 0)) == x
+                moves += 1
+            a.apply_action(x)
+            b.apply_action(y)
+        assert moves > 20
 
 
 def test_view_changes_with_own_hidden_shares():

@@ -6,7 +6,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import manila
-from states import PLAYERS, states
+from helpers.states import PLAYERS, states
 
 
 @given(states())

@@ -6,35 +6,11 @@ from pathlib import Path
 
 import pytest
 
-import manila
-from reference import evaluate_reference
-from states import random_state
+from helpers.cases import engine_tables, sampled_cases
+from helpers.reference import evaluate_reference
+from helpers.states import random_state
 
-# (next_roll, how many states): a few hundred in all; roll 1 states are the slowest to check.
-SAMPLES = [(3, 300), (2, 200), (1, 60)]
-
-
-def sample(next_roll, count):
-    rng = random.Random(1000 + next_roll)
-    return [
-        random_state(
-            rng, next_roll, busy=rng.choice((0.2, 0.5, 0.9)), decision_makers=(True, False, None)[i % 3]
-        )
-        for i in range(count)
-    ]
-
-
-CASES = [(roll, i, s) for roll, n in SAMPLES for i, s in enumerate(sample(roll, n))]
-
-
-def engine_tables(state, strict=False):  # random positions may be hypothetical
-    result = manila.evaluate(state, exact=True, strict=strict)
-    return {
-        "spots": result.spots,
-        "boats": result.boats,
-        "incomes": result.incomes,
-        "payoffs": result.payoffs,
-    }
+CASES = sampled_cases()
 
 
 @pytest.mark.parametrize("state", [c[2] for c in CASES], ids=[f"roll{c[0]}-{c[1]}" for c in CASES])
@@ -44,7 +20,9 @@ def test_engine_equals_reference(state):
 
 # The published seed calculator's own test cases, which the speed benchmark times.
 SEED_CASES = json.loads(
-    (Path(__file__).resolve().parent.parent / "benchmarks" / "seed_states.json").read_text(encoding="utf-8")
+    (Path(__file__).resolve().parent.parent / "benchmarks" / "suites" / "seed_states.json").read_text(
+        encoding="utf-8"
+    )
 )["cases"]
 
 

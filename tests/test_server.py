@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import http.client
 import json
 import os
@@ -11,7 +10,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -19,8 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import manila
+from helpers.serving import serving
+from helpers.states import states
 from manila.server import app as web
-from states import states
 
 ROLL3 = (
     "r3 ginseng@8:red,blue silk@arrived:green jade@12 port_c=green pirate_1=blue pilot_large=red player=red"
@@ -40,21 +39,6 @@ START = {
     "next_roll": 1,
     "boats": {"ginseng": {"position": 3}, "silk": {"position": 2}, "nutmeg": {"position": 4}},
 }
-
-
-@contextlib.contextmanager
-def serving(**options):
-    """A server on a free loopback port, serving on a thread; yields it, then stops it."""
-    options.setdefault("quiet", True)
-    srv = web.make_server("127.0.0.1", 0, **options)
-    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield srv
-    finally:
-        srv.shutdown()
-        srv.server_close()
-        thread.join(5)
 
 
 @pytest.fixture(scope="module")

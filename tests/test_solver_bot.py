@@ -1,16 +1,18 @@
-"""The solver bot: legal, deterministic, its own view only, and its in-voyage choices are
-the advice's."""
+"""The solver bot: legal, deterministic, its own view only, its in-voyage choices are the
+advice's, and the C++ bot decides as the Python reference it replaced (tests/helpers/solver_reference.py;
+benchmarks/solver_check.py compares 200 games)."""
 
 import random
 
 import pytest
 
 import manila
+from helpers.hidden import others_shares, reshuffle_others
+from helpers.solver_reference import _game_name, arrival_odds, differences, game_setup
 from manila import _core
 from manila.bots import bots_for, make_bot
 from manila.game import Game
-from manila.game.solver import SolverBot, _game_name, arrival_odds
-from test_observation import others_shares, reshuffle_others
+from manila.game.solver import SolverBot
 
 
 def play(seed, lineup, on_move=None):
@@ -113,3 +115,40 @@ def test_arrival_odds_are_the_known_values():
 def test_advice_names_map_to_game_actions(phase, option, name):
     assert _game_name(phase, option) == name
     assert name in manila.game.ACTION_NAMES
+
+
+# Games of benchmarks/solver_check.py: every player count, rule variant and mix of seats.
+COMPARED = (0, 1, 2, 4, 8, 10, 12, 16, 20, 24, 29, 33)
+
+
+def test_the_comparison_covers_every_kind_of_game():
+    setups = [game_setup(i) for i in COMPARED]
+    assert {p for p, _, _ in setups} == {3, 4, 5}
+    assert len({str(r) for _, r, _ in setups}) == 4
+    assert len({lineup[:3] for _, _, lineup in setups}) == 3
+
+
+@pytest.mark.parametrize("index", COMPARED)
+def test_the_cpp_solver_decides_as_the_python_reference(index):
+    compared, found = differences(index)
+    assert compared > 30
+    assert found == []
+
+
+@pytest.mark.parametrize("players, rules", [(3, None), (4, {"pirate_variant": True}), (5, None)])
+def test_the_solver_has_a_legal_move_in_any_state(players, rules):
+    # Random games reach states no solver would (loans, odd bids, crowded boats): as a
+    # rollout policy it must answer there too, from every seat's point of view.
+    state = Game(players, 7, rules).new_initial_state()
+    asked = set()
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            action = _core.solver_action(state._s)
+            assert state.is_legal(action), (state.phase, state.action_name(action))
+            asked.add(state.phase)
+        state.apply_action(state.sample_chance() if state.is_chance_node() else random_move(state))
+    assert {"auction", "placement", "buy_share", "choose_goods", "place_boats"} <= asked
+
+
+def random_move(state):
+    return _core.random_action(state._s, _core.Rng(len(state.history())))

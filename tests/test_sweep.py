@@ -386,6 +386,39 @@ def test_bad_sweeps_are_refused(kwargs, message):
         sweep(3, **kwargs)
 
 
+# -- the pattern -----------------------------------------------------------------------------
+
+
+def test_a_pattern_is_what_its_keywords_are():
+    fields = dict(crews=(1, 0, 1), pirates=1, spots={"pilot_small": "blue"}, player="crew1")
+    pattern = manila.Pattern(**fields)
+    by_keywords = sweep(3, goods="ginseng,silk,jade", **fields)
+    by_pattern = sweep(3, goods="ginseng,silk,jade", pattern=pattern)
+    assert by_keywords.pattern == by_pattern.pattern == pattern
+    assert np.array_equal(by_keywords.net, by_pattern.net)
+    # Keywords go on top of a pattern.
+    on_top = sweep(3, goods="ginseng,silk,jade", pattern=manila.Pattern(crews=(1, 0, 1)), pirates=1)
+    assert on_top.pattern == manila.Pattern(crews=(1, 0, 1), pirates=1)
+    assert not np.array_equal(on_top.net, by_pattern.net)  # no blue pilot, another point of view
+    assert rank_starts("ginseng,silk,jade", pattern=pattern) == rank_starts("ginseng,silk,jade", **fields)
+    grids = [
+        heatmap_grid("port_a", "silk", "jade", goods="ginseng,silk,jade", at={"ginseng": 8}, **how)
+        for how in (dict(pattern=pattern), fields)
+    ]
+    assert np.array_equal(*grids, equal_nan=True)
+
+
+def test_a_misspelt_pattern_keyword_is_named():
+    with pytest.raises(TypeError, match=r"'pirate' \(did you mean \"pirates\"\?\)"):
+        sweep(3, pirate=1)
+    with pytest.raises(TypeError, match="'colour'"):
+        rank_starts("ginseng,silk,jade", colour="red")
+    with pytest.raises(TypeError, match=r"expected a manila\.Pattern"):
+        sweep(3, pattern={"pirates": 1})
+    with pytest.raises(manila.StateError, match="pirates"):
+        manila.Pattern(pirates=3)
+
+
 # -- ranking starts --------------------------------------------------------------------------
 
 # docs/numbers.md, known values: from space s with three rolls left and nothing else on the board,

@@ -15,10 +15,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import manila
+from helpers.cases import engine_tables
+from helpers.reference import evaluate_reference
+from helpers.states import SeededDraws, add_wealth, build_state, states, wealth_states
 from manila import server as web
-from reference import evaluate_reference
-from states import SeededDraws, add_wealth, build_state, states, wealth_states
-from test_reference import engine_tables
 
 SAMPLES = [(3, 200), (2, 110), (1, 30)]
 

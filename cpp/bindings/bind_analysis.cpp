@@ -2,13 +2,15 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
-#include "bot_names.hpp"
 #include "manila/analysis.hpp"
+#include "manila/bots.hpp"
 #include "manila/game.hpp"
 #include "manila/table.hpp"
 
@@ -92,7 +94,7 @@ void register_analysis(py::module_& m) {
            std::optional<std::function<bool(int, double)>> progress) {
             AnalysisConfig c;
             c.horizon = horizon_named(horizon);
-            c.policy = bot_kinds({policy}).front();
+            c.policy = bot_kind_of(policy);
             c.seed = seed;
             c.rollouts = rollouts;
             c.max_rollouts = max_rollouts;
@@ -149,80 +151,70 @@ void register_analysis(py::module_& m) {
         },
         py::arg("state"), py::arg("rng"));
 
-    py::class_<TablePlayer>(m, "TablePlayer", "One player's line of a table (manila.table).")
-        .def(py::init<>())
-        .def_readwrite("cash", &TablePlayer::cash)
-        .def_readwrite("shares", &TablePlayer::shares)
-        .def_readwrite("hidden", &TablePlayer::hidden)
-        .def_readwrite("mortgaged", &TablePlayer::mortgaged)
-        .def_readwrite("declined", &TablePlayer::declined);
-
-    py::class_<TableView>(m, "TableView",
-                          "A table's fields, as manila.table reads them from the JSON.")
-        .def(py::init<>())
-        .def_readwrite("num_players", &TableView::num_players)
-        .def_property(
-            "thirteen_to_port", [](const TableView& t) { return t.rules.thirteen_to_port; },
-            [](TableView& t, bool v) { t.rules.thirteen_to_port = v; })
-        .def_property(
-            "pirate_variant", [](const TableView& t) { return t.rules.pirate_variant; },
-            [](TableView& t, bool v) { t.rules.pirate_variant = v; })
-        .def_readwrite("observer", &TableView::observer)
-        .def_property(
-            "phase", [](const TableView& t) { return std::string(phase_name(t.phase)); },
-            [](TableView& t, const std::string& name) { t.phase = phase_named(name); })
-        .def_readwrite("current", &TableView::current)
-        .def_readwrite("voyage", &TableView::voyage)
-        .def_readwrite("harbour_master", &TableView::harbour_master)
-        .def_readwrite("prices", &TableView::prices)
-        .def_readwrite("supply", &TableView::supply)
-        .def_readwrite("players", &TableView::players)
-        .def_readwrite("observer_dealt", &TableView::observer_dealt)
-        .def_readwrite("high_bid", &TableView::high_bid)
-        .def_readwrite("high_bidder", &TableView::high_bidder)
-        .def_readwrite("bidding", &TableView::bidding)
-        .def_readwrite("stays_home", &TableView::stays_home)
-        .def_readwrite("spots", &TableView::spots)
-        .def_readwrite("next_roll", &TableView::next_roll)
-        .def_readwrite("boarding_decider", &TableView::boarding_decider)
-        .def_readwrite("guard_boat", &TableView::guard_boat)
-        .def_readwrite("guard_seat", &TableView::guard_seat)
-        .def_readwrite("rounds_left", &TableView::rounds_left)
-        // Boats as (good, position, crew) in good order; position 14 is Manila.
-        .def_property(
-            "boats",
-            [](const TableView& t) {
-                std::vector<std::tuple<int, int, std::vector<int>>> out;
-                for (const Boat& b : t.boats)
-                    out.emplace_back(
-                        b.good, b.position,
-                        std::vector<int>(b.crew.begin(), b.crew.begin() + b.crew_size));
-                return out;
-            },
-            [](TableView& t, const std::vector<std::tuple<int, int, std::vector<int>>>& boats) {
-                t.boats.clear();
-                for (const auto& [good, position, crew] : boats) {
-                    if (good < 0 || good >= kNumGoods)
-                        throw std::invalid_argument("boats: not a good: " + std::to_string(good));
-                    Boat b;
-                    b.good = good;
-                    b.position = position;
-                    if (static_cast<int>(crew.size()) >
-                        kGoods[static_cast<std::size_t>(good)].seats)
-                        throw std::invalid_argument(
-                            std::string("boats.") + kGoods[static_cast<std::size_t>(good)].name +
-                            ".crew: more than the boat's " +
-                            std::to_string(kGoods[static_cast<std::size_t>(good)].seats) +
-                            " seats");
-                    b.crew_size = static_cast<int>(crew.size());
-                    for (std::size_t k = 0; k < crew.size(); ++k) b.crew[k] = crew[k];
-                    t.boats.push_back(b);
-                }
-            });
-
-    m.def("table_state", &table_state, py::arg("table"), py::arg("seed") = 0,
-          "The playable state of a table, the others' face-down shares dealt at random from "
-          "`seed`.");
+    // A table's fields, as manila.game.table reads them from the JSON; players as (cash,
+    // shares by good, face-down count, mortgaged, declined), boats as (good, position,
+    // crew) in good order with position 14 for Manila, owners -1 for nobody.
+    m.def(
+        "table_state",
+        [](int num_players, int observer, const std::string& phase, int current, int voyage,
+           int harbour_master, const std::array<int, kNumGoods>& prices,
+           const std::array<int, kNumGoods>& supply,
+           const std::vector<std::tuple<int, std::array<int, kNumGoods>, int, int, bool>>& players,
+           const std::array<int, kNumGoods>& observer_dealt, int high_bid, int high_bidder,
+           const std::vector<int>& bidding, int stays_home,
+           const std::vector<std::tuple<int, int, std::vector<int>>>& boats,
+           const std::array<int, kNumSpots>& spots, int next_roll, int boarding_decider,
+           int guard_boat, int guard_seat, int rounds_left, bool thirteen_to_port,
+           bool pirate_variant, std::uint64_t seed) {
+            TableView t;
+            t.num_players = num_players;
+            t.rules = Rules{thirteen_to_port, pirate_variant};
+            t.observer = observer;
+            t.phase = phase_named(phase);
+            t.current = current;
+            t.voyage = voyage;
+            t.harbour_master = harbour_master;
+            t.prices = prices;
+            t.supply = supply;
+            for (const auto& [cash, shares, hidden, mortgaged, declined] : players)
+                t.players.push_back(TablePlayer{cash, shares, hidden, mortgaged, declined});
+            t.observer_dealt = observer_dealt;
+            t.high_bid = high_bid;
+            t.high_bidder = high_bidder;
+            t.bidding = bidding;
+            t.stays_home = stays_home;
+            for (const auto& [good, position, crew] : boats) {
+                if (good < 0 || good >= kNumGoods)
+                    throw std::invalid_argument("boats: not a good: " + std::to_string(good));
+                const GoodInfo& info = kGoods[static_cast<std::size_t>(good)];
+                if (static_cast<int>(crew.size()) > info.seats)
+                    throw std::invalid_argument(std::string("boats.") + info.name +
+                                                ".crew: more than the boat's " +
+                                                std::to_string(info.seats) + " seats");
+                Boat b;
+                b.good = good;
+                b.position = position;
+                b.crew_size = static_cast<int>(crew.size());
+                for (std::size_t k = 0; k < crew.size(); ++k) b.crew[k] = crew[k];
+                t.boats.push_back(b);
+            }
+            t.spots = spots;
+            t.next_roll = next_roll;
+            t.boarding_decider = boarding_decider;
+            t.guard_boat = guard_boat;
+            t.guard_seat = guard_seat;
+            t.rounds_left = rounds_left;
+            return table_state(t, seed);
+        },
+        py::kw_only(), py::arg("num_players"), py::arg("observer"), py::arg("phase"),
+        py::arg("current"), py::arg("voyage"), py::arg("harbour_master"), py::arg("prices"),
+        py::arg("supply"), py::arg("players"), py::arg("observer_dealt"), py::arg("high_bid"),
+        py::arg("high_bidder"), py::arg("bidding"), py::arg("stays_home"), py::arg("boats"),
+        py::arg("spots"), py::arg("next_roll"), py::arg("boarding_decider"), py::arg("guard_boat"),
+        py::arg("guard_seat"), py::arg("rounds_left"), py::arg("thirteen_to_port"),
+        py::arg("pirate_variant"), py::arg("seed"),
+        "The playable state of a table, the others' face-down shares dealt at random from "
+        "`seed`.");
     m.def(
         "resample_hidden",
         [](const GameState& s, int viewer, std::uint64_t seed) {

@@ -9,8 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "bot_names.hpp"
+#include "manila/bots.hpp"
 #include "manila/game.hpp"
+#include "manila/json.hpp"
 #include "manila/observation.hpp"
 
 namespace py = pybind11;
@@ -18,178 +19,32 @@ using namespace manila;
 
 namespace {
 
-py::object owner_or_none(int o) {
-    return o == kNoOwner ? py::object(py::none()) : py::object(py::int_(o));
-}
-
-// The table as plain Python values: everything (for to_dict, tests and replays), or what
-// `viewer` may see (face-down shares of others masked, their wealth unknown).
-py::dict snapshot(const GameState& s, int viewer = 0, PrivateInfo info = PrivateInfo::kAll) {
-    const Board& b = s.board();
-    py::dict d;
-    d["phase"] = phase_name(b.phase);
-    d["current_player"] = b.current;
-    d["voyage"] = b.voyage;
-    d["harbour_master"] = owner_or_none(b.harbour_master);
-    d["bank"] = b.bank;
-    py::dict prices, supply;
-    for (int g = 0; g < kNumGoods; ++g) {
-        prices[kGoods[static_cast<std::size_t>(g)].name] = b.price(g);
-        supply[kGoods[static_cast<std::size_t>(g)].name] = b.supply[static_cast<std::size_t>(g)];
-    }
-    d["prices"] = prices;
-    d["supply"] = supply;
-    py::list players;
-    for (int p = 0; p < b.num_players; ++p) {
-        const PlayerState& ps = b.players[static_cast<std::size_t>(p)];
-        const auto known = known_shares(b, viewer, p, info);
-        const int hidden = hidden_shares(b, viewer, p, info);
-        py::dict pd, shares;
-        for (int g = 0; g < kNumGoods; ++g)
-            shares[kGoods[static_cast<std::size_t>(g)].name] = known[static_cast<std::size_t>(g)];
-        pd["cash"] = ps.cash;
-        pd["shares"] = shares;
-        if (info != PrivateInfo::kAll) pd["hidden_shares"] = hidden;
-        pd["mortgaged"] = ps.mortgaged;
-        pd["accomplices"] = b.accomplices(p);
-        pd["declined"] = static_cast<bool>((b.declined >> p) & 1);
-        pd["wealth"] = hidden ? py::object(py::none()) : py::object(py::int_(s.wealth(p)));
-        players.append(pd);
-    }
-    d["players"] = players;
-    if (b.phase == Phase::kAuction) {
-        py::dict a;
-        a["high_bid"] = b.high_bid;
-        a["high_bidder"] = owner_or_none(b.high_bidder);
-        py::list bidding;
-        for (int p = 0; p < b.num_players; ++p)
-            if ((b.in_auction >> p) & 1) bidding.append(p);
-        a["bidding"] = bidding;
-        d["auction"] = a;
-    }
-    d["stays_home"] = b.stays_home >= 0
-                          ? py::object(py::str(kGoods[static_cast<std::size_t>(b.stays_home)].name))
-                          : py::object(py::none());
-    py::dict boats, spots;
-    const bool afloat = b.phase >= Phase::kPlacement && b.phase != Phase::kGameOver;
-    if (afloat) {
-        for (const Boat& boat : b.boats) {
-            py::dict bd;
-            bd["position"] = boat.position == kArrived ? py::object(py::str("arrived"))
-                                                       : py::object(py::int_(boat.position));
-            py::list crew;
-            for (int k = 0; k < boat.crew_size; ++k)
-                crew.append(boat.crew[static_cast<std::size_t>(k)]);
-            bd["crew"] = crew;
-            boats[kGoods[static_cast<std::size_t>(boat.good)].name] = bd;
+// The engine's JSON values as Python ones (objects keep their key order).
+py::object to_python(const Json& j) {
+    switch (j.kind()) {
+        case Json::Kind::kNull:
+            return py::none();
+        case Json::Kind::kBool:
+            return py::bool_(j.as_bool());
+        case Json::Kind::kInt:
+            return py::int_(j.as_int());
+        case Json::Kind::kString:
+            return py::str(j.as_string());
+        case Json::Kind::kArray: {
+            py::list out;
+            for (const Json& v : j.items()) out.append(to_python(v));
+            return std::move(out);
         }
-        for (int k = 0; k < kNumSpots; ++k)
-            if (b.spots[static_cast<std::size_t>(k)] != kNoOwner)
-                spots[kSpotNames[static_cast<std::size_t>(k)]] =
-                    b.spots[static_cast<std::size_t>(k)];
+        case Json::Kind::kObject: {
+            py::dict out;
+            for (const auto& [k, v] : j.members()) out[py::str(k)] = to_python(v);
+            return std::move(out);
+        }
     }
-    d["boats"] = boats;
-    d["spots"] = spots;
-    if (b.phase == Phase::kBoarding) {
-        // Who decides (0: the captain, 1: the other pirate) and the seat the captain took,
-        // which the other pirate may not displace.
-        py::dict boarding;
-        boarding["decider"] = b.decider;
-        boarding["guard"] = b.guard_boat >= 0
-                                ? py::object(py::make_tuple(b.guard_boat, b.guard_seat))
-                                : py::object(py::none());
-        d["boarding"] = boarding;
-    }
-    d["next_roll"] =
-        afloat ? py::object(py::int_(std::min(b.next_roll, 4))) : py::object(py::none());
-    py::list port, yard;
-    for (int k = 0; k < b.in_port; ++k)
-        port.append(kGoods[static_cast<std::size_t>(b.port[static_cast<std::size_t>(k)])].name);
-    for (int k = 0; k < b.in_shipyard; ++k)
-        yard.append(kGoods[static_cast<std::size_t>(b.shipyard[static_cast<std::size_t>(k)])].name);
-    d["port"] = port;
-    d["shipyard"] = yard;
-    const Settlement& st = b.last;
-    py::dict last;
-    last["income"] = std::vector<int>(st.income.begin(), st.income.begin() + b.num_players);
-    last["forced_mortgages"] =
-        std::vector<int>(st.mortgages.begin(), st.mortgages.begin() + b.num_players);
-    last["insurer"] = owner_or_none(st.insurer);
-    last["insurance_due"] = st.insurance_due;
-    last["insurance_paid"] = st.insurance_paid;
-    py::list lport, lyard, lplundered;
-    for (int k = 0; k < st.in_manila; ++k)
-        lport.append(kGoods[static_cast<std::size_t>(st.port[static_cast<std::size_t>(k)])].name);
-    for (int k = 0; k < st.in_shipyard; ++k)
-        lyard.append(
-            kGoods[static_cast<std::size_t>(st.shipyard[static_cast<std::size_t>(k)])].name);
-    for (int g = 0; g < kNumGoods; ++g)
-        if ((st.plundered_goods >> g) & 1)
-            lplundered.append(kGoods[static_cast<std::size_t>(g)].name);
-    last["port"] = lport;
-    last["shipyard"] = lyard;
-    last["plundered"] = lplundered;
-    d["last_settlement"] = last;
-    return d;
-}
-
-PrivateInfo private_info(const std::string& name) {
-    if (name == "none") return PrivateInfo::kNone;
-    if (name == "single") return PrivateInfo::kSingle;
-    if (name == "all") return PrivateInfo::kAll;
-    throw std::invalid_argument("private_info: must be \"none\", \"single\" or \"all\", got \"" +
-                                name + "\"");
-}
-
-void check_player(const GameState& s, int player) {
-    if (player < 0 || player >= s.num_players())
-        throw std::invalid_argument("player: must be 0.." + std::to_string(s.num_players() - 1) +
-                                    ", got " + std::to_string(player));
-}
-
-// What `player` may know, as JSON-ready values: the masked table, and every action so far
-// with another player's deal written as None.
-py::dict observation(const GameState& s, int player, const std::string& info_name) {
-    check_player(s, player);
-    const PrivateInfo info = private_info(info_name);
-    py::dict d = snapshot(s, player, info);
-    d["observer"] = player;
-    py::list history;
-    for (std::size_t k = 0; k < s.history().size(); ++k)
-        history.append(action_visible(s, player, k, info) ? py::object(py::int_(s.history()[k]))
-                                                          : py::object(py::none()));
-    d["history"] = history;
-    return d;
-}
-
-// The bots the C++ play-out loop runs, by name (manila.bots registers them for Python).
-const std::vector<std::pair<std::string, BotKind>>& core_bots() {
-    static const std::vector<std::pair<std::string, BotKind>> bots{
-        {"random", BotKind::kRandom},
-        {"greedy", BotKind::kGreedy},
-        {"greedy-wealth", BotKind::kGreedyWealth},
-        {"expert", BotKind::kExpert}};
-    return bots;
+    return py::none();
 }
 
 }  // namespace
-
-std::vector<BotKind> bot_kinds(const std::vector<std::string>& names) {
-    std::vector<BotKind> out;
-    for (const std::string& n : names) {
-        const auto& bots = core_bots();
-        auto it =
-            std::find_if(bots.begin(), bots.end(), [&](const auto& b) { return b.first == n; });
-        if (it == bots.end()) {
-            std::string known;
-            for (const auto& b : bots) known += (known.empty() ? "" : ", ") + b.first;
-            throw std::invalid_argument("bots: unknown bot '" + n + "'; the built-in bots are " +
-                                        known);
-        }
-        out.push_back(it->second);
-    }
-    return out;
-}
 
 void register_game(py::module_& m) {
     namespace a = action;
@@ -236,9 +91,8 @@ void register_game(py::module_& m) {
         py::arg("players"));
     m.attr("MAX_GAME_ACTIONS") = kMaxGameActions;
     m.attr("MIN_WEALTH") = kMinWealth;
-    py::list core_bot_names;
-    for (const auto& b : core_bots()) core_bot_names.append(b.first);
-    m.attr("CORE_BOTS") = py::tuple(core_bot_names);
+    m.attr("MIN_FINAL_WEALTH") = kMinFinalWealth;
+    m.attr("CORE_BOTS") = py::tuple(py::cast(bot_names()));
     m.def("start_triple", &start_triple, py::arg("index"));
     m.def("derive_seed", &derive_seed, py::arg("seed"), py::arg("index"));
 
@@ -317,18 +171,24 @@ void register_game(py::module_& m) {
         .def("action_to_string", &GameState::action_to_string, py::arg("action"))
         .def("to_string", &GameState::to_string)
         .def("check_invariants", &GameState::check_invariants)
-        .def("snapshot", [](const GameState& s) { return snapshot(s); })
-        .def("observation", &observation, py::arg("player"), py::arg("private_info") = "single")
+        .def("snapshot", [](const GameState& s) { return to_python(board_json(s)); })
+        .def(
+            "observation",
+            [](const GameState& s, int player, const std::string& info) {
+                check_viewer(s, player);
+                return to_python(observation_json(s, player, private_info_named(info)));
+            },
+            py::arg("player"), py::arg("private_info") = "single")
         .def(
             "information_state_string",
             [](const GameState& s, int player, const std::string& info) {
-                return information_state_string(s, player, private_info(info));
+                return information_state_string(s, player, private_info_named(info));
             },
             py::arg("player"), py::arg("private_info") = "single")
         .def(
             "observation_string",
             [](const GameState& s, int player, const std::string& info) {
-                return observation_string(s, player, private_info(info));
+                return observation_string(s, player, private_info_named(info));
             },
             py::arg("player"), py::arg("private_info") = "single")
         // Written straight into numpy memory: a new array, or `out` (float32, C-contiguous,
@@ -336,8 +196,8 @@ void register_game(py::module_& m) {
         .def(
             "observation_tensor",
             [](const GameState& s, int player, const std::string& info, py::object out) {
-                const PrivateInfo pi = private_info(info);
-                check_player(s, player);
+                const PrivateInfo pi = private_info_named(info);
+                check_viewer(s, player);
                 py::array_t<float> arr;
                 if (out.is_none()) {
                     arr = py::array_t<float>(observation_size(s.num_players()));
@@ -379,6 +239,15 @@ void register_game(py::module_& m) {
             return greedy_action(copy, wealth ? Objective::kWealth : Objective::kIncome);
         },
         py::arg("state"), py::arg("wealth") = false);
+    // The solver searches placement rounds (up to a second): on a copy, without the GIL.
+    m.def(
+        "solver_action",
+        [](const GameState& s) {
+            const GameState copy = s;
+            py::gil_scoped_release release;
+            return solver_action(copy);
+        },
+        py::arg("state"));
 
     // Plays games first..first+n-1 of a run in C++; returns (seeds, wealth, voyages,
     // actions, histories) with histories empty unless `record`. The GIL is released once
@@ -388,7 +257,7 @@ void register_game(py::module_& m) {
         [](int players, std::uint64_t seed, std::int64_t first, int n,
            const std::vector<std::string>& bots, int threads, bool record, bool check,
            bool thirteen_to_port, bool pirate_variant) {
-            const std::vector<BotKind> kinds = bot_kinds(bots);
+            const std::vector<BotKind> kinds = bot_kinds_of(bots);
             std::vector<GameResult> results;
             {
                 py::gil_scoped_release release;

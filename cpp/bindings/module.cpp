@@ -9,6 +9,7 @@ void register_evaluator(py::module_& m);
 void register_advice(py::module_& m);
 void register_enumerate(py::module_& m);
 void register_game(py::module_& m);
+void register_vector_env(py::module_& m);
 void register_analysis(py::module_& m);
 void register_review(py::module_& m);
 
@@ -18,8 +19,9 @@ PYBIND11_MODULE(_core, m) {
     register_voyage(m);
     register_evaluator(m);
     register_advice(m);
-    register_enumerate(m);  // after the evaluator: it returns Tables
-    register_game(m);       // after the voyage: GameState.voyage() returns a Voyage
-    register_analysis(m);   // after the game: it takes GameStates
+    register_enumerate(m);   // after the evaluator: it returns Tables
+    register_game(m);        // after the voyage: GameState.voyage() returns a Voyage
+    register_vector_env(m);  // after the game: VectorEnv.game() returns a GameState
+    register_analysis(m);    // after the game: it takes GameStates
     register_review(m);
 }

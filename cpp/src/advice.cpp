@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "evaluator_internal.hpp"
-#include "manila/parallel.hpp"
+#include "parallel.hpp"
 
 namespace manila {
 namespace {

@@ -15,8 +15,8 @@
 #include "game_internal.hpp"
 #include "manila/advice.hpp"
 #include "manila/evaluator.hpp"
-#include "manila/parallel.hpp"
 #include "manila/table.hpp"
+#include "parallel.hpp"
 
 namespace manila {
 
@@ -733,6 +733,24 @@ int expert_action(const GameState& s, Rng& rng, const ExpertConfig& e) {
                 return expert_action(s, rng, e);
             }
             return a;
+        }
+        case Phase::kPlacement: {
+            // Part 4's round search over the next turns of this round (all of them before
+            // roll 3), from its own view: later players are left out, as if they declined.
+            const std::size_t turns =
+                e.placement_turns[static_cast<std::size_t>(std::min(b.next_roll, 3) - 1)];
+            if (turns == 0) return bot_action(e.policy, s, rng);
+            std::vector<int> movers;
+            for (int k = b.turn; k < b.num_players && movers.size() < turns; ++k) {
+                const int p = (b.harbour_master + k) % b.num_players;
+                if (!((b.declined >> p) & 1) && b.accomplices(p) < b.max_accomplices)
+                    movers.push_back(p);
+            }
+            const Voyage v = voyage_of(s, me, Objective::kWealth).value();
+            const PlacementAdvice a = advise_placement(v, movers, 1);
+            const int id = a.options[static_cast<std::size_t>(a.best)].id;
+            const int act = id == kDeclineSpot ? action::kDecline : action::kPlace + id;
+            return s.is_legal(act) ? act : bot_action(e.policy, s, rng);
         }
         default:
             return bot_action(e.policy, s, rng);

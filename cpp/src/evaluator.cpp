@@ -8,12 +8,13 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "cells.hpp"
 #include "evaluator_internal.hpp"
 #include "manila/enumerate.hpp"
-#include "manila/parallel.hpp"
+#include "parallel.hpp"
 
 namespace manila {
 namespace {
@@ -498,24 +499,36 @@ class Solver {
     }
 
     // Payoff of every channel for one way the voyage ends.
-    void payout(const Crews& c, const Triple& in_manila, const Triple& plundered,
+    // What one seat and one plundering pirate get of each boat's cargo in a configuration:
+    // computed once per configuration, not once per way the voyage ends (divisions are slow
+    // and the payouts are summed for every combination of final classes).
+    struct Cuts {
+        std::array<int, kNumBoats> seat{}, pirate{};
+    };
+    Cuts cuts_of(const Crews& c) const {
+        Cuts cuts;
+        const int pirates = c.pirates_on_ship();
+        for (int i = 0; i < kNumBoats; ++i) {
+            const int value = kGoods[v_.boats[i].good].value;
+            cuts.seat[i] = c.size[i] > 0 ? value / c.size[i] : 0;
+            cuts.pirate[i] = pirates > 0 ? value / pirates : 0;
+        }
+        return cuts;
+    }
+
+    void payout(const Crews& c, const Cuts& cuts, const Triple& in_manila, const Triple& plundered,
                 std::int64_t* out) const {
         std::fill(out, out + K_, 0);
         int manila = 0;
         for (int i = 0; i < kNumBoats; ++i) {
             manila += in_manila[i];
-            const int value = kGoods[v_.boats[i].good].value;
             int outcome;
             if (plundered[i]) {
-                const int share = value / c.pirates_on_ship();
                 for (int k = 0; k < 2; ++k)
-                    if ((c.on_ship >> k) & 1) pay(out, c.pirate[k], share);
+                    if ((c.on_ship >> k) & 1) pay(out, c.pirate[k], cuts.pirate[i]);
                 outcome = kOutcomePlundered;
             } else if (in_manila[i]) {
-                if (c.size[i] > 0) {
-                    const int share = value / c.size[i];
-                    for (int s = 0; s < c.size[i]; ++s) pay(out, c.crew[i][s], share);
-                }
+                for (int s = 0; s < c.size[i]; ++s) pay(out, c.crew[i][s], cuts.seat[i]);
                 outcome = kOutcomePort;
             } else {
                 outcome = kOutcomeShipyard;
@@ -543,12 +556,13 @@ class Solver {
         ConfigWork& w = *configs_[config];
         if (w.settled) return w.settle.data();
         w.settled = true;
+        const Cuts cuts = cuts_of(w.crews);
         for (int combo = 0; combo < kClassCombos; ++combo)
-            settle(w, combo, &w.settle[static_cast<std::size_t>(combo) * K_]);
+            settle(w, cuts, combo, &w.settle[static_cast<std::size_t>(combo) * K_]);
         return w.settle.data();
     }
 
-    void settle(const ConfigWork& w, int combo, std::int64_t* out) const {
+    void settle(const ConfigWork& w, const Cuts& cuts, int combo, std::int64_t* out) const {
         const Crews& c = w.crews;
         const Triple cls{combo / 9, (combo / 3) % 3, combo % 3};
         Triple in_manila{}, plundered{};
@@ -560,7 +574,7 @@ class Solver {
         }
         if (n13 == 0 || c.on_ship == 0) {
             for (int k = 0; k < n13; ++k) in_manila[on13[k]] = v_.rules.thirteen_to_port;
-            payout(c, in_manila, plundered, out);
+            payout(c, cuts, in_manila, plundered, out);
             return;
         }
         for (int k = 0; k < n13; ++k) plundered[on13[k]] = 1;
@@ -575,7 +589,7 @@ class Solver {
         // Options in canonical order: binary counting, first boat most significant, Manila = 0.
         for (int mask = 0; mask < (1 << n13); ++mask) {
             for (int k = 0; k < n13; ++k) in_manila[on13[k]] = !((mask >> (n13 - 1 - k)) & 1);
-            payout(c, in_manila, plundered, mask == 0 ? out : trial);
+            payout(c, cuts, in_manila, plundered, mask == 0 ? out : trial);
             if (mask > 0 && trial[captain] > out[captain]) std::copy(trial, trial + K_, out);
         }
     }
@@ -841,6 +855,93 @@ std::optional<std::int64_t> passive_gain(const Voyage& v, int id, int who,
     return gain;
 }
 
+// One owner's payoff (a Solver tracking them alone) depends on less than the whole voyage:
+// on the boats, the crews' seats as taken or free, the spots and shares of that owner and
+// of the deciders (pilots and pirates, whose choices follow their own payoffs), the rules
+// and the prices; not on who else holds a seat (it pays nobody tracked), nor on the others'
+// ports, shipyards, insurance or shares (they pay only their holders). A placement search
+// values the same owner's spot on many boards that differ only there, and the next seat's
+// search values them again from its own view (the views differ only in hidden shares):
+// a memo keyed by the part that matters gives each value once. The key is every input the
+// Solver reads, so a hit returns exactly what the Solver would.
+class PayoffMemo {
+  public:
+    // 3 + 3 boats x 7 + 11 spots + 5 tracked x 3 boats x 2 entries.
+    using Key =
+        std::array<std::int16_t, 3 + kNumBoats * (3 + kMaxSeats) + kNumSpots + 5 * kNumBoats * 2>;
+
+    static Key key(const Voyage& v, int who) {
+        bool tracked[kMaxOwners] = {};
+        tracked[who] = true;
+        for (Spot s : kDecisionSpots)
+            if (v.spots[s] != kNoOwner) tracked[v.spots[s]] = true;
+        auto id = [&](int owner) -> std::int16_t {
+            if (owner == kNoOwner) return -1;
+            return tracked[owner] ? static_cast<std::int16_t>(owner) : std::int16_t{-2};
+        };
+        Key k{};
+        std::size_t n = 0;
+        k[n++] = static_cast<std::int16_t>(v.next_roll);
+        k[n++] = static_cast<std::int16_t>(v.rules.thirteen_to_port | v.rules.pirate_variant << 1 |
+                                           static_cast<int>(v.objective) << 2);
+        k[n++] = static_cast<std::int16_t>(who);
+        // Free seats matter to pirates who may still board (before roll 3); otherwise a
+        // crew with nobody tracked on it pays nobody tracked, whoever and however many.
+        const bool boarding = v.next_roll < kNumRollsPerVoyage && v.spots[kPirate1] != kNoOwner;
+        for (const Boat& b : v.boats) {
+            bool anyone = boarding;
+            for (int seat = 0; seat < b.crew_size; ++seat) anyone |= tracked[b.crew[seat]];
+            k[n++] = static_cast<std::int16_t>(b.good);
+            k[n++] = static_cast<std::int16_t>(b.position);
+            k[n++] = static_cast<std::int16_t>(anyone ? b.crew_size : -3);
+            for (int seat = 0; seat < kMaxSeats; ++seat)
+                k[n++] = anyone && seat < b.crew_size ? id(b.crew[seat]) : std::int16_t{-1};
+        }
+        for (int s = 0; s < kNumSpots; ++s) k[n++] = id(v.spots[s]);
+        // Share gains count only under the wealth objective, for the tracked owners (at
+        // most the owner and four deciders), and only for the goods that sail.
+        if (v.objective == Objective::kWealth) {
+            int listed = 0;
+            for (int o = 0; o < kMaxOwners && listed < 5; ++o) {
+                if (!tracked[o]) continue;
+                ++listed;
+                for (const Boat& b : v.boats) {
+                    const int rise = v.manila_bonus(o, static_cast<int>(&b - v.boats.data()));
+                    k[n++] = static_cast<std::int16_t>(o);
+                    k[n++] = static_cast<std::int16_t>(rise);
+                }
+            }
+        }
+        return k;
+    }
+
+    std::optional<std::int64_t> find(const Key& k) const {
+        const auto it = map_.find(k);
+        if (it == map_.end()) return std::nullopt;
+        return it->second;
+    }
+    void insert(const Key& k, std::int64_t value) {
+        if (map_.size() >= kCapacity) map_.clear();  // a bound on memory, not on correctness
+        map_.emplace(k, value);
+    }
+
+    // One per thread: nothing shared, no locks.
+    static PayoffMemo& local() {
+        thread_local PayoffMemo memo;
+        return memo;
+    }
+
+  private:
+    struct Hash {
+        std::size_t operator()(const Key& k) const {
+            std::uint64_t h = 0xcbf29ce484222325ull;
+            for (std::int16_t x : k) h = (h ^ static_cast<std::uint16_t>(x)) * 0x100000001b3ull;
+            return static_cast<std::size_t>(h);
+        }
+    };
+    static constexpr std::size_t kCapacity = 1 << 17;
+    std::unordered_map<Key, std::int64_t, Hash> map_;
+};
 }  // namespace
 
 std::vector<std::int64_t> payoffs_of(const Voyage& v) {
@@ -885,8 +986,16 @@ SpotValues spot_values(const Voyage& v, const PointOfView& pov, int threads) {
     }
     parallel_for(static_cast<int>(hard.size()), threads, [&](int h) {
         const auto k = static_cast<std::size_t>(hard[static_cast<std::size_t>(h)]);
-        const std::int64_t with =
-            Solver(with_accomplice(base, out.spots[k].id, who), {who}, false, generation).run()[0];
+        const Voyage w = with_accomplice(base, out.spots[k].id, who);
+        PayoffMemo& memo = PayoffMemo::local();
+        const PayoffMemo::Key key = PayoffMemo::key(w, who);
+        std::int64_t with;
+        if (const std::optional<std::int64_t> known = memo.find(key)) {
+            with = *known;
+        } else {
+            with = Solver(w, {who}, false, generation).run()[0];
+            memo.insert(key, with);
+        }
         out.gain[k] = with - without;
     });
     return out;

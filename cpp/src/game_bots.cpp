@@ -1,6 +1,6 @@
 // The random and greedy bots, and the play-out loop that runs whole games with them.
 
-#include "manila/game.hpp"
+#include "manila/bots.hpp"
 
 #include <algorithm>
 #include <array>
@@ -16,7 +16,7 @@
 #include "manila/analysis.hpp"
 #include "manila/enumerate.hpp"
 #include "manila/evaluator.hpp"
-#include "manila/parallel.hpp"
+#include "parallel.hpp"
 
 namespace manila {
 
@@ -32,17 +32,7 @@ int random_action(const GameState& s, Rng& rng) {
     return legal[static_cast<std::size_t>(rng.below(static_cast<int>(legal.size())))];
 }
 
-namespace {
-
-int total_shares(const PlayerState& ps) {
-    int n = 0;
-    for (int x : ps.shares) n += x;
-    return n;
-}
-
-}  // namespace
-
-std::optional<Voyage> voyage_of(const GameState& s, int viewer, Objective objective) {
+std::optional<Voyage> game_detail::voyage_of(const GameState& s, int viewer, Objective objective) {
     std::optional<Voyage> v = s.voyage();
     if (!v) return v;
     v->objective = objective;
@@ -59,6 +49,12 @@ std::optional<Voyage> voyage_of(const GameState& s, int viewer, Objective object
 }
 
 namespace {
+
+int total_shares(const PlayerState& ps) {
+    int n = 0;
+    for (int x : ps.shares) n += x;
+    return n;
+}
 
 // What `who` has once the voyage just settled, in the objective's terms, times the
 // common denominator: the settled voyage income, or the change of wealth (income plus
@@ -292,6 +288,29 @@ int greedy_action(const GameState& s, Objective objective) {
     throw std::logic_error("greedy_action: no rule for this phase");
 }
 
+const std::vector<std::string>& bot_names() {
+    static const std::vector<std::string> names{"random", "greedy", "greedy-wealth", "solver",
+                                                "expert"};
+    return names;
+}
+
+BotKind bot_kind_of(const std::string& name) {
+    const std::vector<std::string>& names = bot_names();
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end()) {
+        std::string known;
+        for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+        invalid("bots: unknown bot '" + name + "'; the built-in bots are " + known);
+    }
+    return static_cast<BotKind>(it - names.begin());
+}
+
+std::vector<BotKind> bot_kinds_of(const std::vector<std::string>& names) {
+    std::vector<BotKind> out;
+    for (const std::string& n : names) out.push_back(bot_kind_of(n));
+    return out;
+}
+
 int bot_action(BotKind kind, const GameState& s, Rng& rng) {
     switch (kind) {
         case BotKind::kRandom:
@@ -300,6 +319,8 @@ int bot_action(BotKind kind, const GameState& s, Rng& rng) {
             return greedy_action(s, Objective::kIncome);
         case BotKind::kGreedyWealth:
             return greedy_action(s, Objective::kWealth);
+        case BotKind::kSolver:
+            return solver_action(s);
         case BotKind::kExpert:
             return expert_action(s, rng);
     }

@@ -32,13 +32,13 @@ inline int seat_cost(const Boat& b) {
         .seat_cost[static_cast<std::size_t>(b.crew_size)];
 }
 
+// The voyage in progress as `viewer` sees it, valued by `objective`: the others'
+// face-down shares are hidden, so it counts only the shares they were seen to buy. Every
+// bot that values a voyage starts from it.
+std::optional<Voyage> voyage_of(const GameState& s, int viewer, Objective objective);
+
 [[noreturn]] inline void invalid(const std::string& what) { throw std::invalid_argument(what); }
 
 }  // namespace game_detail
-
-// The voyage in progress as `viewer` sees it, valued by `objective`: the others'
-// face-down shares are hidden, so it counts only the shares they were seen to buy.
-// (The bots and the rollout analysis value a voyage this way.)
-std::optional<Voyage> voyage_of(const GameState& s, int viewer, Objective objective);
 
 }  // namespace manila

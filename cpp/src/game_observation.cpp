@@ -4,6 +4,7 @@
 #include "manila/observation.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -14,13 +15,13 @@
 
 namespace manila {
 
-namespace {
-
 void check_viewer(const GameState& s, int viewer) {
     if (viewer < 0 || viewer >= s.num_players())
         invalid("player: must be 0.." + std::to_string(s.num_players() - 1) + ", got " +
                 std::to_string(viewer));
 }
+
+namespace {
 
 // The sections in order, as (name, shape). The writer below walks the same list, so the
 // layout has one definition.
@@ -54,14 +55,17 @@ std::vector<std::pair<const char*, std::vector<int>>> section_shapes(int n) {
     };
 }
 
-// Fills the tensor section by section, checking it follows observation_layout.
+// Fills the tensor section by section, checking (when `check`) it follows observation_layout.
+// The order of the writes never changes, so one checked tensor per player count proves it:
+// comparing every name at every step would cost a batched environment a sixth of its time.
 class Writer {
   public:
-    Writer(float* out, std::vector<TensorSection> layout) : out_(out), layout_(std::move(layout)) {}
+    Writer(float* out, const std::vector<TensorSection>& layout, bool check)
+        : out_(out), layout_(layout), check_(check) {}
     // Starts the named section; returns a pointer to its first float.
     float* section(const char* name) {
         const TensorSection& sec = layout_.at(next_++);
-        if (sec.name != name)
+        if (check_ && sec.name != name)
             throw std::logic_error(std::string("observation: section ") + name + " out of order");
         return out_ + sec.offset;
     }
@@ -69,7 +73,8 @@ class Writer {
 
   private:
     float* out_;
-    std::vector<TensorSection> layout_;
+    const std::vector<TensorSection>& layout_;
+    bool check_;
     std::size_t next_ = 0;
 };
 
@@ -101,8 +106,9 @@ bool action_visible(const GameState& s, int viewer, std::size_t k, PrivateInfo i
     return !deal || sees_shares(viewer, deal_recipient(static_cast<int>(k)), info);
 }
 
-std::vector<TensorSection> observation_layout(int players) {
-    check_players(players);
+namespace {
+
+std::vector<TensorSection> build_layout(int players) {
     std::vector<TensorSection> out;
     int offset = 0;
     for (auto& [name, shape] : section_shapes(players)) {
@@ -117,8 +123,25 @@ std::vector<TensorSection> observation_layout(int players) {
     return out;
 }
 
+// Built once per player count: the batched environment writes a tensor at every step, and
+// building the layout (names and shapes on the heap) would cost more than the writing.
+const std::vector<TensorSection>& cached_layout(int players) {
+    check_players(players);
+    static const std::array<std::vector<TensorSection>, kMaxPlayers + 1> layouts = [] {
+        std::array<std::vector<TensorSection>, kMaxPlayers + 1> all;
+        for (int n = kMinPlayers; n <= kMaxPlayers; ++n)
+            all[static_cast<std::size_t>(n)] = build_layout(n);
+        return all;
+    }();
+    return layouts[static_cast<std::size_t>(players)];
+}
+
+}  // namespace
+
+std::vector<TensorSection> observation_layout(int players) { return cached_layout(players); }
+
 int observation_size(int players) {
-    const auto layout = observation_layout(players);
+    const auto& layout = cached_layout(players);
     return layout.back().offset + layout.back().size;
 }
 
@@ -136,7 +159,10 @@ void observation_tensor(const GameState& s, int viewer, PrivateInfo info, float*
     auto at = [](float* base, int i) -> float& { return base[static_cast<std::size_t>(i)]; };
     auto flag = [](bool x) { return x ? 1.0f : 0.0f; };
     const bool afloat = b.phase >= Phase::kPlacement && b.phase != Phase::kGameOver;
-    Writer w(out, observation_layout(n));
+    // Set once a tensor for n players was written in the layout's order.
+    static std::array<std::atomic<bool>, kMaxPlayers + 1> checked{};
+    std::atomic<bool>& done = checked[static_cast<std::size_t>(n)];
+    Writer w(out, cached_layout(n), !done.load(std::memory_order_relaxed));
 
     at(w.section("observer"), viewer) = 1;
     at(w.section("phase"), static_cast<int>(b.phase)) = 1;
@@ -159,6 +185,15 @@ void observation_tensor(const GameState& s, int viewer, PrivateInfo info, float*
     float* harbour_master = w.section("harbour_master");
     float* bidding = w.section("bidding");
     float* high_bidder = w.section("high_bidder");
+    // Accomplices on the board, counted in one pass (Board::accomplices walks it per player).
+    std::array<int, kMaxPlayers> placed{};
+    if (afloat) {
+        for (const Boat& boat : b.boats)
+            for (int k = 0; k < boat.crew_size; ++k)
+                ++placed[static_cast<std::size_t>(boat.crew[static_cast<std::size_t>(k)])];
+        for (int o : b.spots)
+            if (o != kNoOwner) ++placed[static_cast<std::size_t>(o)];
+    }
     for (int p = 0; p < n; ++p) {
         const PlayerState& ps = b.players[static_cast<std::size_t>(p)];
         const int r = rel(p);
@@ -168,7 +203,8 @@ void observation_tensor(const GameState& s, int viewer, PrivateInfo info, float*
             at(shares, r * kNumGoods + g) = static_cast<float>(known[static_cast<std::size_t>(g)]);
         at(hidden, r) = static_cast<float>(hidden_shares(b, viewer, p, info));
         at(mortgaged, r) = static_cast<float>(ps.mortgaged);
-        at(accomplices, r) = static_cast<float>(b.max_accomplices - b.accomplices(p));
+        at(accomplices, r) =
+            static_cast<float>(b.max_accomplices - placed[static_cast<std::size_t>(p)]);
         at(declined, r) = flag(afloat && ((b.declined >> p) & 1));
         at(harbour_master, r) = flag(b.harbour_master == p);
         at(bidding, r) = flag(b.phase == Phase::kAuction && ((b.in_auction >> p) & 1));
@@ -212,6 +248,7 @@ void observation_tensor(const GameState& s, int viewer, PrivateInfo info, float*
         at(income, rel(p)) = static_cast<float>(b.last.income[static_cast<std::size_t>(p)]);
     if (!w.complete())
         throw std::logic_error("observation: a section of the layout was not written");
+    done.store(true, std::memory_order_relaxed);
 }
 
 std::vector<float> observation_tensor(const GameState& s, int viewer, PrivateInfo info) {

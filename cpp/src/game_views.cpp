@@ -210,4 +210,129 @@ std::vector<std::string> GameState::check_invariants() const {
     return broken;
 }
 
+// ---------------------------------------------------------------------------------------
+// The table as JSON
+
+namespace {
+
+Json owner_or_null(int o) { return o == kNoOwner ? Json() : Json(o); }
+
+Json good_list(const std::array<int, kNumBoats>& goods, int n) {
+    Json out = Json::array();
+    for (int k = 0; k < n; ++k) out.push(good_name(goods[static_cast<std::size_t>(k)]));
+    return out;
+}
+
+}  // namespace
+
+PrivateInfo private_info_named(const std::string& name) {
+    if (name == "none") return PrivateInfo::kNone;
+    if (name == "single") return PrivateInfo::kSingle;
+    if (name == "all") return PrivateInfo::kAll;
+    invalid("private_info: must be \"none\", \"single\" or \"all\", got \"" + name + "\"");
+}
+
+Json board_json(const GameState& s, int viewer, PrivateInfo info) {
+    const Board& b = s.board();
+    Json d = Json::object();
+    d.set("phase", phase_name(b.phase));
+    d.set("current_player", b.current);
+    d.set("voyage", b.voyage);
+    d.set("harbour_master", owner_or_null(b.harbour_master));
+    d.set("bank", b.bank);
+    Json prices = Json::object(), supply = Json::object();
+    for (int g = 0; g < kNumGoods; ++g) {
+        prices.set(good_name(g), b.price(g));
+        supply.set(good_name(g), b.supply[static_cast<std::size_t>(g)]);
+    }
+    d.set("prices", std::move(prices));
+    d.set("supply", std::move(supply));
+    Json players = Json::array();
+    for (int p = 0; p < b.num_players; ++p) {
+        const PlayerState& ps = b.players[static_cast<std::size_t>(p)];
+        const auto known = known_shares(b, viewer, p, info);
+        const int hidden = hidden_shares(b, viewer, p, info);
+        Json pd = Json::object(), shares = Json::object();
+        for (int g = 0; g < kNumGoods; ++g)
+            shares.set(good_name(g), known[static_cast<std::size_t>(g)]);
+        pd.set("cash", ps.cash);
+        pd.set("shares", std::move(shares));
+        if (info != PrivateInfo::kAll) pd.set("hidden_shares", hidden);
+        pd.set("mortgaged", ps.mortgaged);
+        pd.set("accomplices", b.accomplices(p));
+        pd.set("declined", static_cast<bool>((b.declined >> p) & 1));
+        pd.set("wealth", hidden ? Json() : Json(s.wealth(p)));
+        players.push(std::move(pd));
+    }
+    d.set("players", std::move(players));
+    if (b.phase == Phase::kAuction) {
+        Json a = Json::object(), bidding = Json::array();
+        a.set("high_bid", b.high_bid);
+        a.set("high_bidder", owner_or_null(b.high_bidder));
+        for (int p = 0; p < b.num_players; ++p)
+            if ((b.in_auction >> p) & 1) bidding.push(p);
+        a.set("bidding", std::move(bidding));
+        d.set("auction", std::move(a));
+    }
+    d.set("stays_home", b.stays_home >= 0 ? Json(good_name(b.stays_home)) : Json());
+    Json boats = Json::object(), spots = Json::object();
+    const bool afloat = b.phase >= Phase::kPlacement && b.phase != Phase::kGameOver;
+    if (afloat) {
+        for (const Boat& boat : b.boats) {
+            Json bd = Json::object(), crew = Json::array();
+            bd.set("position", boat.position == kArrived ? Json("arrived") : Json(boat.position));
+            for (int k = 0; k < boat.crew_size; ++k)
+                crew.push(boat.crew[static_cast<std::size_t>(k)]);
+            bd.set("crew", std::move(crew));
+            boats.set(good_name(boat.good), std::move(bd));
+        }
+        for (int k = 0; k < kNumSpots; ++k)
+            if (b.spots[static_cast<std::size_t>(k)] != kNoOwner)
+                spots.set(kSpotNames[static_cast<std::size_t>(k)],
+                          b.spots[static_cast<std::size_t>(k)]);
+    }
+    d.set("boats", std::move(boats));
+    d.set("spots", std::move(spots));
+    if (b.phase == Phase::kBoarding) {
+        // Who decides (0: the captain, 1: the other pirate) and the seat the captain took,
+        // which the other pirate may not displace.
+        Json boarding = Json::object();
+        boarding.set("decider", b.decider);
+        Json guard;
+        if (b.guard_boat >= 0) guard = Json::array().push(b.guard_boat).push(b.guard_seat);
+        boarding.set("guard", std::move(guard));
+        d.set("boarding", std::move(boarding));
+    }
+    d.set("next_roll", afloat ? Json(std::min(b.next_roll, 4)) : Json());
+    d.set("port", good_list(b.port, b.in_port));
+    d.set("shipyard", good_list(b.shipyard, b.in_shipyard));
+    const Settlement& st = b.last;
+    Json last = Json::object(), plundered = Json::array();
+    last.set("income", Json::array_of(
+                           std::vector<int>(st.income.begin(), st.income.begin() + b.num_players)));
+    last.set("forced_mortgages", Json::array_of(std::vector<int>(
+                                     st.mortgages.begin(), st.mortgages.begin() + b.num_players)));
+    last.set("insurer", owner_or_null(st.insurer));
+    last.set("insurance_due", st.insurance_due);
+    last.set("insurance_paid", st.insurance_paid);
+    last.set("port", good_list(st.port, st.in_manila));
+    last.set("shipyard", good_list(st.shipyard, st.in_shipyard));
+    for (int g = 0; g < kNumGoods; ++g)
+        if ((st.plundered_goods >> g) & 1) plundered.push(good_name(g));
+    last.set("plundered", std::move(plundered));
+    d.set("last_settlement", std::move(last));
+    return d;
+}
+
+Json observation_json(const GameState& s, int viewer, PrivateInfo info) {
+    check_viewer(s, viewer);
+    Json d = board_json(s, viewer, info);
+    d.set("observer", viewer);
+    Json history = Json::array();
+    for (std::size_t k = 0; k < s.history().size(); ++k)
+        history.push(action_visible(s, viewer, k, info) ? Json(s.history()[k]) : Json());
+    d.set("history", std::move(history));
+    return d;
+}
+
 }  // namespace manila

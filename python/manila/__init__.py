@@ -26,7 +26,9 @@ from .game.engine import Game, IllegalActionError
 from .game.ladder import LadderResult, ladder
 from .game.review import Review, review
 from .game.simulate import SimulationResult, simulate
+from .game.vector_env import VectorEnv
 from .sweeps.enumerate import enumerate_starts, reachable
+from .sweeps.pattern import Pattern
 from .sweeps.starts import rank_starts
 from .sweeps.sweep import Sweep, read_frame, sweep
 from .voyage.advice import Advice, advise
@@ -48,6 +50,7 @@ __all__ = [
     "IllegalActionError",
     "LadderResult",
     "Moment",
+    "Pattern",
     "Position",
     "Problem",
     "RandomBot",
@@ -56,6 +59,7 @@ __all__ = [
     "SimulationResult",
     "StateError",
     "Sweep",
+    "VectorEnv",
     "VoyageState",
     "advise",
     "enumerate_starts",

@@ -5,7 +5,7 @@ the built module; .ci/typecheck runs mypy's stubtest on it as well.
 """
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Annotated, Any, SupportsFloat, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -249,6 +249,7 @@ TERMINAL_PLAYER: int
 ACTION_OFFSETS: dict[str, int]
 MAX_GAME_ACTIONS: int
 MIN_WEALTH: int
+MIN_FINAL_WEALTH: int
 CORE_BOTS: tuple[str, ...]
 
 def action_name(action: int) -> str: ...
@@ -332,6 +333,7 @@ class GameState(metaclass=_Pybind11Type):
 
 def random_action(state: GameState, rng: Rng) -> int: ...
 def greedy_action(state: GameState, wealth: bool = False) -> int: ...
+def solver_action(state: GameState) -> int: ...
 
 # (seeds, wealth [n, players], voyages, actions, histories): histories is empty unless `record`.
 def play_games(
@@ -354,6 +356,73 @@ def play_games(
     list[list[int]],
 ]: ...
 
+# The batched environment (bind_vector_env.cpp). Its arrays are read-only views of buffers
+# that reset and step rewrite.
+NUM_PLAYER_ACTIONS: int
+
+class VectorEnv(metaclass=_Pybind11Type):
+    """N games stepped at once in C++; use manila.VectorEnv instead."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        *,
+        players: int = 4,
+        bots: Sequence[str | None] | None = None,
+        threads: int = 1,
+        autoreset: bool = True,
+        thirteen_to_port: bool = True,
+        pirate_variant: bool = False,
+    ) -> None: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def observation_size(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
+    @property
+    def bots(self) -> list[str | None]: ...
+    @property
+    def started(self) -> bool: ...
+    @property
+    def autoreset(self) -> bool: ...
+    # (observations, masks)
+    def reset(self, seed: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]: ...
+    # (observations, masks, rewards, dones, to_move)
+    # actions: anything numpy converts to int64, one per env.
+    def step(
+        self, actions: Annotated[npt.ArrayLike, np.int64]
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.int32],
+    ]: ...
+    def sample_actions(self, rng: Rng) -> npt.NDArray[np.int64]: ...
+    @property
+    def observations(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def masks(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def rewards(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def final_observations(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def dones(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def to_move(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def game_seeds(self) -> npt.NDArray[np.uint64]: ...
+    @property
+    def game_numbers(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def steps(self) -> npt.NDArray[np.int32]: ...
+    def game(self, env: int) -> GameState: ...
+    def observe(self, env: int, seat: int) -> npt.NDArray[np.float32]: ...
+
 # ---- rollout analysis (bind_analysis.cpp)
 
 # "auction", "harbour_master", "placement", "boarding", "pilot_small", "pilot_large", "plunder".
@@ -372,8 +441,8 @@ def analyse_decision(
     seed: int = 0,
     rollouts: int = 0,
     max_rollouts: int = 20000,
-    time_limit: float = 10.0,
-    target: float = 0.0,
+    time_limit: SupportsFloat | SupportsIndex = 10.0,
+    target: SupportsFloat | SupportsIndex = 0.0,
     batch: int = 64,
     threads: int = 0,
     max_bids: int = 0,
@@ -386,6 +455,37 @@ def analyse_decision(
     progress: Callable[[int, float], bool] | None = None,
 ) -> dict[str, Any]: ...
 def expert_action(state: GameState, rng: Rng) -> int: ...
+
+# A table's fields (manila.game.table): players as (cash, shares by good, face-down count,
+# mortgaged, declined), boats as (good, position, crew) with position 14 for Manila.
+def table_state(
+    *,
+    num_players: int,
+    observer: int,
+    phase: str,
+    current: int,
+    voyage: int,
+    harbour_master: int,
+    prices: Sequence[int],
+    supply: Sequence[int],
+    players: Sequence[tuple[int, Sequence[int], int, int, bool]],
+    observer_dealt: Sequence[int],
+    high_bid: int,
+    high_bidder: int,
+    bidding: Sequence[int],
+    stays_home: int,
+    boats: Sequence[tuple[int, int, Sequence[int]]],
+    spots: Sequence[int],
+    next_roll: int,
+    boarding_decider: int,
+    guard_boat: int,
+    guard_seat: int,
+    rounds_left: int,
+    thirteen_to_port: bool,
+    pirate_variant: bool,
+    seed: int,
+) -> GameState: ...
+def resample_hidden(state: GameState, viewer: int, seed: int) -> GameState: ...
 
 # ---- review of a game (bind_review.cpp)
 
@@ -414,45 +514,3 @@ def review_game(
     decisions: bool = True,
     progress: Callable[[int, int], bool] | None = None,
 ) -> dict[str, Any]: ...
-
-class TablePlayer(metaclass=_Pybind11Type):
-    """One player's line of a table (manila.table)."""
-
-    def __init__(self) -> None: ...
-    cash: int
-    shares: list[int]
-    hidden: int
-    mortgaged: int
-    declined: bool
-
-class TableView(metaclass=_Pybind11Type):
-    """A table's fields, as manila.table reads them from the JSON."""
-
-    def __init__(self) -> None: ...
-    num_players: int
-    thirteen_to_port: bool
-    pirate_variant: bool
-    observer: int
-    phase: str
-    current: int
-    voyage: int
-    harbour_master: int
-    prices: list[int]
-    supply: list[int]
-    players: list[TablePlayer]
-    observer_dealt: list[int]
-    high_bid: int
-    high_bidder: int
-    bidding: list[int]
-    stays_home: int
-    spots: list[int]
-    next_roll: int
-    boarding_decider: int
-    guard_boat: int
-    guard_seat: int
-    rounds_left: int
-    # (good, position, crew) in good order; position 14 is Manila.
-    boats: list[tuple[int, int, list[int]]]
-
-def table_state(table: TableView, seed: int = 0) -> GameState: ...
-def resample_hidden(state: GameState, viewer: int, seed: int) -> GameState: ...

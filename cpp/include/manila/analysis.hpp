@@ -1,4 +1,4 @@
-// Analysis of a decision by rollouts (MANILA.md part 5): every legal option of the decision
+// Analysis of a decision by rollouts (docs/analysis.md): every legal option of the decision
 // due, each played out many times with a continuation policy, the same luck for every option.
 //
 // Rollout i of every option draws its chance from generators keyed by (seed, i) only: the
@@ -8,11 +8,14 @@
 // paired, and far more precise than the values.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "manila/bots.hpp"
 #include "manila/game.hpp"
 
 namespace manila {
@@ -116,12 +119,16 @@ std::vector<double> expected_payoffs(const GameState& g, int decider, bool every
 //   for nothing) - (value of passing), `office_rollouts` paired rollouts; it bids one more
 //   while that bid, with the interest of the loans it forces, costs less than the worth;
 // - harbour master: the share, goods and start spaces as one option, the `master_screen`
-//   best by the exact no-placement value, each rolled out `master_rollouts` times.
+//   best by the exact no-placement value, each rolled out `master_rollouts` times;
+// - placement: part 4's search (max^n) over the next turns of the round.
 struct ExpertConfig {
     BotKind policy = BotKind::kGreedyWealth;
     int office_rollouts = 48;
     int master_rollouts = 24;
     int master_screen = 12;
+    // Placement: part 4's search over this many turns of the round (0: the policy), by the
+    // roll that comes next (1, 2, 3); before roll 3 the whole round.
+    std::array<std::size_t, 3> placement_turns{2, 3, 99};
 };
 int expert_action(const GameState& s, Rng& rng, const ExpertConfig& config = {});
 

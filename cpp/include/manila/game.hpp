@@ -28,6 +28,14 @@ inline constexpr int kRepayAmount = 15;  // ... and lifting it costs 15
 inline constexpr int kMinSharePrice = 5;
 // The lowest wealth possible: every share mortgaged, every price 0, no cash.
 inline constexpr int kMinWealth = -kRepayAmount * kSharesPerGood * kNumGoods;
+// The lowest final wealth (OpenSpiel's min_utility): the game ends with some good at the top
+// of the price track, where a mortgaged share is still worth its price minus the repayment,
+// at least 0; so at worst every share of the other goods is mortgaged at price 0, no cash.
+// No upper bound exists, nor one on the game's length: rolls of all ones bring no boat to
+// Manila whatever the players do, so any number of voyages may pay out and raise no price.
+static_assert(kPriceTrack.back() >= kRepayAmount,
+              "a mortgaged share at the top price is worth >= 0");
+inline constexpr int kMinFinalWealth = -kRepayAmount * kSharesPerGood * (kNumGoods - 1);
 
 inline constexpr int kNumPhases = 12;            // the values of Phase below
 inline constexpr int kMaxGameActions = 1000000;  // a guard: no real game comes near it
@@ -267,38 +275,5 @@ class GameState {
     std::uint64_t seed_;
     std::vector<int> history_;
 };
-
-// Bots and play-outs.
-// kExpert: manila/analysis.hpp (rollouts where they pay, greedy-wealth elsewhere).
-enum class BotKind : int { kRandom, kGreedy, kGreedyWealth, kExpert };
-
-// Uniformly random among the legal actions.
-int random_action(const GameState& s, Rng& rng);
-// The greedy bot (see game_bots.cpp for its rules): best expected_net spot, exact pirate and
-// pilot decisions, and simple stated rules for bids, shares, goods and start spaces.
-int greedy_action(const GameState& s, Objective objective = Objective::kIncome);
-// The move of built-in bot `kind` for the player to move in s (not a chance node), from that
-// player's view only; `rng` is the seat's own generator (only the random bot draws from it).
-// Rollouts, self-play and the ladder all ask the bots through this one call.
-int bot_action(BotKind kind, const GameState& s, Rng& rng);
-
-struct GameResult {
-    std::uint64_t seed = 0;
-    std::vector<int> wealth;
-    int voyages = 0;
-    int actions = 0;
-    std::vector<int> history;  // only when recorded
-};
-
-// Plays one game: chance from the game's own generator, seat s's random bot from
-// derive_seed(seed, s + 1). With `check`, invariants are checked after every action
-// (std::logic_error on a failure).
-GameResult play_game(int players, const Rules& rules, std::uint64_t seed,
-                     const std::vector<BotKind>& bots, bool record, bool check);
-// Games first..first+n-1 of a run: game i has seed derive_seed(seed, i). Spread over
-// threads (0: all hardware threads); results in game order, the same for any threads.
-std::vector<GameResult> play_games(int players, const Rules& rules, std::uint64_t seed,
-                                   std::int64_t first, int n, const std::vector<BotKind>& bots,
-                                   int threads, bool record, bool check);
 
 }  // namespace manila

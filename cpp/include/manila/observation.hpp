@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "manila/game.hpp"
+#include "manila/json.hpp"
 
 namespace manila {
 
@@ -57,5 +58,17 @@ std::string information_state_string(const GameState& s, int viewer,
 // The table as `viewer` sees it (GameState::to_string with the hidden shares masked).
 std::string observation_string(const GameState& s, int viewer,
                                PrivateInfo info = PrivateInfo::kSingle);
+
+// "none", "single" or "all"; throws std::invalid_argument for any other name.
+PrivateInfo private_info_named(const std::string& name);
+// Throws std::invalid_argument unless `player` is a seat of the game.
+void check_viewer(const GameState& s, int player);
+
+// The table as JSON values: everything with PrivateInfo::kAll (for to_dict, tests and
+// replays), or what `viewer` may see (others' face-down shares masked, their wealth null).
+Json board_json(const GameState& s, int viewer = 0, PrivateInfo info = PrivateInfo::kAll);
+// What `viewer` may know: board_json, "observer", and "history" with every action so far,
+// another player's deal written null.
+Json observation_json(const GameState& s, int viewer, PrivateInfo info = PrivateInfo::kSingle);
 
 }  // namespace manila

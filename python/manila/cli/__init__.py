@@ -109,7 +109,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m manila",
         description="Exact expected values for a Manila voyage.",
         epilog="The rules, the meaning of every number, the notation and the HTTP API are "
-        "described in docs/ (rules.md, numbers.md, advice.md, notation.md, http.md).",
+        "described in docs/ (rules.md, numbers.md, advice.md, notation.md, http.md, sweeps.md).",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -205,7 +205,8 @@ def _parser() -> argparse.ArgumentParser:
         "sweep",
         help="evaluate every state of a family into .npz, CSV or Parquet",
         description="The exact spot table of every state of a family of voyage "
-        "states (see manila.sweep), written to a file.",
+        "states (see manila.sweep), written to a file; its columns and the rows' "
+        "probabilities: docs/sweeps.md.",
     )
     add_sweep_arguments(sw)
     sw.set_defaults(run=run_sweep)
@@ -238,7 +239,7 @@ def _parser() -> argparse.ArgumentParser:
         "ladder",
         help="a rated ladder: bots play seeded games, seats rotated evenly",
         description="Play seeded games between bots with the seats rotated evenly; "
-        "per bot: games, wins, win rate (95%% interval), mean wealth and "
+        "per bot: games, wins, win rate (95% interval), mean wealth and "
         "an openskill rating.",
     )
     add_ladder_arguments(la)

@@ -66,7 +66,7 @@ def add_analyse_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-exact", action="store_true", help="roll every die: no exact answers or shortcut"
     )
     parser.add_argument("--threads", type=int, default=0, help="threads (default all)")
-    parser.add_argument("--json", action="store_true", help="print the JSON of MANILA.md part 5")
+    parser.add_argument("--json", action="store_true", help="print the JSON of docs/analysis.md")
     parser.add_argument("--no-progress", action="store_true", help="no progress on standard error")
 
 

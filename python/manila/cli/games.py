@@ -9,7 +9,7 @@ from typing import IO, Any, Callable, Optional
 
 from ..common.progress import ProgressBar
 from ..game.bots import bot_names
-from ..game.ladder import ladder
+from ..game.ladder import Sprt, ladder
 from ..game.simulate import SimulationResult, simulate
 from ..voyage.board import Rules
 from .rules import add_rule_arguments, rules_from_args, rules_text
@@ -138,6 +138,19 @@ def add_ladder_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="C++ threads without --executor (default 0: all cores)",
     )
+    parser.add_argument(
+        "--stop-early",
+        action="store_true",
+        help="stop once a sequential test (SPRT, docs/ladder.md) tells the first two bots of "
+        "--bots apart; --games is then the most played",
+    )
+    parser.add_argument(
+        "--delta",
+        type=float,
+        default=Sprt.delta,
+        metavar="D",
+        help=f"with --stop-early: the indifference margin around an even match (default {Sprt.delta})",
+    )
     add_rule_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
@@ -156,6 +169,7 @@ def run_ladder(args: argparse.Namespace) -> int:
             executor=args.executor,
             threads=args.threads,
             progress=None if bar is None else bar.advance,
+            stop_early=Sprt(delta=args.delta) if args.stop_early else False,
         )
     finally:
         if bar is not None:

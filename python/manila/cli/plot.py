@@ -72,7 +72,7 @@ def run_plot(args: argparse.Namespace) -> int:
             at={good: position},
             next_roll=args.next_roll,
             reachable=args.reachable,
-            **pattern_from_args(args),
+            pattern=pattern_from_args(args),
         )
     elif args.chart == "review":
         records = selected_records(args.record, args.game if args.game is not None else 0)

@@ -6,14 +6,17 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, Optional
 
 from .. import _core
 from ..common.inputs import json_error_text, json_type, read_text
 from ..common.text import spoken
 from ..common.vocab import PLAYER_COUNTS
 from ..game.engine import Game, IllegalActionError, State
+from ..game.view import PlayerView
 from .rules import rules_text
+
+POSITION_FORMS = ("state", "view", "voyage")
 
 
 def read_records(source: str) -> list[dict[str, Any]]:
@@ -70,11 +73,55 @@ def _who(state: State) -> str:
     return "chance" if state.is_chance_node() else f"p{state.current_player()}"
 
 
-def replay_lines(record: dict[str, Any], board: bool = False) -> Iterator[str]:
-    """A game told step by step: every action with who made it, each voyage's outcome,
-    the final wealth; with ``board`` the whole table after every action."""
+def _start(record: dict[str, Any]) -> State:
     game = Game(players=record.get("players", 4), seed=record.get("seed", 0), rules=record.get("rules"))
-    state = game.new_initial_state()
+    return game.new_initial_state()
+
+
+def state_at(record: dict[str, Any], to: int) -> State:
+    """The position of the recorded game before its move ``to`` (after ``to`` moves)."""
+    history = record.get("history", [])
+    if not 0 <= to <= len(history):
+        raise ValueError(f"--to {to}: the game has {len(history)} moves (0..{len(history)})")
+    state = _start(record)
+    for i, a in enumerate(history[:to]):
+        try:
+            state.apply_action(a)
+        except IllegalActionError as exc:
+            raise ValueError(f"move {i}: {exc.reason}") from None
+    return state
+
+
+def position_json(state: State, form: str, player: Optional[int]) -> dict[str, Any]:
+    """The position as ``form``: "state" (serialized: replay and State.deserialize read it
+    back), "view" (``player``'s observation) or "voyage" (the voyage state from
+    ``player``'s point of view, with the shares they see). ``player`` defaults to the
+    player to move."""
+    if form == "state":
+        return state.to_json()
+    if player is None and state.is_player_node():
+        player = state.current_player()
+    if player is not None and not 0 <= player < state.game.players:
+        raise ValueError(f"--player: must be 0..{state.game.players - 1}, got {player}")
+    if form == "view":
+        if player is None:
+            raise ValueError(f"--show view: nobody is to move ({state.phase}); say whose view with --player")
+        return state.observation(player)
+    # Without a player (chance to move) the voyage as the referee sees it: every share.
+    voyage = state.voyage_state() if player is None else PlayerView(state, player).voyage_state()
+    if voyage is None:
+        raise ValueError(
+            f"--show voyage: no voyage in progress at move {state.move_number()} ({state.phase})"
+        )
+    return voyage
+
+
+def replay_lines(record: dict[str, Any], board: bool = False, to: Optional[int] = None) -> Iterator[str]:
+    """A game told step by step: every action with who made it, each voyage's outcome,
+    the final wealth; with ``board`` the whole table after every action; with ``to``
+    only the first ``to`` moves."""
+    state = _start(record)
+    game = state.game
     bots = record.get("bots")
     head = f"game seed {game.seed}, {game.players} players"
     if "index" in record:
@@ -84,6 +131,10 @@ def replay_lines(record: dict[str, Any], board: bool = False) -> Iterator[str]:
     yield head
     yield f"rules: {rules_text(game.rules)}"
     history = record.get("history", [])
+    if to is not None:
+        if not 0 <= to <= len(history):
+            raise ValueError(f"--to {to}: the game has {len(history)} moves (0..{len(history)})")
+        history = history[:to]
     for i, a in enumerate(history):
         voyage, phase, who = state.voyage_number, state.phase, _who(state)
         text = state.action_to_string(a) if 0 <= a < _core.NUM_ACTIONS else str(a)
@@ -106,15 +157,17 @@ def replay_lines(record: dict[str, Any], board: bool = False) -> Iterator[str]:
                 yield f"== voyage {state.voyage_number} =="
         if board:
             yield "    " + str(state).rstrip().replace("\n", "\n    ")
-    if state.is_terminal():
+    if state.is_terminal() and to is None:
         w = state.returns()
         yield f"== game over after {state.voyages_completed()} voyages =="
         for p, x in enumerate(w):
             yield f"  p{p}: wealth {x}" + ("  (winner)" if p in state.winners() else "")
         if "wealth" in record and list(record["wealth"]) != w:
             raise ValueError(f"the replay ends with wealth {w}, the record says {record['wealth']}")
+    elif state.is_terminal():
+        yield f"== stopped after {len(history)} moves: the game is over =="
     else:
-        yield f"== stopped after {len(history)} moves, {state.phase} =="
+        yield f"== stopped after {len(history)} moves, {state.phase}, {_who(state)} to move =="
 
 
 def _settlement_lines(state: State) -> Iterable[str]:
@@ -157,6 +210,21 @@ def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
         help="which game of a JSON-lines file (0-based line among the records, default 0)",
     )
     parser.add_argument("--board", action="store_true", help="print the whole table after every action")
+    parser.add_argument(
+        "--to", type=int, default=None, metavar="N", help="stop at move N (0-based: after the first N moves)"
+    )
+    parser.add_argument(
+        "--show",
+        action="append",
+        choices=POSITION_FORMS,
+        default=None,
+        help="print the position there (the end, or --to N) as JSON instead of the story: "
+        "state (serialized, replay reads it back), view (a player's observation), voyage "
+        "(the voyage state for manila.evaluate); repeat for several, one line each",
+    )
+    parser.add_argument(
+        "--player", type=int, default=None, metavar="P", help="whose view (default: the player to move)"
+    )
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -172,8 +240,14 @@ def run_replay(args: argparse.Namespace) -> int:
     if not 0 <= args.game < len(records):
         print(f"manila: error: --game {args.game}: the file has {len(records)} game(s)", file=sys.stderr)
         return 2
+    record = records[args.game]
     try:
-        for line in replay_lines(records[args.game], board=args.board):
+        if args.show:
+            state = state_at(record, len(record.get("history", [])) if args.to is None else args.to)
+            for form in args.show:
+                print(json.dumps(position_json(state, form, args.player)))
+            return 0
+        for line in replay_lines(record, board=args.board, to=args.to):
             print(line)
     except ValueError as exc:
         print(f"manila: error: {exc}", file=sys.stderr)

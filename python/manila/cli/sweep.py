@@ -14,8 +14,9 @@ from typing import Any, Optional, cast
 
 from ..common.vocab import OBJECTIVES
 from ..sweeps.enumerate import Position
+from ..sweeps.pattern import Crews, Pattern
 from ..sweeps.starts import CRITERIA, default_criterion, describe_criterion, rank_starts
-from ..sweeps.sweep import SWEEP_EXTRA, Crews, sweep
+from ..sweeps.sweep import SWEEP_EXTRA, sweep
 from ..voyage.board import Rules
 from ..voyage.notation import read_option
 from .rules import add_rule_arguments, rules_from_args
@@ -104,8 +105,8 @@ def add_pattern_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def pattern_from_args(args: argparse.Namespace) -> dict[str, Any]:
-    """The pattern keywords of manila.sweep from the options of add_pattern_arguments."""
+def pattern_from_args(args: argparse.Namespace) -> Pattern:
+    """The manila.Pattern of the options of add_pattern_arguments."""
     if args.crew and args.crew_sizes:
         raise ValueError("--crew, --crew-sizes: give one or the other")
     crews: Crews = None
@@ -126,15 +127,15 @@ def pattern_from_args(args: argparse.Namespace) -> dict[str, Any]:
         spots.update(_pairs(item, "--occupy"))
     default = Rules().to_dict()
     rules = {k: v for k, v in rules_from_args(args).to_dict().items() if v != default[k]}
-    return {
-        "crews": crews,
-        "pirates": args.pirates,
-        "spots": spots,
-        "player": args.player,
-        "players": args.players,
-        "rules": rules,
+    return Pattern(
+        crews=crews,
+        pirates=args.pirates,
+        spots=spots,
+        player=args.player,
+        players=args.players,
+        rules=rules,
         **_wealth_from_args(args),
-    }
+    )
 
 
 def _wealth_from_args(args: argparse.Namespace) -> dict[str, Any]:
@@ -265,11 +266,16 @@ def run_sweep(args: argparse.Namespace) -> int:
         except ImportError:
             raise ValueError(f"--output: writing Parquet needs pyarrow: {SWEEP_EXTRA}") from None
     progress = sys.stderr.isatty() if args.progress is None else args.progress
-    kwargs = dict(_family_from_args(args), **pattern_from_args(args))
+    family, pattern = _family_from_args(args), pattern_from_args(args)
     started = time.perf_counter()
     with _executor(args) as executor:
         result = sweep(
-            **kwargs, executor=executor, chunk_size=args.chunk_size, threads=args.threads, progress=progress
+            **family,
+            pattern=pattern,
+            executor=executor,
+            chunk_size=args.chunk_size,
+            threads=args.threads,
+            progress=progress,
         )
     seconds = time.perf_counter() - started
     result.save(args.output, exact=args.exact)
@@ -341,8 +347,8 @@ def add_starts_arguments(parser: argparse.ArgumentParser, table: bool = True) ->
 def starts_from_args(args: argparse.Namespace) -> tuple[str, list[dict[str, Any]]]:
     """(criterion, ranking) for the options of add_starts_arguments."""
     pattern = pattern_from_args(args)
-    ranking = rank_starts(args.goods.split(","), args.by, **pattern)
-    by = args.by or default_criterion(pattern["player"])
+    ranking = rank_starts(args.goods.split(","), args.by, pattern=pattern)
+    by = args.by or default_criterion(pattern.player)
     return by, ranking[: args.top] if args.top else ranking
 
 

@@ -1,4 +1,4 @@
-"""Analysis of any decision of the game by rollouts (MANILA.md part 5; docs/analysis.md).
+"""Analysis of any decision of the game by rollouts (docs/analysis.md).
 
     >>> from manila.game import Game
     >>> state = Game(4, seed=1).new_initial_state()
@@ -224,7 +224,7 @@ def analyse(
     sample_hidden: Optional[bool] = None,
     progress: Optional[Progress] = None,
 ) -> Analysis:
-    """Every option of the decision due, valued by rollouts (MANILA.md part 5).
+    """Every option of the decision due, valued by rollouts (docs/analysis.md).
 
     ``rollouts``: a fixed number per option; None plays batches until the best two options'
     ``diff_ci95`` is at most ``target`` (default 1 peso at horizon voyage, 0.01 at game),

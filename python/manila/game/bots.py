@@ -1,7 +1,6 @@
 """Bots for manila.Game: anything with ``step(state) -> action`` can play a seat.
 
-Four are built in: ``random``, ``greedy`` and ``greedy-wealth`` run in C++, ``solver`` in
-Python over the exact advice (``manila.game.solver``).
+Four are built in, all running in C++:
 
 ``random``
     Uniformly random among the legal actions (loans and every bid included), drawing
@@ -23,6 +22,12 @@ Python over the exact advice (``manila.game.solver``).
       last in good order);
     - start spaces: 5, 4 and 0 to the sailing goods ordered by its shares, then price;
     - never takes or lifts a loan of its own accord.
+
+``greedy-wealth``
+    The greedy bot valuing placements, boarding, pilots and plunder in wealth.
+
+``solver``
+    The placement-round search and the advice, valued in wealth (``manila.game.solver``).
 
 A simulation with only built-in bots runs entirely in C++ (``manila.simulate``); a game
 played in Python with the same bots and seeds (``manila.game.play`` with
@@ -108,7 +113,7 @@ class ExpertBot:
     def __init__(self, seed: int = 0):
         self._rng = _core.Rng(seed)
 
-    def step(self, state: Seat) -> int:
+    def step(self, state: PlayerView) -> int:
         return state.builtin_move("expert", self._rng)
 
     def __repr__(self) -> str:

@@ -154,7 +154,16 @@ class Game:
         return _core.accomplices_per_player(self.players)
 
     def min_utility(self) -> float:
-        return float("-inf")  # wealth is unbounded in principle
+        """A lower bound of final wealth: the game ends with a good at 30, where a mortgaged
+        share is still worth 15, so at worst every share of the three other goods is
+        mortgaged (-15 each) at price 0, with no cash."""
+        return float(_core.MIN_FINAL_WEALTH)
+
+    def max_utility(self) -> float:
+        """No bound: a voyage may bring no boat to Manila whatever the players do (rolls of
+        all ones), so the game may last any number of voyages, each paying the shipyard
+        spots from the bank."""
+        return float("inf")
 
     @staticmethod
     def action_name(action: int) -> str:

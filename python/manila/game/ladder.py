@@ -28,7 +28,15 @@ How the games are played:
   it ratings are ``None``.
 - **Executors.** ``executor=None`` plays in this process (C++ threads for built-in bots),
   ``"threads"`` or ``"processes"`` spread chunks of games over a pool, or pass any
-  ``concurrent.futures.Executor``. Results do not depend on the executor.
+  ``concurrent.futures.Executor`` or a Dask ``distributed.Client`` (the chunks go to its
+  workers). Results do not depend on the executor.
+- **Stopping early.** ``stop_early=True`` (or a ``Sprt``) runs Wald's sequential test
+  between two bots after every rotation and stops at the first rotation where it decides
+  (docs/ladder.md gives the test and its error rates); ``games`` is then the most played.
+  The stopping point depends only on the results in game order, so it too is the same
+  whatever the executor.
+- **Errors.** A Python bot that returns an illegal action stops the ladder with
+  ``IllegalActionError`` naming the bot, its seat, the game seed and the move.
 """
 
 from __future__ import annotations
@@ -36,13 +44,13 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union, cast
 
 from .. import _core
 from .bots import bot_factory, bot_seed, is_core_bot
-from .engine import Game, RulesLike
+from .engine import Game, IllegalActionError, RulesLike
 from .simulate import _bot_names
 from .view import PlayerView
 
@@ -59,6 +67,55 @@ def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, flo
     half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
     # The interval always holds p; clamping keeps rounding from pushing it past 0 or 1.
     return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """Wald's sequential probability ratio test of bot ``a`` against bot ``b`` (docs/ladder.md).
+
+    A trial is a rotation in which one of the two won more games per seat than the other
+    (rotations with equal shares are left out); ``p`` is the chance that ``a`` takes a
+    trial. The test weighs p = 1/2 + delta (``a`` is better) against p = 1/2 - delta
+    (``b`` is better): it says ``a`` when the log-likelihood ratio reaches
+    log((1 - beta) / alpha), ``b`` when it falls to log(beta / (1 - alpha)). Empty names
+    mean the first two distinct bots of the lineup.
+    """
+
+    a: str = ""
+    b: str = ""
+    delta: float = 0.05
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def check(self, lineup: Sequence[str]) -> Sprt:
+        """This test with its bots named, checked against the lineup."""
+        names = list(dict.fromkeys(lineup))
+        a, b = self.a, self.b
+        if not a and not b:
+            if len(names) < 2:
+                raise ValueError("stop_early: the lineup needs two different bots to compare")
+            a, b = names[0], names[1]
+        for field_name, value in (("a", a), ("b", b)):
+            if value not in names:
+                raise ValueError(f"stop_early.{field_name}: {value!r} is not in the lineup {names}")
+        if a == b:
+            raise ValueError(f"stop_early: compares two different bots, got {a!r} twice")
+        if not 0 < self.delta < 0.5:
+            raise ValueError(f"stop_early.delta: between 0 and 0.5, got {self.delta!r}")
+        for rate_name, rate in (("alpha", self.alpha), ("beta", self.beta)):
+            if not 0 < rate < 0.5:
+                raise ValueError(f"stop_early.{rate_name}: between 0 and 0.5, got {rate!r}")
+        return Sprt(a, b, self.delta, self.alpha, self.beta)
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """(lower, upper): the log-likelihood ratios at which the test decides."""
+        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
+
+    def step(self, a_wins: bool) -> float:
+        """The change of the log-likelihood ratio for one trial."""
+        p0, p1 = 0.5 - self.delta, 0.5 + self.delta
+        return math.log(p1 / p0) if a_wins else math.log((1 - p1) / (1 - p0))
 
 
 @dataclass
@@ -104,6 +161,8 @@ class LadderResult:
     rules: dict[str, Any]
     bots: dict[str, BotStats] = field(default_factory=dict)
     seconds: float = 0.0
+    # With stop_early: the test, its log-likelihood ratio, trials and decision.
+    sequential: Optional[dict[str, Any]] = None
 
     @property
     def rotations(self) -> int:
@@ -114,7 +173,7 @@ class LadderResult:
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "players": self.players,
             "games": self.games,
             "rotations": self.rotations,
@@ -123,6 +182,9 @@ class LadderResult:
             "rules": self.rules,
             "bots": {name: stats.to_dict() for name, stats in self.bots.items()},
         }
+        if self.sequential is not None:
+            out["sequential"] = dict(self.sequential)
+        return out
 
     def table(self) -> str:
         """The results for people, best rating (else win rate) first."""
@@ -147,6 +209,19 @@ class LadderResult:
             )
         if not any(s.rating for s in self.bots.values()):
             lines.append("ratings need openskill: pip install 'manila[rating]'")
+        if self.sequential is not None:
+            q = self.sequential
+            test = f"SPRT {q['a']} against {q['b']}, delta {q['delta']}, alpha {q['alpha']}, beta {q['beta']}"
+            if q["decision"] is None:
+                lines.append(
+                    f"{test}: undecided after {q['trials']} trials (log-likelihood ratio {q['llr']:.2f})"
+                )
+            else:
+                worse = q["b"] if q["decision"] == q["a"] else q["a"]
+                lines.append(
+                    f"{test}: {q['decision']} is better than {worse}, decided after {q['trials']} "
+                    f"trials ({self.rotations} rotations; log-likelihood ratio {q['llr']:.2f})"
+                )
         lines.append(f"time: {self.seconds:.2f} s ({self.games_per_second:,.1f} games/s)")
         return "\n".join(lines)
 
@@ -193,6 +268,7 @@ def _play_chunk(chunk: _Chunk) -> list[list[int]]:
     factories = [bot_factory(b) for b in seats]
     rules = {"thirteen_after_last_roll": thirteen, "pirate_variant": variant}
     out = []
+    j = chunk.rotation_seat
     for r in range(chunk.first, chunk.first + chunk.n):
         # The same seeds as the C++ loop: game seed per rotation, bot seed per seat.
         game_seed = _core.derive_seed(chunk.seed, r)
@@ -204,7 +280,14 @@ def _play_chunk(chunk: _Chunk) -> list[list[int]]:
                 state.apply_action(state.sample_chance())
             else:
                 p = state.current_player()
-                state.apply_action(bots[p].step(views[p]))
+                action = bots[p].step(views[p])
+                try:
+                    state.apply_action(action)
+                except ValueError as exc:  # IllegalActionError, or not an action at all
+                    raise IllegalActionError(
+                        f"bot {seats[p]!r} at seat {p} returned an illegal action in game seed "
+                        f"{game_seed} (rotation {r}, seating {j}), move {state.move_number()}: {exc}"
+                    ) from exc
         out.append(state.returns())
     return out
 
@@ -227,16 +310,23 @@ def _chunks(
     ]
 
 
-def _make_executor(executor: Union[str, Executor, None]) -> tuple[Optional[Executor], bool]:
+def _is_dask_client(executor: object) -> bool:
+    return type(executor).__module__.startswith("distributed") and hasattr(executor, "get_executor")
+
+
+def _make_executor(executor: Union[str, Executor, Any, None]) -> tuple[Optional[Executor], bool]:
     """(executor, whether we own it)."""
     if executor is None or isinstance(executor, Executor):
         return executor, False
+    if _is_dask_client(executor):  # its executor sends each chunk to a worker as a task
+        return cast("Executor", cast(Any, executor).get_executor()), False
     if executor == "threads":
         return ThreadPoolExecutor(), True
     if executor == "processes":
         return ProcessPoolExecutor(), True
     raise ValueError(
-        f'executor: None, "threads", "processes" or a concurrent.futures.Executor, got {executor!r}'
+        'executor: None, "threads", "processes", a concurrent.futures.Executor or a '
+        f"distributed.Client, got {executor!r}"
     )
 
 
@@ -283,23 +373,34 @@ def _lineup(bots: Union[str, Sequence[str]], players: int) -> list[str]:
     return cast("list[str]", lineup)  # every one a str, checked above
 
 
+def _winners(wealth: Sequence[int]) -> list[float]:
+    """Each seat's share of the win: 1 / the number tied for the most wealth, or 0."""
+    best = max(wealth)
+    tied = sum(w == best for w in wealth)
+    return [1 / tied if w == best else 0.0 for w in wealth]
+
+
 def ladder(
     players: int = 4,
     bots: Union[str, Sequence[str]] = "greedy,random,random,random",
     games: int = 200,
     seed: int = 0,
     rules: RulesLike = None,
-    executor: Union[str, Executor, None] = None,
+    executor: Union[str, Executor, Any, None] = None,
     threads: int = 0,
     progress: Optional[Callable[[int], None]] = None,
+    stop_early: Union[bool, Sprt] = False,
 ) -> LadderResult:
     """Plays ``games`` games (a multiple of ``players``) with the seats rotated evenly and
     returns every bot's results and rating (see the module doc).
 
     ``bots``: one per seat (or one for all), names or ``module:Class``, as a list or
     comma-separated.
+    ``executor``: None, ``"threads"``, ``"processes"``, a ``concurrent.futures.Executor``
+    or a ``distributed.Client``.
     ``threads``: C++ threads per chunk when ``executor`` is None (0: all cores).
     ``progress(n)`` is called as games finish.
+    ``stop_early``: True or a ``Sprt``: stop once the sequential test decides.
     """
     base = Game(players=players, seed=seed, rules=rules)  # checks players, seed and rules
     lineup = _lineup(bots, players)
@@ -313,49 +414,117 @@ def ladder(
         )
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
         raise ValueError(f"threads: >= 0 (0: all cores), got {threads!r}")
+    if not isinstance(stop_early, (bool, Sprt)):
+        raise ValueError(f"stop_early: True, False or a Sprt, got {stop_early!r}")
+    test = (Sprt() if stop_early is True else stop_early).check(lineup) if stop_early else None
     pool, owned = _make_executor(executor)
     core = all(is_core_bot(b) for b in lineup)
     rule_values = (base.rules.thirteen_after_last_roll, base.rules.pirate_variant)
-    chunks = _chunks(
-        players, seed, rule_values, lineup, games // players, threads if pool is None else 1, core
-    )
+    rotations = games // players
+    chunks = _chunks(players, seed, rule_values, lineup, rotations, threads if pool is None else 1, core)
     results: dict[tuple[int, int], list[int]] = {}  # (rotation, seating) -> wealth by seat
+    sprt = _SprtState(test, lineup) if test is not None else None
+    played = rotations  # rotations in the result: fewer if the test decides
     start = time.perf_counter()
+    futures: list[Future[list[list[int]]]] = []
     try:
-        outputs = map(_play_chunk, chunks) if pool is None else pool.map(_play_chunk, chunks)
+        if pool is None:
+            outputs: Iterable[list[list[int]]] = map(_play_chunk, chunks)
+        else:
+            futures = [pool.submit(_play_chunk, c) for c in chunks]
+            outputs = (f.result() for f in futures)
+        checked = 0  # rotations the test has seen
         for chunk, rows in zip(chunks, outputs):
             for i, row in enumerate(rows):
                 results[(chunk.first + i, chunk.rotation_seat)] = row
             if progress is not None:
                 progress(chunk.n)
+            # Whole rotations in order: the test sees the same sequence on any executor.
+            while (
+                sprt is not None
+                and checked < rotations
+                and all((checked, j) in results for j in range(players))
+            ):
+                if sprt.add([results[(checked, j)] for j in range(players)]):
+                    played = checked + 1
+                    break
+                checked += 1
+            if played < rotations:
+                break
     finally:
+        for f in futures:
+            f.cancel()  # the rest, once the test has decided (or on an error)
         if owned and pool is not None:
-            pool.shutdown()
+            pool.shutdown(cancel_futures=True)
     elapsed = time.perf_counter() - start
 
     names = list(dict.fromkeys(lineup))
     stats = {name: BotStats() for name in names}
     ratings = _Ratings(names)
-    for key in sorted(results):  # game order: rotation, then seating
+    for key in sorted(k for k in results if k[0] < played):  # game order: rotation, then seating
         seats = seating(lineup, key[1])
         wealth = results[key]
-        best = max(wealth)
-        winners = sum(w == best for w in wealth)
-        for b, w in zip(seats, wealth):
+        for b, w, share in zip(seats, wealth, _winners(wealth)):
             s = stats[b]
             s.games += 1
             s.wealth += int(w)
-            if w == best:
-                s.wins += 1 / winners
+            s.wins += share
         ratings.update(seats, wealth)
     for name in names:
         stats[name].rating = ratings.result(name)
     return LadderResult(
         players=players,
-        games=games,
+        games=played * players,
         seed=seed,
         lineup=lineup,
         rules=base.rules.to_dict(),
         bots=stats,
         seconds=elapsed,
+        sequential=None if sprt is None else sprt.summary(),
     )
+
+
+class _SprtState:
+    """The sequential test's running log-likelihood ratio over the rotations so far."""
+
+    def __init__(self, test: Sprt, lineup: Sequence[str]):
+        self.test, self.lineup = test, list(lineup)
+        self.seats_of = {name: self.lineup.count(name) for name in (test.a, test.b)}
+        self.llr, self.trials = 0.0, 0
+        self.decision: Optional[str] = None
+
+    def add(self, rotation: Sequence[Sequence[int]]) -> bool:
+        """Adds one rotation (wealth by seat of its games in seating order); True once decided."""
+        share = {self.test.a: 0.0, self.test.b: 0.0}
+        for j, wealth in enumerate(rotation):
+            for b, w in zip(seating(self.lineup, j), _winners(wealth)):
+                if b in share:
+                    share[b] += w
+        per_a = share[self.test.a] / self.seats_of[self.test.a]
+        per_b = share[self.test.b] / self.seats_of[self.test.b]
+        if math.isclose(
+            per_a, per_b, rel_tol=0, abs_tol=1e-9
+        ):  # shares are sums of 1/k: compare with a margin
+            return False
+        self.trials += 1
+        self.llr += self.test.step(per_a > per_b)
+        lower, upper = self.test.bounds
+        if self.llr >= upper:
+            self.decision = self.test.a
+        elif self.llr <= lower:
+            self.decision = self.test.b
+        return self.decision is not None
+
+    def summary(self) -> dict[str, Any]:
+        t = self.test
+        return {
+            "test": "sprt",
+            "a": t.a,
+            "b": t.b,
+            "delta": t.delta,
+            "alpha": t.alpha,
+            "beta": t.beta,
+            "llr": self.llr,
+            "trials": self.trials,
+            "decision": self.decision,
+        }

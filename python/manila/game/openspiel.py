@@ -16,14 +16,22 @@ The C++ engine does the work; this module only maps it onto OpenSpiel's interfac
 - player actions are the engine's fixed action space below its chance actions
   (``num_distinct_actions()``), legal actions sorted, with the engine's action names;
 - returns: each player's final wealth at the end (0 before: terminal rewards);
-  ``min_utility`` is -15 per share when every share is mortgaged at price 0, and wealth
-  has no upper bound (``max_utility`` is infinite);
+  ``min_utility`` is -225 (``Game.min_utility``): the game ends with a good at 30,
+  where a mortgaged share is still worth 15, so at worst a player has every share of
+  the three other goods mortgaged at price 0 and no cash; ``max_utility`` is infinite,
+  as the rules set no bound (see ``max_game_length``);
 - imperfect information: the observer gives each player's observation tensor and string
   (``manila.view``; docs/observation.md) and the information state string (perfect
   recall); ``private_info`` none / single player / all players are supported. There is
   no information state tensor.
-- ``max_game_length`` is the engine's guard against an endless game: games end with
-  probability 1 but have no hard bound, since a voyage may bring no boat to Manila.
+- ``max_game_length`` is the engine's guard against an endless game: the rules bound
+  neither the length nor the wealth. Rolls of all ones bring no boat to Manila whatever
+  the players do (a boat starts at most on 5, and 3 pips plus both pilots' 3 spaces
+  never pass 13), so no price rises and the next voyage begins: every voyage, with
+  probability at least 6**-9, and each may pay the shipyard spots out of the bank
+  (tests/test_game_rules.py plays 25 such voyages). Loans add no bound either: a
+  mortgage (+12) and a repayment (-15) may follow each other at any decision while the
+  cash lasts. Games end with probability 1.
 """
 
 from __future__ import annotations
@@ -84,7 +92,7 @@ class ManilaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no types
             num_distinct_actions=_CHANCE_BASE,
             max_chance_outcomes=_NUM_CHANCE,
             num_players=self.players,
-            min_utility=float(_core.MIN_WEALTH),
+            min_utility=float(_core.MIN_FINAL_WEALTH),
             max_utility=float("inf"),
             utility_sum=None,
             max_game_length=_core.MAX_GAME_ACTIONS,

@@ -10,6 +10,9 @@
 - Agents ``player_0`` .. ``player_{n-1}`` take turns as the engine says; the deal and the
   dice are drawn between turns by the engine from the game's seed; ``reset(seed=s)``
   seeds the sequence of game seeds, so it replays the same games for the same actions.
+- The game runs in the batched C++ environment (``manila.VectorEnv`` with one game, every
+  seat an agent, no autoreset): a step is one C++ call that also plays the chance moves
+  and writes the next observation and mask.
 - Observation: ``{"observation": the agent's observation tensor (manila.view,
   docs/observation.md), "action_mask": int8, 1 for each legal action}``. Only what that
   agent may know: the others' face-down shares stay hidden.
@@ -34,11 +37,11 @@ try:
 except ImportError as exc:  # pragma: no cover - only without the extra
     raise ImportError("manila.pettingzoo needs PettingZoo: pip install 'manila[rl]'") from exc
 
-from .. import _core
-from .engine import Game, RulesLike, State
+from .engine import IllegalActionError, RulesLike, State
+from .vector_env import NUM_PLAYER_ACTIONS, VectorEnv
 from .view import observation_low, observation_size
 
-NUM_PLAYER_ACTIONS = _core.ACTION_OFFSETS["deal"]  # player actions come before chance ones
+__all__ = ["NUM_PLAYER_ACTIONS", "env", "raw_env"]
 
 
 def env(players: int = 4, rules: RulesLike = None, render_mode: Optional[str] = None) -> AECEnv:
@@ -59,7 +62,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
 
     def __init__(self, players: int = 4, rules: RulesLike = None, render_mode: Optional[str] = None):
         super().__init__()
-        self._game = Game(players=players, rules=rules)  # checks players and rules
+        # One game, every seat an agent; it checks players and rules.
+        self._env = VectorEnv(1, players=players, rules=rules, autoreset=False)
+        # The env's buffers, always the same arrays: read here, rewritten by every step.
+        self._obs, self._mask = self._env.observations[0], self._env.masks[0].view(np.int8)
+        self._to_move, self._rewards, self._dones = self._env.to_move, self._env.rewards, self._env.dones
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode: one of {self.metadata['render_modes']} or None, got {render_mode!r}"
@@ -77,7 +84,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         )
         self.observation_spaces = {a: observation for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_PLAYER_ACTIONS) for a in self.possible_agents}
-        self.state_: Optional[State] = None
+        self._action = np.zeros(1, np.int64)  # the step's one action, reused
         self._rng: Optional[np.random.Generator] = None  # draws each game's seed
 
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -89,59 +96,65 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
     def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
-        game_seed = int(self._rng.integers(2**63))
-        self.state_ = Game(self._game.players, game_seed, self._game.rules).new_initial_state()
+        self._env.reset(int(self._rng.integers(2**63)))  # its game seed derives from this one
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._advance()
+        self.agent_selection = self.possible_agents[self._to_move[0]]
+
+    @property
+    def state_(self) -> Optional[State]:
+        """A copy of the game in progress (None before the first reset)."""
+        return self._env.state(0) if self._env.started else None
 
     def _state(self) -> State:
         """The game in progress, which reset() starts."""
-        if self.state_ is None:
+        state = self.state_
+        if state is None:
             raise RuntimeError("no game yet: call reset() first")
-        return self.state_
+        return state
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         p = self.agent_name_mapping[agent]
-        mask = np.zeros(NUM_PLAYER_ACTIONS, np.int8)
-        if self._state().current_player() == p:
-            mask[self._state().legal_actions()] = 1
-        return {"observation": self._state().observation_tensor(p), "action_mask": mask}
+        if not self._env.started:
+            raise RuntimeError("no game yet: call reset() first")
+        if self._to_move[0] == p:  # copies: the buffers change with the next step
+            return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
+        return {"observation": self._env.observe(0, p), "action_mask": np.zeros(NUM_PLAYER_ACTIONS, np.int8)}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._state().apply_action(int(action))
+        if not self._env.started:
+            raise RuntimeError("no game yet: call reset() first")
+        self._action[0] = int(action)
+        try:
+            self._env.step(self._action)
+        except ValueError as exc:
+            raise IllegalActionError(str(exc), int(action)) from None
         self._cumulative_rewards[agent] = 0
-        self._advance()
+        if self._dones[0]:
+            for a, wealth in zip(self.agents, self._rewards[0].tolist()):
+                self.rewards[a] = int(wealth)
+                self.terminations[a] = True
+            self.agent_selection = self.agents[0]
+        else:
+            self.rewards = {a: 0 for a in self.agents}
+            self.agent_selection = self.possible_agents[self._to_move[0]]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _advance(self) -> None:
-        """Plays chance until a player is to move or the game is over."""
-        state = self._state()
-        while state.is_chance_node():
-            state.apply_chance()
-        if state.is_terminal():
-            for agent, wealth in zip(self.agents, state.returns()):
-                self.rewards[agent] = wealth
-                self.terminations[agent] = True
-            self.agent_selection = self.agents[0]
-        else:
-            self.rewards = {a: 0 for a in self.agents}
-            self.agent_selection = self.possible_agents[state.current_player()]
-
     def render(self) -> Optional[str]:
-        if self.render_mode is None or self.state_ is None:
+        state = self.state_
+        if self.render_mode is None or state is None:
             return None
-        text = self.state_.to_string()
+        text = state.to_string()
         if self.render_mode == "human":
             print(text)
             return None

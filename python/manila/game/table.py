@@ -1,4 +1,4 @@
-"""A table in, a state out: one player's view of a game (MANILA.md part 5) as a playable state.
+"""A table in, a state out: one player's view of a game (docs/analysis.md) as a playable state.
 
 A **table** is the JSON of ``state.observation(p)`` (docs/observation.md), or what a player
 types in for a game on a real table: the phase, whose turn, every player's cash, visible
@@ -118,8 +118,8 @@ def _observer_dealt(history: Any, observer: int, players: int) -> Optional[list[
     return dealt if sum(dealt) == 2 else None
 
 
-def table_view(table: TableLike) -> tuple[_core.TableView, Optional[Mapping[str, Any]]]:
-    """The engine's fields of a table, and its rule options."""
+def table_fields(table: TableLike) -> tuple[dict[str, Any], Optional[Mapping[str, Any]]]:
+    """The engine's fields of a table (``_core.table_state``'s arguments), and its rule options."""
     data = _load(table)
     players_data = data.get("players")
     if not isinstance(players_data, list) or not players_data:
@@ -129,62 +129,60 @@ def table_view(table: TableLike) -> tuple[_core.TableView, Optional[Mapping[str,
         raise TableError(
             f"players: Manila is for {_core.MIN_PLAYERS} to {_core.MAX_PLAYERS} players, got {n}"
         )
-    view = _core.TableView()
-    view.num_players = n
+    view: dict[str, Any] = {"num_players": n}
     if "observer" not in data:
         raise TableError("observer: whose view the table is (a player 0..n-1)")
-    view.observer = _owner(data["observer"], "observer", n)
+    observer = view["observer"] = _owner(data["observer"], "observer", n)
     phase = data.get("phase")
     if not isinstance(phase, str):
         raise TableError(f"phase: the phase of the game, got {phase!r}")
-    try:
-        view.phase = phase
-    except ValueError as exc:
-        raise TableError(str(exc)) from None
-    view.current = _owner(data.get("current_player"), "current_player", n)
-    view.voyage = _int(data.get("voyage", 1), "voyage", 1)
+    view["phase"] = phase
+    view["current"] = _owner(data.get("current_player"), "current_player", n)
+    view["voyage"] = _int(data.get("voyage", 1), "voyage", 1)
     master = data.get("harbour_master")
-    view.harbour_master = -1 if master is None else _owner(master, "harbour_master", n)
-    view.prices = _goods(data.get("prices"), "prices")
+    view["harbour_master"] = -1 if master is None else _owner(master, "harbour_master", n)
+    view["prices"] = _goods(data.get("prices"), "prices")
     if "supply" not in data:
         raise TableError("supply: the face-up shares for sale, by good")
-    view.supply = _goods(data["supply"], "supply")
+    view["supply"] = _goods(data["supply"], "supply")
     rows = []
     for i, pd in enumerate(players_data):
         field = f"players[{i}]"
         if not isinstance(pd, Mapping):
             raise TableError(f"{field}: an object ({', '.join(_PLAYER_KEYS)})")
-        row = _core.TablePlayer()
-        row.cash = _int(pd.get("cash"), f"{field}.cash", 0)
-        row.shares = _goods(pd.get("shares"), f"{field}.shares")
-        default_hidden = 0 if i == view.observer else 2
-        row.hidden = _int(pd.get("hidden_shares", default_hidden), f"{field}.hidden_shares", 0)
-        row.mortgaged = _int(pd.get("mortgaged", 0), f"{field}.mortgaged", 0)
         declined = pd.get("declined", False)
         if not isinstance(declined, bool):
             raise TableError(f"{field}.declined: true or false, got {declined!r}")
-        row.declined = declined
-        rows.append(row)
-    view.players = rows
+        default_hidden = 0 if i == observer else 2
+        rows.append(
+            (
+                _int(pd.get("cash"), f"{field}.cash", 0),
+                _goods(pd.get("shares"), f"{field}.shares"),
+                _int(pd.get("hidden_shares", default_hidden), f"{field}.hidden_shares", 0),
+                _int(pd.get("mortgaged", 0), f"{field}.mortgaged", 0),
+                declined,
+            )
+        )
+    view["players"] = rows
     if "dealt" in data:
         dealt = _goods(data["dealt"], "dealt")
     else:
-        dealt = _observer_dealt(data.get("history"), view.observer, n) or [-1] * len(GOODS)
-    view.observer_dealt = dealt
+        dealt = _observer_dealt(data.get("history"), observer, n) or [-1] * len(GOODS)
+    view["observer_dealt"] = dealt
     auction = data.get("auction")
+    view.update(high_bid=0, high_bidder=-1, bidding=[])
     if phase == "auction":
         if not isinstance(auction, Mapping):
             raise TableError("auction: the auction in progress (high_bid, high_bidder, bidding)")
-        view.high_bid = _int(auction.get("high_bid", 0), "auction.high_bid", 0)
+        view["high_bid"] = _int(auction.get("high_bid", 0), "auction.high_bid", 0)
         bidder = auction.get("high_bidder")
-        view.high_bidder = -1 if bidder is None else _owner(bidder, "auction.high_bidder", n)
+        view["high_bidder"] = -1 if bidder is None else _owner(bidder, "auction.high_bidder", n)
         bidding = auction.get("bidding")
         if not isinstance(bidding, list):
             raise TableError("auction.bidding: the players still bidding, a list")
-        view.bidding = [_owner(p, f"auction.bidding[{k}]", n) for k, p in enumerate(bidding)]
+        view["bidding"] = [_owner(p, f"auction.bidding[{k}]", n) for k, p in enumerate(bidding)]
     home = data.get("stays_home")
-    if home is not None:
-        view.stays_home = _good(home, "stays_home")
+    view["stays_home"] = -1 if home is None else _good(home, "stays_home")
     boats = data.get("boats") or {}
     if not isinstance(boats, Mapping):
         raise TableError("boats: an object of the sailing goods")
@@ -204,10 +202,7 @@ def table_view(table: TableLike) -> tuple[_core.TableView, Optional[Mapping[str,
         if not isinstance(crew, list):
             raise TableError(f"boats.{good}.crew: a list of players, front seat first")
         rows_b.append((g, position, [_owner(p, f"boats.{good}.crew[{k}]", n) for k, p in enumerate(crew)]))
-    try:
-        view.boats = rows_b
-    except ValueError as exc:
-        raise TableError(str(exc)) from None
+    view["boats"] = rows_b
     spots = data.get("spots") or {}
     if not isinstance(spots, Mapping):
         raise TableError("spots: an object of spot: player")
@@ -217,23 +212,22 @@ def table_view(table: TableLike) -> tuple[_core.TableView, Optional[Mapping[str,
             raise TableError(f"spots.{spot}: not a spot (the spots are {', '.join(SPOTS)})")
         if owner is not None:
             owners[SPOTS.index(spot)] = _owner(owner, f"spots.{spot}", n)
-    view.spots = owners
+    view["spots"] = owners
     next_roll = data.get("next_roll")
-    if next_roll is not None:
-        view.next_roll = _int(next_roll, "next_roll", 1)
+    view["next_roll"] = 1 if next_roll is None else _int(next_roll, "next_roll", 1)
+    view.update(boarding_decider=0, guard_boat=-1, guard_seat=-1)
     boarding = data.get("boarding")
     if phase == "boarding":
         if not isinstance(boarding, Mapping):
             raise TableError("boarding: who decides (decider 0 or 1) and the guarded seat")
-        view.boarding_decider = _int(boarding.get("decider", 0), "boarding.decider", 0)
+        view["boarding_decider"] = _int(boarding.get("decider", 0), "boarding.decider", 0)
         guard = boarding.get("guard")
         if guard is not None:
             if not isinstance(guard, Sequence) or len(guard) != 2:
                 raise TableError("boarding.guard: [boat, seat] of the seat the captain took, or null")
-            view.guard_boat = _int(guard[0], "boarding.guard[0]", 0)
-            view.guard_seat = _int(guard[1], "boarding.guard[1]", 0)
-    if "rounds_left" in data:
-        view.rounds_left = _int(data["rounds_left"], "rounds_left", 1)
+            view["guard_boat"] = _int(guard[0], "boarding.guard[0]", 0)
+            view["guard_seat"] = _int(guard[1], "boarding.guard[1]", 0)
+    view["rounds_left"] = _int(data["rounds_left"], "rounds_left", 1) if "rounds_left" in data else 0
     return view, _rules(data)
 
 
@@ -244,15 +238,15 @@ def table_state(table: TableLike, seed: int = 0) -> State:
     data = _load(table)
     if is_serialized_state(data):
         return State.deserialize(data)
-    view, rules = table_view(data)
+    fields, rules = table_fields(data)
     try:
-        game = Game(view.num_players, seed=seed, rules=rules)
+        game = Game(fields["num_players"], seed=seed, rules=rules)
     except ValueError as exc:
         raise TableError(str(exc)) from None
-    view.thirteen_to_port = game.rules.thirteen_after_last_roll == "port"
-    view.pirate_variant = game.rules.pirate_variant
+    fields["thirteen_to_port"] = game.rules.thirteen_after_last_roll == "port"
+    fields["pirate_variant"] = game.rules.pirate_variant
     try:
-        core = _core.table_state(view, seed)
+        core = _core.table_state(**fields, seed=seed)
     except ValueError as exc:
         raise TableError(str(exc)) from None
     return State(game, core)

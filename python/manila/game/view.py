@@ -143,6 +143,12 @@ class PlayerView:
             return _core.random_action(self._state._s, rng)
         if bot in ("greedy", "greedy-wealth"):
             return _core.greedy_action(self._state._s, bot == "greedy-wealth")
+        if bot == "solver":
+            return _core.solver_action(self._state._s)
+        if bot == "expert":
+            if rng is None:
+                raise ValueError("builtin_move: the expert bot needs the seat's generator (rng)")
+            return _core.expert_action(self._state._s, rng)
         raise ValueError(f"builtin_move: unknown built-in bot {bot!r}{did_you_mean(bot, _core.CORE_BOTS)}")
 
     # The player's own knowledge.

@@ -583,7 +583,7 @@ def description() -> dict[str, Any]:
                     "description": "Every legal option of the decision due in a table (a "
                     "player's view, as state.observation(p) gives it) or a serialized engine "
                     "state, valued by rollouts with a continuation policy (docs/analysis.md; "
-                    "MANILA.md part 5). Rollouts are bounded: at most "
+                    "docs/analysis.md). Rollouts are bounded: at most "
                     f"{ANALYSIS_MAX_ROLLOUTS} per option, and the analysis stops by itself "
                     "before the request's time limit. It counts as a heavy search: only a "
                     "few run at once and more are answered 503 at once.",

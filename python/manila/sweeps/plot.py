@@ -12,14 +12,17 @@ pyplot state are involved.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 
 from .. import _core
 from ..common.errors import Problem, StateError
+from ..common.text import did_you_mean
+from ..common.vocab import GOODS
 from ..voyage.evaluation import TABLE_SPOTS
 from .enumerate import Position, goods_triple
+from .pattern import Pattern
 from .starts import describe_criterion
 from .sweep import sweep
 
@@ -47,22 +50,50 @@ def heatmap_grid(
     at: Mapping[str, Position],
     next_roll: int = 3,
     reachable: bool = False,
-    **pattern: Any,
+    pattern: Optional[Pattern] = None,
+    **fields: Any,
 ) -> np.ndarray:
     """expected_net of ``spot`` (floats) over x and y positions, shape (15, 15) indexed
-    [y, x], NaN where the spot is not legal or (with ``reachable``) the state unreachable."""
+    [y, x], NaN where the spot is not legal or (with ``reachable``) the state unreachable.
+    What every state shares: ``pattern`` (a manila.Pattern) or its fields as keywords."""
     triple = goods_triple(goods.split(",") if isinstance(goods, str) else goods)
     if spot not in TABLE_SPOTS:
-        raise StateError([Problem("spot", f"unknown spot {spot!r}; the spots are {', '.join(TABLE_SPOTS)}")])
+        raise StateError(
+            [
+                Problem(
+                    "spot",
+                    f"unknown spot {spot!r}{did_you_mean(spot, TABLE_SPOTS)}; the spots are {', '.join(TABLE_SPOTS)}",
+                )
+            ]
+        )
+    if spot in GOODS and spot not in triple:
+        raise StateError(
+            [
+                Problem(
+                    "spot",
+                    f"{spot} stays home (the goods sailing are {', '.join(triple)}): its boat has no "
+                    "seat to take, so the map would be blank",
+                )
+            ]
+        )
     for name, good in (("x", x), ("y", y)):
         if good not in triple:
-            raise StateError([Problem(name, f"{good!r} is not a sailing good of {', '.join(triple)}")])
+            raise StateError(
+                [
+                    Problem(
+                        name,
+                        f"{good!r} is not a sailing good of {', '.join(triple)}{did_you_mean(good, triple)}",
+                    )
+                ]
+            )
     if x == y:
         raise StateError([Problem("y", "the two axes need two different boats")])
     third = next(g for g in triple if g not in (x, y))
     if set(at) != {third}:
         raise StateError([Problem("at", f"give the position of the third boat, {third}, only")])
-    result = sweep(next_roll, goods=triple, reachable=reachable, fixed={third: at[third]}, **pattern)
+    result = sweep(
+        next_roll, goods=triple, reachable=reachable, fixed={third: at[third]}, pattern=pattern, **fields
+    )
     grid = np.full((len(AXIS), len(AXIS)), np.nan)
     values = result.values[:, TABLE_SPOTS.index(spot)]
     xi, yi = triple.index(x), triple.index(y)
@@ -79,11 +110,25 @@ def heatmap(
     at: Mapping[str, Position],
     next_roll: int = 3,
     reachable: bool = False,
-    **pattern: Any,
+    pattern: Optional[Pattern] = None,
+    **fields: Any,
 ) -> Figure:
     """A figure: the heat map of ``spot``'s expected net value over the positions of boats
     ``x`` and ``y``, the third boat held at ``at`` ({good: position})."""
-    grid = heatmap_grid(spot, x, y, goods=goods, at=at, next_roll=next_roll, reachable=reachable, **pattern)
+    pattern = Pattern.of(pattern, **fields)
+    grid = heatmap_grid(
+        spot, x, y, goods=goods, at=at, next_roll=next_roll, reachable=reachable, pattern=pattern
+    )
+    if not np.isfinite(grid).any():
+        raise StateError(
+            [
+                Problem(
+                    "spot",
+                    f"{spot} may not be taken in any state of this map (taken already, or not "
+                    "yet free: pirate_2 waits for pirate_1), so the map would be blank",
+                )
+            ]
+        )
     from matplotlib.colors import TwoSlopeNorm
 
     fig = _figure(figsize=(8.5, 7.5), layout="constrained")
@@ -115,7 +160,8 @@ def heatmap(
     ax.set_ylabel(f"{y} position (M = in Manila)")
     ((third, where),) = at.items()
     ax.set_title(
-        f"{spot}: expected net value before roll {next_roll}\n{third} at {where}" + _pattern_text(pattern)
+        f"{spot}: expected net value before roll {next_roll}\n{third} at {where}"
+        + ("; " + pattern.describe() if pattern.describe() else "")
     )
     fig.colorbar(image, ax=ax, label="expected net (pesos)")
     return fig
@@ -136,16 +182,3 @@ def starts_chart(ranking: Sequence[Mapping[str, Any]], by: str) -> Figure:
     ax.set_xlabel(by)
     ax.set_title(f"Starts ranked by {by}:\n{describe_criterion(by)}", fontsize=9)
     return fig
-
-
-def _pattern_text(pattern: Mapping[str, Any]) -> str:
-    parts = []
-    if pattern.get("pirates"):
-        parts.append(f"{pattern['pirates']} pirate(s)")
-    if pattern.get("crews"):
-        parts.append(f"crews {pattern['crews']}")
-    if pattern.get("spots"):
-        parts.append(", ".join(f"{s}={o}" for s, o in pattern["spots"].items()))
-    if pattern.get("player"):
-        parts.append(f"for {pattern['player']}")
-    return ("; " + "; ".join(parts)) if parts else ""

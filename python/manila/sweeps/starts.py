@@ -7,10 +7,11 @@ from fractions import Fraction
 from typing import Any, Optional, Union
 
 from ..common.errors import Problem, StateError
-from ..common.text import is_int
-from ..common.vocab import CARGO_VALUES
+from ..common.text import did_you_mean, is_int
+from ..common.vocab import CARGO_VALUES, GOODS
 from ..voyage.evaluation import TABLE_SPOTS
-from .sweep import Crews, sweep
+from .pattern import Pattern
+from .sweep import sweep
 
 CRITERIA = {
     "cargo": "expected income of the three cargoes together (sum of value x P(port))",
@@ -29,7 +30,10 @@ def describe_criterion(by: str) -> str:
     kind, _, arg = by.partition(":")
     key = f"{kind}:{'SPOT' if kind == 'spot' else 'GOOD'}" if arg else kind
     if key not in CRITERIA:
-        raise ValueError(f"--by: unknown criterion {by!r}; the criteria are {', '.join(CRITERIA)}")
+        kinds = sorted({k.partition(":")[0] for k in CRITERIA})
+        raise ValueError(
+            f"--by: unknown criterion {by!r}{did_you_mean(kind, kinds)}; the criteria are {', '.join(CRITERIA)}"
+        )
     text = CRITERIA[key]
     return (
         text.replace("one cargo", f"the {arg} cargo").replace("one good", arg).replace("one spot", arg)
@@ -47,33 +51,27 @@ def rank_starts(
     goods: Any,
     by: Optional[str] = None,
     *,
-    crews: Crews = None,
-    pirates: Optional[int] = None,
-    spots: Optional[Mapping[str, str]] = None,
-    player: Optional[str] = None,
-    players: Optional[int] = None,
-    rules: Optional[Mapping[str, Any]] = None,
-    objective: Optional[str] = None,
-    shares: Optional[Mapping[str, Mapping[str, int]]] = None,
-    prices: Optional[Mapping[str, int]] = None,
-    budget: Optional[Mapping[str, int]] = None,
+    pattern: Optional[Pattern] = None,
     threads: Optional[int] = None,
+    **fields: Any,
 ) -> list[dict[str, Any]]:
     """The 25 starts of three goods, best first by criterion ``by`` (see CRITERIA; default
     ``payoff`` with a player, ``cargo`` without), ties in start order.
 
     Each entry: ``start`` ({good: space}), ``score`` (an exact Fraction), ``port`` ({good:
     P(port) as a Fraction}), ``best_spot`` (the player's best spot and its Fraction value).
-    ``objective``, ``shares`` ({player: {good: count}}), ``prices`` ({good: price}) and
-    ``budget`` ({player: most they can pay}) are the voyage state's keys, as in manila.sweep:
-    under ``objective="wealth"`` the ``payoff`` criterion, the spot values and every decision
-    in the voyage count each player's share gains, exactly as manila.evaluate does.
+    What every start shares is ``pattern`` (a manila.Pattern) or its fields as keywords, as in
+    manila.sweep: under ``objective="wealth"`` the ``payoff`` criterion, the spot values and
+    every decision in the voyage count each player's share gains, exactly as manila.evaluate
+    does.
     """
+    pattern = Pattern.of(pattern, **fields)
+    player = pattern.player
     if by is None:
         by = default_criterion(player)
     describe_criterion(by)
     kind, _, arg = by.partition(":")
-    if isinstance(shares, Mapping) and any(is_int(n) for n in shares.values()):
+    if isinstance(pattern.shares, Mapping) and any(is_int(n) for n in pattern.shares.values()):
         raise StateError(
             [
                 Problem(
@@ -86,26 +84,20 @@ def rank_starts(
         )
     if kind in ("income", "payoff") and player is None:
         raise ValueError(f"--by {kind}: say whose {kind} with --player")
-    result = sweep(
-        1,
-        goods=goods,
-        crews=crews,
-        pirates=pirates,
-        spots=spots,
-        player=player,
-        players=players,
-        rules=rules,
-        objective=objective,
-        shares=shares,
-        prices=prices,
-        budget=budget,
-        threads=threads,
-    )
+    result = sweep(1, goods=goods, pattern=pattern, threads=threads)
     triple = result.goods_names(0)
+    if kind in ("cargo", "arrive") and arg and arg not in GOODS:
+        raise ValueError(
+            f"--by: unknown good {arg!r}{did_you_mean(arg, GOODS)}; the goods sailing are {', '.join(triple)}"
+        )
     if kind in ("cargo", "arrive") and arg and arg not in triple:
         raise ValueError(f"--by: {arg} does not sail (the goods are {', '.join(triple)})")
     if kind == "spot" and arg not in TABLE_SPOTS:
-        raise ValueError(f"--by: unknown spot {arg!r}; the spots are {', '.join(TABLE_SPOTS)}")
+        raise ValueError(
+            f"--by: unknown spot {arg!r}{did_you_mean(arg, TABLE_SPOTS)}; the spots are {', '.join(TABLE_SPOTS)}"
+        )
+    if kind == "spot" and arg in GOODS and arg not in triple:
+        raise ValueError(f"--by spot:{arg}: {arg} stays home (the goods sailing are {', '.join(triple)})")
     entries: list[dict[str, Any]] = []
     for row in range(len(result)):
         den = int(result.denominator[row])

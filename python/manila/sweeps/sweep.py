@@ -40,172 +40,23 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from .. import _core
-from ..common.errors import Problem, StateError
 from ..common.progress import ProgressBar
 from ..common.text import is_int
 from ..common.vocab import GOODS
 from ..voyage.evaluation import OUTCOMES, TABLE_SPOTS
-from ..voyage.state import VoyageState
 from .enumerate import Position, _good_triples, family, position_name
-
-PIRATE_OWNERS = ("pirate1", "pirate2")
-
-Crews = Union[None, Sequence[int], Sequence[Sequence[str]], Mapping[str, Sequence[str]]]
-# The engine's form of a pattern, as analyse_rows takes it: crews (owner ids by boat), spots,
-# number of owners, thirteen to port, pirate variant, wealth, prices, shares, budgets.
-CorePattern = tuple[
-    tuple[tuple[int, ...], ...],
-    tuple[int, ...],
-    int,
-    bool,
-    bool,
-    bool,
-    tuple[int, ...],
-    tuple[tuple[int, ...], ...],
-    tuple[int, ...],
-]
+from .pattern import CorePattern, Pattern
 
 if TYPE_CHECKING:
     import pandas as pd
 Progress = Union[bool, Callable[[int, int], None]]
 PROGRESS_DELAY = 0.5  # seconds of sweeping before a bar appears: short sweeps stay quiet
-
-
-class Pattern:
-    """What every state of a sweep shares: crews (by boat, in good order), occupied spots,
-    the point of view, the rules and what values wealth.
-
-    ``crews`` is None (empty boats), three crew sizes (each seat a different opponent,
-    named crew1, crew2, ... boat by boat), three lists of owners by boat, or a
-    ``{good: [owners]}`` mapping when the family has one good triple. ``pirates`` 1 or 2
-    puts opponents pirate1 (and pirate2) on the pirate ship. ``spots`` maps further spots
-    to owners. ``player`` is the point of view (None: a fresh player holding nothing).
-    ``objective``, ``shares``, ``prices`` and ``budget`` are the voyage state's keys of the
-    same names (``{player: {good: n}}``, ``{good: price}``, ``{player: n}``); they are
-    checked where a state's are, when the engine pattern is built (``core``).
-    """
-
-    def __init__(
-        self,
-        crews: Crews = None,
-        pirates: Optional[int] = None,
-        spots: Optional[Mapping[str, str]] = None,
-        player: Optional[str] = None,
-        players: Optional[int] = None,
-        rules: Optional[Mapping[str, Any]] = None,
-        triples: Sequence[tuple[str, ...]] = (),
-        objective: Optional[str] = None,
-        shares: Optional[Mapping[str, Mapping[str, int]]] = None,
-        prices: Optional[Mapping[str, int]] = None,
-        budget: Optional[Mapping[str, int]] = None,
-    ):
-        self.crews = self._crews(crews, triples)
-        self.spots = dict(spots or {})
-        if pirates is not None:
-            if not (is_int(pirates) and 0 <= pirates <= 2):
-                raise StateError([Problem("pirates", f"must be 0, 1 or 2, got {pirates!r}")])
-            for k in range(pirates):
-                spot = f"pirate_{k + 1}"
-                if spot in self.spots:
-                    raise StateError([Problem(f"spots.{spot}", "already taken by pirates=")])
-                self.spots[spot] = PIRATE_OWNERS[k]
-        self.player = player
-        self.players = players
-        self.rules = dict(rules or {})
-        # Kept as given: the state parser reports what is wrong with them, field by field.
-        self.wealth = {
-            key: value
-            for key, value in (
-                ("objective", objective),
-                ("shares", shares),
-                ("prices", prices),
-                ("budget", budget),
-            )
-            if value is not None
-        }
-
-    @staticmethod
-    def _crews(crews: Crews, triples: Sequence[tuple[str, ...]]) -> tuple[tuple[str, ...], ...]:
-        if crews is None:
-            return ((), (), ())
-        if isinstance(crews, Mapping):
-            if len(triples) != 1:
-                raise StateError(
-                    [
-                        Problem(
-                            "crews",
-                            "crews by good need exactly one good triple "
-                            "(goods=...); give three crews by boat otherwise",
-                        )
-                    ]
-                )
-            for good in crews:
-                if good not in triples[0]:
-                    raise StateError(
-                        [Problem(f"crews.{good}", f"not a sailing good of {', '.join(triples[0])}")]
-                    )
-            return tuple(tuple(crews.get(g, ())) for g in triples[0])
-        listed: list[Union[int, Sequence[str]]] = list(crews)
-        if len(listed) != 3:
-            raise StateError([Problem("crews", "three crews (or crew sizes), one per boat, are needed")])
-        if all(is_int(c) for c in listed):
-            core_crews, _, _ = _core.shape_pattern(cast("list[int]", listed), 0)
-            return tuple(tuple(f"crew{o + 1}" for o in crew) for crew in core_crews)
-        if any(isinstance(c, str) or is_int(c) for c in listed):
-            raise StateError([Problem("crews", "give three crew sizes or three lists of owners")])
-        return tuple(tuple(c) for c in cast("list[Sequence[str]]", listed))  # owner lists, checked above
-
-    def state(self, next_roll: int, goods: Sequence[str], positions: Sequence[Position]) -> dict[str, Any]:
-        """The voyage-state JSON of one state of the pattern."""
-        out: dict[str, Any] = {"next_roll": next_roll}
-        if self.rules:
-            out["rules"] = dict(self.rules)
-        if self.player is not None:
-            out["player"] = self.player
-        if self.players is not None:
-            out["players"] = self.players
-        out["boats"] = {g: {"position": p, "crew": list(c)} for g, p, c in zip(goods, positions, self.crews)}
-        out["spots"] = dict(self.spots)
-        out.update(self.wealth)
-        return out
-
-    def core(
-        self, next_roll: int, triples: Sequence[tuple[str, ...]]
-    ) -> tuple[CorePattern, int, int, tuple[str, ...]]:
-        """(engine pattern, point-of-view owner id, accomplice limit, owners), checked once
-        per good triple exactly as manila.evaluate checks a state. The engine pattern is read
-        off the state's own engine voyage, so a sweep's rows are built as evaluate builds them."""
-        cores = []
-        for goods in triples:
-            state = VoyageState.from_dict(self.state(next_roll, goods, [0, 0, 0]), strict=False)
-            voyage = state.to_core()
-            owner = state.point_of_view
-            cores.append(
-                (
-                    (
-                        tuple(map(tuple, voyage.crews)),
-                        tuple(voyage.spots),
-                        voyage.num_owners,
-                        state.rules.thirteen_after_last_roll == "port",
-                        state.rules.pirate_variant,
-                        voyage.wealth,
-                        tuple(voyage.prices),
-                        tuple(map(tuple, voyage.shares)),
-                        tuple(voyage.budgets),
-                    ),
-                    owner,
-                    state.max_accomplices,
-                    state.owners,
-                )
-            )
-        # The owners, and so the engine's pattern, are the same for every good triple.
-        return cores[0]
 
 
 def _run_chunk(
@@ -256,20 +107,12 @@ def sweep(
     start: Any = None,
     reachable: bool = True,
     fixed: Any = None,
-    crews: Crews = None,
-    pirates: Optional[int] = None,
-    spots: Optional[Mapping[str, str]] = None,
-    player: Optional[str] = None,
-    players: Optional[int] = None,
-    rules: Optional[Mapping[str, Any]] = None,
-    objective: Optional[str] = None,
-    shares: Optional[Mapping[str, Mapping[str, int]]] = None,
-    prices: Optional[Mapping[str, int]] = None,
-    budget: Optional[Mapping[str, int]] = None,
+    pattern: Optional[Pattern] = None,
     executor: Optional[cf.Executor] = None,
     chunk_size: Optional[int] = None,
     threads: Optional[int] = None,
     progress: Progress = False,
+    **fields: Any,
 ) -> Sweep:
     """The exact spot table (and boat table and incomes) of every state of a family.
 
@@ -280,31 +123,20 @@ def sweep(
     probability); ``fixed`` (positions held fixed, ``{good: position}``).
     With the defaults, ``sweep()`` evaluates the 100 legal starts before roll 1.
 
-    Pattern shared by every state: ``crews``, ``pirates``, ``spots``, ``player``,
-    ``players``, ``rules``, and the wealth keys ``objective``, ``shares``, ``prices``,
-    ``budget`` (see Pattern); every row then has ``payoffs`` beside ``incomes``.
+    What every state shares: ``pattern`` (a manila.Pattern: crews, pirates, spots, player,
+    players, rules and the wealth keys), or its fields one by one as keywords (``crews=``,
+    ``pirates=``, ...), on top of ``pattern`` when both are given. Every row has ``payoffs``
+    beside ``incomes``.
 
     Work: the rows are split into chunks of ``chunk_size`` and evaluated by ``executor``
     (any ``concurrent.futures.Executor``; None: here, in C++ threads). ``threads`` is the
     number of C++ threads per chunk (default: every core without an executor, 1 with one).
     ``progress``: True for a bar on standard error, or a callable ``f(done, total)``.
     """
+    pattern = Pattern.of(pattern, **fields)
     fam = family(next_roll, goods=goods, start=start, reachable=reachable, fixed=fixed)
     present = sorted({tuple(row) for row in fam.goods.tolist()})
     triples = [tuple(GOODS[g] for g in t) for t in present] or _good_triples(goods) or [GOODS[:3]]
-    pattern = Pattern(
-        crews,
-        pirates,
-        spots,
-        player,
-        players,
-        rules,
-        triples,
-        objective=objective,
-        shares=shares,
-        prices=prices,
-        budget=budget,
-    )
     core, owner, limit, owners = pattern.core(next_roll, triples)
 
     n = fam.n

@@ -34,7 +34,7 @@ def _choices(path: str, message: str) -> tuple[str, Iterable[str]]:
         return name, _keys(Rules)
     if head.startswith("boats.") and head.count(".") == 1:
         return name, _keys(Boat)
-    if not head and "[" not in name:
+    if not head and "[" not in name and message.startswith("unknown key"):
         return name, _keys(VoyageState) + REQUEST_KEYS
     return "", ()
 

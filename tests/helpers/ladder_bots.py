@@ -27,3 +27,17 @@ class NoSeed:
 
     def step(self, view):
         return view.legal_actions()[0]
+
+
+class Illegal:
+    """Plays legally until its second decision, then the first action that is not legal."""
+
+    def __init__(self, seed):
+        self.moves = 0
+
+    def step(self, view):
+        self.moves += 1
+        legal = view.legal_actions()
+        if self.moves < 2:
+            return legal[0]
+        return next(a for a in range(2000) if a not in legal)

@@ -8,7 +8,7 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 import manila
-from states import PLAYERS, SEATS, Draws, HypothesisDraws, SeededDraws, add_wealth, build_state
+from helpers.states import PLAYERS, SEATS, Draws, HypothesisDraws, SeededDraws, add_wealth, build_state
 
 
 def _on_board(state: dict, player: str) -> int:

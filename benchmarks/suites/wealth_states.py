@@ -3,7 +3,7 @@ several players and prices (wealth), so that the two objectives are timed on one
 
 Besides the states of bench_states.py, the heaviest cases of each roll among the voyage
 states equivalent to the published seed calculator's own test cases (framist/manila, seed
-004; benchmarks/seed_states.json), under their case ids.
+004; seed_states.json), under their case ids.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ by the reference.
 
 import copy
 
-from reference import GOODS, SEAT_COSTS, _expected_vector, accomplices_held, legal_spots, named_owners
+from helpers.reference import GOODS, SEAT_COSTS, _expected_vector, accomplices_held, legal_spots, named_owners
 
 LIMIT = {3: 4}  # accomplices per player by player count (default 3)
 

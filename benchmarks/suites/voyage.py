@@ -89,7 +89,7 @@ class Batch:
 
 
 class Objective:
-    """Income against wealth on the same boards (benchmarks/wealth_states.py): the wealth
+    """Income against wealth on the same boards (wealth_states.py): the wealth
     state adds shares for three players and prices. Issue 9 asks for at most 1.3x."""
 
     params = [list(WEALTH_STATES), ["income", "wealth"]]

@@ -1,0 +1,206 @@
+"""N games of Manila stepped at once in C++, for learning.
+
+    >>> import numpy as np
+    >>> from manila import VectorEnv
+    >>> env = VectorEnv(8, players=4, bots=[None, "greedy", "greedy", "greedy"])
+    >>> obs, masks = env.reset(seed=1)
+    >>> obs.shape, masks.shape == (8, env.num_actions), env.to_move.tolist()
+    ((8, 282), True, [0, 0, 0, 0, 0, 0, 0, 0])
+    >>> obs, masks, rewards, dones, to_move = env.step(env.sample_actions())
+
+One ``step`` plays every game up to the agent's next decision: the agent acts at the seats
+whose bot is ``None``; the deal, the dice and the built-in bots (``random``, ``greedy``,
+``greedy-wealth``) at the other seats are played inside, in C++, without the GIL.
+
+- **Observations** ``(num_envs, observation_size)`` float32: the observation tensor of
+  the seat to move (``to_move``), from its own view only (docs/observation.md).
+- **Masks** ``(num_envs, num_actions)`` bool over the player actions (every action id
+  below the first chance action, as in ``manila.pettingzoo``): True where legal.
+- **Rewards** ``(num_envs, players)`` float32: 0, except on the step that ends a game,
+  where row i holds every seat's final wealth (``State.returns()``), and ``dones[i]``.
+- **Automatic reset**: on that step the game of env i is replaced by the env's next game,
+  and the observation, mask and ``to_move`` returned are already that game's first
+  decision (Gymnasium's same-step autoreset); ``final_observations[i]`` is the finished
+  game's last state seen by the seat that made the last move.
+- **Seeds**: after ``reset(seed)`` env i plays games i, i + N, i + 2N, ... of the run
+  (N = num_envs); game k has seed ``derive_seed(seed, k)`` (``game_seeds``,
+  ``game_numbers``). Each is exactly the game ``manila.Game(players, game_seed)`` plays
+  with the same actions: chance from the game's own generator, the bot at seat s seeded
+  as ``manila.bots.bot_seed(game_seed, s)``.
+
+The arrays are read-only views of the environment's own buffers, rewritten by the next
+``reset`` or ``step``: copy what you keep. An illegal action raises ``ValueError`` naming
+the env, the seat, the game seed and the rule, and changes no game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Optional, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import _core
+from .engine import Game, RulesLike, State
+
+NUM_PLAYER_ACTIONS: int = _core.NUM_PLAYER_ACTIONS
+
+Step = tuple[
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.int32],
+]
+
+
+def _seat_bots(bots: Union[str, Sequence[Optional[str]], None], players: int) -> list[Optional[str]]:
+    """One entry per seat: a built-in bot's name, or None for the agent."""
+    if bots is None:
+        return [None] * players
+    names = bots.split(",") if isinstance(bots, str) else list(bots)
+    out: list[Optional[str]] = []
+    for b in names:
+        if b is not None and not isinstance(b, str):
+            raise ValueError(f"bots: a bot's name or None (the agent's seat), got {b!r}")
+        b = b.strip() if isinstance(b, str) else None
+        out.append(None if b in (None, "", "agent") else b)
+    return out
+
+
+class VectorEnv:
+    """``num_envs`` games of Manila stepped at once in C++ (see the module doc).
+
+    ``bots``: one entry per seat, a built-in bot's name or ``None`` (or ``"agent"``) for
+    the agent's seats, as a list or comma-separated; ``None`` (the default) gives the
+    agent every seat. ``threads``: threads stepping the games (0: all cores).
+    ``autoreset=False`` leaves a finished game over until the next ``reset``: its mask
+    is empty, ``to_move`` is ``manila.game.TERMINAL``, its observation the final one, and
+    its action in later steps is ignored (any value; ``sample_actions`` gives 0).
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        players: int = 4,
+        bots: Union[str, Sequence[Optional[str]], None] = None,
+        rules: RulesLike = None,
+        threads: int = 1,
+        autoreset: bool = True,
+    ):
+        self.game = Game(players=players, rules=rules)  # checks players and rules
+        self._env = _core.VectorEnv(
+            num_envs,
+            players=players,
+            bots=_seat_bots(bots, players),
+            threads=threads,
+            autoreset=autoreset,
+            thirteen_to_port=self.game.rules.thirteen_after_last_roll == "port",
+            pirate_variant=self.game.rules.pirate_variant,
+        )
+        self._rng = _core.Rng(0)
+
+    def __repr__(self) -> str:
+        return (
+            f"VectorEnv({self.num_envs}, players={self.players}, bots={self.bots!r}, threads={self.threads})"
+        )
+
+    @property
+    def num_envs(self) -> int:
+        return self._env.num_envs
+
+    @property
+    def players(self) -> int:
+        return self._env.num_players
+
+    @property
+    def bots(self) -> list[Optional[str]]:
+        """The bot at each seat, None at the agent's."""
+        return self._env.bots
+
+    @property
+    def agent_seats(self) -> list[int]:
+        return [s for s, b in enumerate(self.bots) if b is None]
+
+    @property
+    def threads(self) -> int:
+        return self._env.threads
+
+    @property
+    def started(self) -> bool:
+        """Whether ``reset`` has been called."""
+        return self._env.started
+
+    @property
+    def observation_size(self) -> int:
+        return self._env.observation_size
+
+    @property
+    def num_actions(self) -> int:
+        """The width of a mask: the player actions (ids below the first chance action)."""
+        return NUM_PLAYER_ACTIONS
+
+    def reset(self, seed: int = 0) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Starts game i of the run in env i; returns (observations, masks)."""
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+            raise ValueError(f"seed: an integer in 0..2**64-1, got {seed!r}")
+        self._rng = _core.Rng(_core.derive_seed(int(seed), 2**63))  # sample_actions' own stream
+        return self._env.reset(int(seed))
+
+    def step(self, actions: npt.ArrayLike) -> Step:
+        """One action per env; returns (observations, masks, rewards, dones, to_move)."""
+        return self._env.step(actions)
+
+    def sample_actions(self, rng: Optional[_core.Rng] = None) -> npt.NDArray[np.int64]:
+        """A uniformly random legal action for every env (from ``rng``, else the env's own
+        generator, seeded by ``reset``)."""
+        return self._env.sample_actions(self._rng if rng is None else rng)
+
+    @property
+    def observations(self) -> npt.NDArray[np.float32]:
+        return self._env.observations
+
+    @property
+    def masks(self) -> npt.NDArray[np.bool_]:
+        return self._env.masks
+
+    @property
+    def rewards(self) -> npt.NDArray[np.float32]:
+        return self._env.rewards
+
+    @property
+    def dones(self) -> npt.NDArray[np.bool_]:
+        return self._env.dones
+
+    @property
+    def to_move(self) -> npt.NDArray[np.int32]:
+        """The agent's seat to move in each env."""
+        return self._env.to_move
+
+    @property
+    def final_observations(self) -> npt.NDArray[np.float32]:
+        """Where ``dones``: the finished game's last state seen by its last mover."""
+        return self._env.final_observations
+
+    @property
+    def game_seeds(self) -> npt.NDArray[np.uint64]:
+        return self._env.game_seeds
+
+    @property
+    def game_numbers(self) -> npt.NDArray[np.int64]:
+        return self._env.game_numbers
+
+    @property
+    def steps(self) -> npt.NDArray[np.int32]:
+        """The agent's decisions so far in each env's current game."""
+        return self._env.steps
+
+    def observe(self, env: int, seat: int) -> npt.NDArray[np.float32]:
+        """Seat ``seat``'s observation of the game in ``env`` now (a new array; any seat)."""
+        return self._env.observe(env, seat)
+
+    def state(self, env: int) -> State:
+        """A copy of the game in progress in ``env``, as a ``manila.game.State``."""
+        core = self._env.game(env)
+        return State(Game(self.players, core.seed, self.game.rules), core)

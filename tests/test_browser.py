@@ -103,7 +103,7 @@ def read_page(driver) -> dict:
         const rows = [...document.querySelectorAll('#spot-table tr[data-spot]')];
         return {
           spots: rows.map(r => ({id: r.dataset.spot, net: r.dataset.net,
-                                 cost: r.querySelector('td.cost').textContent,
+                                 cost: r.querySelector('td.cost').dataset.cost,
                                  shown: r.querySelector('td.net').firstChild.textContent,
                                  positive: r.classList.contains('pos')})),
           boats: Object.fromEntries([...document.querySelectorAll('#boat-table tr[data-boat]')].map(r =>
@@ -387,10 +387,10 @@ def screen(driver, name: str):
             driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
-def open_page(driver, base_url: str, notation: str) -> None:
+def open_page(driver, base_url: str, notation: str, **query: str) -> None:
     """A fresh page (nothing kept from an earlier test) showing the board of ``notation``."""
     driver.get("about:blank")
-    driver.get(base_url + "#" + urlencode({"n": notation}))
+    driver.get(base_url + "#" + urlencode({"n": notation, **query}))
     WebDriverWait(driver, 10).until(lambda d: read_page(d)["notation"] == notation)
     assert settled(driver) == "ready"
 
@@ -508,7 +508,10 @@ ADVICE_BOARD = "r1 ginseng@3 silk@3 jade@3 player=red"
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_reply_aware_advice(browser, base_url, server, tmp_path, size):
     with screen(browser, size):
-        open_page(browser, base_url, ADVICE_BOARD)
+        # On the server, whose answers when busy are part of the test (the page would compute
+        # in the browser otherwise: tests/test_wasm_browser.py).
+        open_page(browser, base_url, ADVICE_BOARD, engine="server")
+        assert browser.find_element(By.ID, "where").get_attribute("data-where") == "server"
         assert not browser.find_element(By.ID, "advice").is_displayed()  # no order set: no advice
         state = manila.parse(ADVICE_BOARD).to_dict()
         click(browser, "#advice-toggle")  # everyone at the table, red (you) to move

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from importlib import resources
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -636,7 +637,7 @@ def test_the_page_takes_its_names_from_python(srv):
     from manila.server.names import IN_WEALTH, NOBODY_AFTER_YOU, REPLY_AWARE, SPOT_LABELS, page_data
 
     page = call(srv, "GET", "/").body.decode("utf-8")
-    own = (web.resources.files("manila.server") / "web" / "index.html").read_text(encoding="utf-8")
+    own = (resources.files("manila.server") / "web" / "index.html").read_text(encoding="utf-8")
     for label in ("Pirate captain", "Small pilot", "Port A", NOBODY_AFTER_YOU, REPLY_AWARE, IN_WEALTH):
         assert label not in own and label in page  # served, not kept in the page's own copy
     assert json.dumps(SPOT_LABELS, ensure_ascii=False) in page

@@ -4,7 +4,6 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -295,7 +294,7 @@ class WorkspaceLease {
   public:
     WorkspaceLease() : ws_(std::move(local().ws)) {
         if (ws_) return;
-        std::lock_guard<std::mutex> lock(mutex_);
+        const Lock lock(mutex_);
         if (free_.empty()) {
             ws_ = std::make_unique<Workspace>();
         } else {
@@ -327,12 +326,12 @@ class WorkspaceLease {
         return slot;
     }
     static void give_back(std::unique_ptr<Workspace> ws) {
-        std::lock_guard<std::mutex> lock(mutex_);
+        const Lock lock(mutex_);
         free_.push_back(std::move(ws));
     }
 
     std::unique_ptr<Workspace> ws_;
-    static inline std::mutex mutex_;
+    static inline Mutex mutex_;
     static inline std::vector<std::unique_ptr<Workspace>> free_;
 };
 

@@ -4,14 +4,33 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
-#include <thread>
 #include <vector>
+
+// WebAssembly (cpp/wasm/) has one thread and a standard library built without threads:
+// there the loop runs in the caller and the engine's locks lock nothing.
+#if defined(_LIBCPP_HAS_NO_THREADS)
+#define MANILA_NO_THREADS 1
+#else
+#define MANILA_NO_THREADS 0
+#include <mutex>
+#include <thread>
+#endif
 
 namespace manila {
 
+#if MANILA_NO_THREADS
+struct Mutex {};
+struct Lock {
+    explicit Lock(Mutex&) {}
+};
+inline int hardware_threads() { return 1; }
+#else
+using Mutex = std::mutex;
+using Lock = std::lock_guard<std::mutex>;
 inline int hardware_threads() {
     return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
+#endif
 
 // Runs body(i) for i in 0..n-1 on up to `threads` threads (the caller's among them);
 // rethrows the first failure once all have stopped. Indices go out in runs of neighbours,
@@ -19,10 +38,11 @@ inline int hardware_threads() {
 template <class Body>
 void parallel_for(int n, int threads, Body body) {
     threads = std::max(1, std::min(threads, n));
-    if (threads == 1) {
+    if (threads == 1 || MANILA_NO_THREADS) {
         for (int i = 0; i < n; ++i) body(i);
         return;
     }
+#if !MANILA_NO_THREADS
     const int run = std::max(1, n / (threads * 16));
     std::atomic<int> next{0};
     std::atomic<bool> failed{false};
@@ -43,6 +63,7 @@ void parallel_for(int n, int threads, Body body) {
     worker();
     for (auto& t : pool) t.join();
     if (failure) std::rethrow_exception(failure);
+#endif
 }
 
 }  // namespace manila

@@ -1,5 +1,5 @@
 """The command line, ``python -m manila COMMAND``: evaluate, advise, validate and example (here),
-serve (server), sweep and starts (sweep_cli), plot, simulate and replay.
+serve (server), web (the static site), sweep and starts (sweep_cli), plot, simulate and replay.
 
 Every refusal is one ``manila: error: ...`` line per problem and exit status 2. What the
 states and numbers mean: docs/numbers.md; the notation: docs/notation.md.
@@ -23,7 +23,7 @@ from ..voyage.example import EXAMPLE
 from ..voyage.position import as_position
 from ..voyage.state import VoyageState, as_state
 from ..voyage.suggest import with_suggestions
-from . import serve
+from . import serve, web
 from .analyse import add_analyse_arguments, run_analyse
 from .games import add_ladder_arguments, add_simulate_arguments, run_ladder, run_simulate
 from .plot import add_plot_arguments, run_plot
@@ -200,6 +200,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.add_arguments(sv)
     sv.set_defaults(run=serve.run)
+
+    wb = sub.add_parser(
+        "web",
+        help="write the players' page and its engine as a static site",
+        description="Write the calculator page, the engine compiled to WebAssembly and its "
+        "scripts into DIR: any static web server serves them, and the page computes in the "
+        "browser, offline once loaded (docs/web.md).",
+    )
+    web.add_arguments(wb)
+    wb.set_defaults(run=web.run)
 
     sw = sub.add_parser(
         "sweep",

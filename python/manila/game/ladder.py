@@ -51,7 +51,7 @@ from typing import Any, Callable, Optional, Union, cast
 from .. import _core
 from .bots import bot_factory, bot_seed, is_core_bot
 from .engine import Game, IllegalActionError, RulesLike
-from .simulate import _bot_names
+from .simulate import lineup_of
 from .view import PlayerView
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975
@@ -366,7 +366,7 @@ class _Ratings:
 
 def _lineup(bots: Union[str, Sequence[str]], players: int) -> list[str]:
     # The ladder reports per bot name, so every seat's bot is a name (or module:Class).
-    lineup = _bot_names(bots, players)
+    lineup = lineup_of(bots, players)
     for b in lineup:
         if not isinstance(b, str):
             raise ValueError(f"bots: a bot is a name or module:Class, got {b!r}")

@@ -123,7 +123,7 @@ def game_record(
     }
 
 
-def _bot_names(bots: Union[str, Sequence[BotSpec]], players: int) -> list[BotSpec]:
+def lineup_of(bots: Union[str, Sequence[BotSpec]], players: int) -> list[BotSpec]:
     if isinstance(bots, str):
         bots = [b.strip() for b in bots.split(",")]
     bots = list(bots)
@@ -169,7 +169,7 @@ def simulate(
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
         raise ValueError(f"threads: >= 0 (0: all cores), got {threads!r}")
     base = Game(players=players, seed=seed, rules=rules)
-    specs = _bot_names(bots, players)
+    specs = lineup_of(bots, players)
     labels = [_label(b) for b in specs]
     totals = _Totals(players)
     start = time.perf_counter()

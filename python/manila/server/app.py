@@ -10,7 +10,9 @@ Routes (see docs/http.md, and ``GET /openapi.json`` for the full description)::
     GET  /v1/example      an example state
     GET  /healthz         {"status": "ok", "version": ...}
     GET  /openapi.json    the OpenAPI 3.1 description of all of this
-    GET  /                the calculator page for players (manila/server/web/index.html)
+    GET  /                the calculator page for players (manila/server/web/index.html),
+                          with its engine (/manila.wasm, /engine.js, /worker.js, /sw.js;
+                          server/site.py): the page computes in the browser when it can
 
 Every error is JSON, ``{"errors": [{"path": ..., "message": ...}]}``, with its status: 400
 (unreadable JSON, an invalid state, a bad query parameter), 404, 405 (with ``Allow``), 408
@@ -40,7 +42,7 @@ import traceback
 from collections.abc import Mapping
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union, cast
 from urllib.parse import parse_qs
 
@@ -55,6 +57,7 @@ from ..voyage.example import EXAMPLE
 from ..voyage.state import as_state
 from ..voyage.suggest import with_suggestions
 from . import openapi as _openapi
+from . import site as _site
 from .names import page_data
 
 if TYPE_CHECKING:
@@ -73,10 +76,12 @@ IDLE_TIMEOUT = 30.0  # seconds an idle keep-alive connection is kept open
 JSON_TYPE = _openapi.JSON_TYPE
 _FLAGS = {"1": True, "true": True, "0": False, "false": False}
 _NOTATION_KEYS = ("notation", "exact", "strict")
+# The page's own scripts, its worker and its service worker come from here; the engine is
+# WebAssembly ('wasm-unsafe-eval' lets it compile, and nothing else).
 _CSP = (
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-    "img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
-    "frame-ancestors 'none'"
+    "default-src 'none'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; "
+    "worker-src 'self'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; "
+    "manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 
 
@@ -102,17 +107,9 @@ def _errors(problems: list[Problem]) -> dict[str, Any]:
     return {"errors": [p.to_dict("http") for p in with_suggestions(problems)]}
 
 
-_NAMES_SLOT = b"/*NAMES*/null"
-
-
 def _page() -> bytes:
     """The page, with the names players see (manila.names) filled in: it keeps no copy."""
-    page = resources.files("manila.server").joinpath("web").joinpath("index.html").read_bytes()
-    if _NAMES_SLOT not in page:
-        raise OSError("the page has no slot for the names")
-    # "<" escaped: the JSON sits inside a <script> element.
-    names = json.dumps(page_data(), ensure_ascii=False).replace("<", "\\u003c")
-    return page.replace(_NAMES_SLOT, names.encode("utf-8"))
+    return _site.fill_page(_site.web_file(_site.PAGE), page_data())
 
 
 def lan_address() -> Optional[str]:
@@ -320,6 +317,8 @@ class Handler(BaseHTTPRequestHandler):
             path, _, query = self.path.partition("?")
             query = query.partition("#")[0]
             route = ROUTES.get(path.partition("#")[0])
+            if route is None and path.lstrip("/") in self.server.site_scripts:
+                route = {"GET": Handler.route_site_file}
             if route is None:
                 raise ApiError(404, f"no such resource: {path[:200]}; see /openapi.json", "url")
             allowed = list(route) + (["HEAD"] if "GET" in route else []) + ["OPTIONS"]
@@ -665,6 +664,14 @@ class Handler(BaseHTTPRequestHandler):
     def route_openapi(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         return 200, self.server.openapi_bytes, JSON_TYPE, {}
 
+    def route_site_file(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
+        name = self.path.partition("?")[0].lstrip("/")
+        body = self.server.site[name]
+        headers = {"Cache-Control": "no-cache"}  # the service worker keeps the offline copy
+        if name.endswith(".html"):
+            headers.update({"Content-Security-Policy": _CSP, "Referrer-Policy": "no-referrer"})
+        return 200, body, _site.TYPES[Path(name).suffix], headers
+
     def route_page(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         return (
             200,
@@ -719,7 +726,11 @@ class ManilaServer(ThreadingHTTPServer):
         self.heavy_limit = heavy_limit
         self.heavy = threading.BoundedSemaphore(heavy_limit)
         try:
-            self.page = _page()
+            # The page and its engine; without manila.wasm the page computes here.
+            self.site = _site.site_files(page_data(), need_engine=False)
+            self.page = self.site[_site.PAGE]
+            # The page itself is at / only.
+            self.site_scripts = frozenset(self.site) - {_site.PAGE}
         except OSError as exc:
             raise RuntimeError(
                 f"the page manila/server/web/index.html is missing from this installation ({exc}); reinstall manila"

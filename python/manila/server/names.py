@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..common.errors import REMEDIES
 from ..common.vocab import (
     CARGO_VALUES,
     GOODS,
@@ -63,14 +64,22 @@ def good_label(good: str) -> str:
     return good.capitalize()
 
 
+# What a spot of negative cost does (insurance pays at once), with its amount for {}.
+RECEIVE = "receive {}"
+
+
 def cost_text(cost: int) -> str:
     """'pay 4', or 'receive 10' for insurance (whose cost is -10: it pays at once)."""
-    return f"receive {-cost}" if cost < 0 else f"pay {cost}"
+    return RECEIVE.format(-cost) if cost < 0 else f"pay {cost}"
 
 
 def page_data() -> dict[str, Any]:
-    """Everything the page needs to know of goods, seats and spots, as JSON."""
+    """Everything the page needs to know of goods, seats and spots, as JSON; with what its
+    engine needs to compute without a server (site.engine_data)."""
+    from .site import engine_data  # site reads the page's files; names only words
+
     return {
+        **engine_data(),
         "goods": list(GOODS),
         "seats": {g: list(c) for g, c in SEATS.items()},
         "cargo": dict(CARGO_VALUES),
@@ -84,6 +93,9 @@ def page_data() -> dict[str, Any]:
         # Advice.
         "reply_aware": REPLY_AWARE,
         "decline": DECLINE_LABEL,
+        # The API's words for "strict": false, which the page offers as its own option.
+        "strict_remedy_http": REMEDIES["strict"]["http"],
+        "receive": RECEIVE,
     }
 
 

@@ -24,19 +24,18 @@ from typing import Any, Optional, Union
 from .. import _core
 from ..common.errors import Problem, StateError
 from ..common.text import is_int, spoken
-from ..common.vocab import ARRIVED, GOODS, LAST_SPACE, ROLLS, START_SPACES, START_SUM
+from ..common.vocab import ARRIVED, GOODS, LAST_SPACE, ROLLS, START_SPACES, START_SUM, Space
 
-Position = Union[int, str]
 Start = Mapping[str, int]
 
 
-def position_name(code: int) -> Position:
+def position_name(code: int) -> Space:
     """The contract's form of an engine position code: 0..13, or "arrived" for 14."""
     code = int(code)
     return ARRIVED if code == _core.ARRIVED else code
 
 
-def position_code(position: Position, path: str = "position") -> int:
+def position_code(position: Union[int, str], path: str = "position") -> int:
     """The engine's code of a position: 0..13, or 14 for "arrived"."""
     if position == ARRIVED:
         return _core.ARRIVED
@@ -106,7 +105,7 @@ def enumerate_starts() -> list[dict[str, int]]:
 
 def reachable(
     start: Start, next_roll: int, exact: bool = True
-) -> dict[tuple[Position, ...], Union[Fraction, float]]:
+) -> dict[tuple[Space, ...], Union[Fraction, float]]:
     """Every position triple the boats of ``start`` can stand on before roll ``next_roll``.
 
     Keys are tuples of positions (0..13 or "arrived") in the start's good order (canonical);
@@ -131,7 +130,7 @@ def family(
     goods: Any = None,
     start: Any = None,
     reachable: bool = True,
-    fixed: Optional[Union[Mapping[str, Position], Sequence[Optional[Position]]]] = None,
+    fixed: Optional[Union[Mapping[str, Union[int, str]], Sequence[Optional[Union[int, str]]]]] = None,
 ) -> _core.Family:
     """The rows (goods, positions) of a family of states, enumerated in C++.
 
@@ -147,7 +146,7 @@ def family(
     ``_core.reach_denominator(next_roll)``.
     """
     next_roll = _check_next_roll(next_roll)
-    triples = _good_triples(goods)
+    triples = good_triples(goods)
     starts = []
     if start is not None:
         if not reachable:
@@ -165,7 +164,7 @@ def family(
     )
 
 
-def _good_triples(goods: Any) -> list[tuple[str, ...]]:
+def good_triples(goods: Any) -> list[tuple[str, ...]]:
     if goods is None:
         return []
     if isinstance(goods, str):

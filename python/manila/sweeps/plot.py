@@ -21,7 +21,7 @@ from ..common.errors import Problem, StateError
 from ..common.text import did_you_mean
 from ..common.vocab import GOODS
 from ..voyage.evaluation import TABLE_SPOTS
-from .enumerate import Position, goods_triple
+from .enumerate import goods_triple
 from .pattern import Pattern
 from .starts import describe_criterion
 from .sweep import sweep
@@ -47,7 +47,7 @@ def heatmap_grid(
     y: str,
     *,
     goods: Union[str, Sequence[str]],
-    at: Mapping[str, Position],
+    at: Mapping[str, Union[int, str]],
     next_roll: int = 3,
     reachable: bool = False,
     pattern: Optional[Pattern] = None,
@@ -107,7 +107,7 @@ def heatmap(
     y: str,
     *,
     goods: Union[str, Sequence[str]],
-    at: Mapping[str, Position],
+    at: Mapping[str, Union[int, str]],
     next_roll: int = 3,
     reachable: bool = False,
     pattern: Optional[Pattern] = None,

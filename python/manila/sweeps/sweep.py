@@ -48,9 +48,9 @@ import numpy.typing as npt
 from .. import _core
 from ..common.progress import ProgressBar
 from ..common.text import is_int
-from ..common.vocab import GOODS
+from ..common.vocab import GOODS, Space
 from ..voyage.evaluation import OUTCOMES, TABLE_SPOTS
-from .enumerate import Position, _good_triples, family, position_name
+from .enumerate import family, good_triples, position_name
 from .pattern import CorePattern, Pattern
 
 if TYPE_CHECKING:
@@ -136,7 +136,7 @@ def sweep(
     pattern = Pattern.of(pattern, **fields)
     fam = family(next_roll, goods=goods, start=start, reachable=reachable, fixed=fixed)
     present = sorted({tuple(row) for row in fam.goods.tolist()})
-    triples = [tuple(GOODS[g] for g in t) for t in present] or _good_triples(goods) or [GOODS[:3]]
+    triples = [tuple(GOODS[g] for g in t) for t in present] or good_triples(goods) or [GOODS[:3]]
     core, owner, limit, owners = pattern.core(next_roll, triples)
 
     n = fam.n
@@ -278,7 +278,7 @@ class Sweep:
     def goods_names(self, row: int) -> tuple[str, ...]:
         return tuple(GOODS[g] for g in self.goods[row].tolist())
 
-    def position_names(self, row: int) -> tuple[Position, ...]:
+    def position_names(self, row: int) -> tuple[Space, ...]:
         return tuple(position_name(p) for p in self.positions[row].tolist())
 
     def state(self, row: int) -> dict[str, Any]:

@@ -1,0 +1,33 @@
+"""``python -m manila web --out DIR``: the page and its engine as a static site."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..server.names import page_data
+from ..server.site import NoEngineError, write_site
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--out", required=True, type=Path, metavar="DIR", help="the folder to write (made if missing)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        written = write_site(args.out, page_data())
+    except NoEngineError as exc:
+        print(f"manila: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"manila: error: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    size = sum(p.stat().st_size for p in written)
+    print(
+        f"wrote {len(written)} files ({size / 1024:.0f} KiB) to {args.out}: serve the folder with any static "
+        f"web server (python -m http.server -d {args.out}); docs/web.md says how to open it on a phone"
+    )
+    return 0

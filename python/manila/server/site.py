@@ -1,0 +1,119 @@
+"""The page's files: the page with its names filled in, the engine compiled to WebAssembly
+and its JavaScript. ``python -m manila serve`` serves them beside the API, and
+``python -m manila web --out DIR`` writes them into a folder that any static host serves
+(docs/web.md).
+
+manila.wasm is built from the engine's own sources by cpp/wasm/build.sh when the package is
+built with the WebAssembly toolchain (.ci/wasm-toolchain), and shipped beside the page;
+without it the page computes on the server.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..common.vocab import ARRIVED, LAST_SPACE, PLAYER_COUNTS, ROLLS, accomplice_limit
+from ..voyage.example import EXAMPLE
+from ..voyage.reach import reachability_problems
+
+PAGE = "index.html"
+WASM = "manila.wasm"
+# The page's own files beside index.html; sw.js gets the site's version filled in.
+SCRIPTS = ("engine.js", "worker.js", "sw.js")
+TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".json": "application/json",
+    ".wasm": "application/wasm",
+}
+_NAMES_SLOT = b"/*NAMES*/null"
+_VERSION_SLOT = b"/*VERSION*/"
+POSITIONS: tuple[Any, ...] = (*range(LAST_SPACE + 1), ARRIVED)
+
+
+class NoEngineError(OSError):
+    """This installation was built without the WebAssembly toolchain: it has no manila.wasm."""
+
+
+@lru_cache(maxsize=1)
+def reachable_bitmap() -> str:
+    """Which boat positions a real voyage reaches, for the page to tell without a server:
+    bit ((roll - 1) * P + a) * P + b) * P + c for positions a, b, c of the boats in good
+    order (P = 15 positions, "arrived" last), base64. The rule stays in voyage/reach.py."""
+    n = len(POSITIONS)
+    bits = bytearray((len(ROLLS) * n**3 + 7) // 8)
+    i = 0
+    for roll in ROLLS:
+        for a in POSITIONS:
+            for b in POSITIONS:
+                for c in POSITIONS:
+                    if not reachability_problems(roll, {"x": a, "y": b, "z": c}):
+                        bits[i // 8] |= 1 << (i % 8)
+                    i += 1
+    return base64.b64encode(bytes(bits)).decode("ascii")
+
+
+def engine_data() -> dict[str, Any]:
+    """What engine.js and the page need beside the words (names.page_data)."""
+    return {
+        "accomplices": {str(p): accomplice_limit(p) for p in PLAYER_COUNTS},
+        "default_accomplices": accomplice_limit(None),
+        "reachable": reachable_bitmap(),
+        "example": EXAMPLE,  # the Example button, with no server to ask
+    }
+
+
+def web_file(name: str) -> bytes:
+    """One of the page's files as this installation has it."""
+    try:
+        return resources.files("manila.server").joinpath("web").joinpath(name).read_bytes()
+    except FileNotFoundError:
+        if name == WASM:
+            raise NoEngineError(
+                "this installation of manila has no manila.wasm: install the WebAssembly toolchain "
+                "(.ci/wasm-toolchain) and reinstall manila, or build it with cpp/wasm/build.sh"
+            ) from None
+        raise
+
+
+def fill_page(page: bytes, names: dict[str, Any]) -> bytes:
+    if _NAMES_SLOT not in page:
+        raise OSError("the page has no slot for the names")
+    # "<" escaped: the JSON sits inside a <script> element.
+    text = json.dumps(names, ensure_ascii=False).replace("<", "\\u003c")
+    return page.replace(_NAMES_SLOT, text.encode("utf-8"))
+
+
+def site_files(names: dict[str, Any], *, need_engine: bool) -> dict[str, bytes]:
+    """Every file of the site by name: the page with ``names`` filled in, names.json (for
+    other callers of engine.js), the scripts and, when this installation has it (or
+    ``need_engine`` says it must), manila.wasm."""
+    files = {PAGE: fill_page(web_file(PAGE), names)}
+    files["names.json"] = json.dumps(names, ensure_ascii=False).encode("utf-8")
+    try:
+        files[WASM] = web_file(WASM)
+    except NoEngineError:
+        if need_engine:
+            raise
+    for name in SCRIPTS:
+        files[name] = web_file(name)
+    version = hashlib.sha256(b"".join(files[k] for k in sorted(files) if k != "sw.js")).hexdigest()[:12]
+    files["sw.js"] = files["sw.js"].replace(_VERSION_SLOT, version.encode("ascii"))
+    return files
+
+
+def write_site(out: Path, names: dict[str, Any]) -> list[Path]:
+    """Writes the static site into ``out``; returns the files written."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, data in site_files(names, need_engine=True).items():
+        path = out / name
+        path.write_bytes(data)
+        written.append(path)
+    return written

@@ -1,0 +1,28 @@
+// Keeps the page working offline once it has loaded: its own files come from the cache,
+// refreshed from the network when there is one. The API (/v1/...) is never cached: the
+// page computes in the browser and asks the server only when the engine cannot load.
+const CACHE = 'manila-/*VERSION*/';
+const FILES = ['./', 'engine.js', 'worker.js', 'manila.wasm'];  // './': the page
+
+self.addEventListener('install', event => {
+  event.waitUntil(caches.open(CACHE).then(cache => cache.addAll(FILES)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', event => {
+  event.waitUntil(caches.keys()
+    .then(keys => Promise.all(keys.filter(k => k.startsWith('manila-') && k !== CACHE).map(k => caches.delete(k))))
+    .then(() => self.clients.claim()));
+});
+
+self.addEventListener('fetch', event => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== 'GET' || url.origin !== location.origin || url.pathname.includes('/v1/')) return;
+  // Network first (a new version shows at once), the cache when offline.
+  event.respondWith(fetch(event.request).then(res => {
+    if (res.ok) {
+      const copy = res.clone();
+      caches.open(CACHE).then(cache => cache.put(event.request, copy));
+    }
+    return res;
+  }).catch(() => caches.match(event.request, {ignoreSearch: true})));
+});

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "bot_names.hpp"
+#include "manila/bots.hpp"
 #include "manila/review.hpp"
 
 namespace py = pybind11;
@@ -78,7 +78,7 @@ void register_review(py::module_& m) {
                 throw std::invalid_argument("horizon: must be \"voyage\" or \"game\", got \"" +
                                             horizon + "\"");
             c.analysis.horizon = horizon == "voyage" ? Horizon::kVoyage : Horizon::kGame;
-            c.analysis.policy = bot_kinds({policy}).front();
+            c.analysis.policy = bot_kind_of(policy);
             c.analysis.seed = seed;
             c.analysis.rollouts = rollouts;
             c.analysis.max_rollouts = max_rollouts;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "manila/analysis.hpp"
+#include "manila/bots.hpp"
 #include "manila/game.hpp"
 
 namespace manila {

@@ -282,7 +282,10 @@ def _table(state: State) -> str:
     text = f"voyage {state.voyage_number}, {state.phase}; cash {cash}; prices {prices}"
     auction = obs.get("auction") or {}
     if state.phase == "auction" and auction.get("high_bidder") is not None:
-        text += f"; high bid {auction.get('high_bid')} by {auction['high_bidder']}"
+        bidder = auction["high_bidder"]
+        text += (
+            f"; high bid {auction.get('high_bid')} by {f'p{bidder}' if isinstance(bidder, int) else bidder}"
+        )
     return text
 
 

@@ -308,3 +308,43 @@ def test_plot(mixed: Review, tmp_path: Path) -> None:
     fig = plot_review(mixed)
     fig.savefig(tmp_path / "review.png")
     assert (tmp_path / "review.png").stat().st_size > 1000
+
+
+def test_server_reviews_a_game_and_refuses_bad_records() -> None:
+    import http.client
+    import threading
+
+    from manila.server import app as web
+
+    srv = web.make_server("127.0.0.1", 0, quiet=True)
+    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+
+        def post(body: Any) -> tuple[int, Any]:
+            conn = http.client.HTTPConnection("127.0.0.1", srv.server_address[1], timeout=30)
+            conn.request("POST", "/v1/review", json.dumps(body), {"Content-Type": "application/json"})
+            try:
+                reply = conn.getresponse()
+                return reply.status, json.loads(reply.read())
+            finally:
+                conn.close()
+
+        status, out = post({"record": golden(), "rollouts": 2, "luck_rollouts": 2})
+        assert status == 200, out
+        assert out["complete"] and out["players"]["p1"]["decisions"] > 0
+        bad = list(golden()["history"])
+        bad[20] = 0
+        status, out = post({"record": {**golden(), "history": bad, "actions": len(bad)}, "rollouts": 2})
+        assert status == 400 and "history[20]" in json.dumps(out)
+        status, out = post({"record": golden(), "rollouts": 1000})
+        assert status == 400
+        status, out = post({"record": golden(), "bogus": 1})
+        assert status == 400
+        from manila.server.openapi import description
+
+        assert "/v1/review" in description()["paths"]
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        thread.join(5)

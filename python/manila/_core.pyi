@@ -494,7 +494,7 @@ def resample_hidden(state: GameState, viewer: int, seed: int) -> GameState: ...
 # kind, before, after, luck, luck_ci95, exact), voyage_wealth, wealth, seconds, items.
 def review_game(
     initial: GameState,
-    history: list[int],
+    history: Sequence[int],
     *,
     horizon: str = "voyage",
     policy: str = "greedy-wealth",

@@ -1,4 +1,4 @@
-// Review of a recorded game (MANILA.md part 5): every decision of every player analysed
+// Review of a recorded game (docs/review.md): every decision of every player analysed
 // against the best option, and the luck of every chance event (a deal, a roll).
 //
 // A decision is what the analysis values as one choice (manila/analysis.hpp): a bid or a

@@ -47,7 +47,7 @@ def add_review_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--worst", type=int, default=10, metavar="N", help="decisions listed (default 10)")
     parser.add_argument("--threads", type=int, default=0, help="threads (default all)")
-    parser.add_argument("--json", action="store_true", help="print the JSON of MANILA.md part 5")
+    parser.add_argument("--json", action="store_true", help="print the JSON (docs/review.md)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
 
 

@@ -1,4 +1,4 @@
-"""Review of a recorded game (MANILA.md part 5, "Review of a game"; docs/review.md).
+"""Review of a recorded game (docs/review.md): every decision against the best, and luck.
 
     >>> from manila.game.simulate import simulate
     >>> records = []

@@ -606,7 +606,7 @@ def description() -> dict[str, Any]:
                     "summary": "review a recorded game: each decision's loss, each player's luck",
                     "description": "Every decision of every player of a finished game against the "
                     "best option by rollouts (loss, class), and each player's luck from the deals "
-                    "and the dice (docs/review.md; MANILA.md part 5). Bounded: the quick pass by "
+                    "and the dice (docs/review.md). Bounded: the quick pass by "
                     f"default, at most {REVIEW_MAX_ROLLOUTS} rollouts per option and per chance "
                     "event, one thread, and the whole review within the request's time limit "
                     "(else 503: review long games with python -m manila review). It counts as a "

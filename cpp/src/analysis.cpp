@@ -234,6 +234,8 @@ struct Outcome {
 constexpr std::uint64_t kHiddenKey = 1;
 constexpr std::uint64_t kSeatKey = 2;
 constexpr std::uint64_t kChanceKey = 16;
+// Under the analysis seed itself (rollouts use derive_seed(seed, i) for i from 0).
+constexpr std::uint64_t kScreenKey = 0x5C4EE7ULL << 32;
 
 Outcome play_out(GameState g, const DecisionOption& option, int decider, const AnalysisConfig& c,
                  std::uint64_t key) {
@@ -452,8 +454,17 @@ Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options
     if (c.screen > 0 && out.kind == std::string("harbour_master") &&
         out.options.size() > static_cast<std::size_t>(c.screen)) {
         std::vector<std::pair<double, std::size_t>> proxy;
+        // The screen values the others' shares too (relative): from one sampled deal when
+        // the decider may not see them.
+        GameState root = s;
+        if (c.sample_hidden) {
+            Board board = s.board();
+            Rng r(derive_seed(c.seed, kScreenKey));
+            resample_hidden(board, d, r);
+            root = GameState::from_board(board, s.seed());
+        }
         for (std::size_t k = 0; k < out.options.size(); ++k) {
-            GameState g = s;
+            GameState g = root;
             for (int a : out.options[k].actions) g.apply_legal(a);
             const std::vector<double> e = expected_payoffs(g, d, c.relative);
             auto delta = [&](int p) {

@@ -52,6 +52,9 @@ void resample_hidden(Board& b, int viewer, Rng& rng) {
             d = 0;
         }
     }
+    // In good order first, so that the deal depends on what the viewer knows (the multiset)
+    // and the generator only, not on who holds what now.
+    std::sort(pool.begin(), pool.end());
     // Fisher-Yates: every arrangement of the multiset is equally likely, as in the deal.
     for (int k = static_cast<int>(pool.size()) - 1; k > 0; --k)
         std::swap(pool[static_cast<std::size_t>(k)],

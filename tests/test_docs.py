@@ -20,6 +20,7 @@ PAGES = (
     "performance.md",
     "sweeps.md",
     "ladder.md",
+    "play.md",
 )
 # Written so that this file does not mention what it looks for.
 OUTSIDE = ("MANILA" + ".md", "../" + "shared", "/work/" + "shared")

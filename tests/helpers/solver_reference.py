@@ -27,7 +27,6 @@ Deterministic: no randomness, so the same game gives the same moves.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
@@ -36,7 +35,7 @@ from typing import Any, Optional, Union
 
 from manila import _core
 from manila.common.vocab import GOODS, SHARES_PER_GOOD
-from manila.game.engine import action_id
+from manila.game.engine import action_id, advice_action
 from manila.game.view import PlayerView
 from manila.voyage.advice import advise
 from manila.voyage.evaluation import evaluate, evaluate_many
@@ -44,7 +43,6 @@ from manila.voyage.position import Position
 
 # How many turns of the round the placement search covers, by the roll that comes next.
 SEARCH_TURNS = {1: 2, 2: 3, 3: 99}
-_SIGNED = re.compile(r"([a-z]+)([+-]\d)")
 
 
 @cache
@@ -201,17 +199,7 @@ _START_TRIPLES = [
 ]
 
 
-def _game_name(phase: str, option: str) -> str:
-    """The game's action name of an advice option (pilots and boarding)."""
-    if phase in ("small_pilot", "large_pilot"):
-        head = "small pilot: " if phase == "small_pilot" else "large pilot: "
-        if option == "none":
-            return head + "none"
-        return head + ", ".join(f"{g} {d}" for g, d in _SIGNED.findall(option))
-    if " displace " in option:
-        board, seat = option.split(" displace ")
-        return f"{board}, displacing seat {seat}"
-    return option
+_game_name = advice_action
 
 
 # ---------------------------------------------------------------------------------------

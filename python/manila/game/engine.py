@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import operator
+import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Optional, Union
@@ -95,6 +96,26 @@ def action_id(action: ActionLike) -> int:
     if not 0 <= action < NUM_ACTIONS:
         raise IllegalActionError(f"action {action} is not in the action space 0..{NUM_ACTIONS - 1}")
     return int(action)
+
+
+_SIGNED = re.compile(r"([a-z]+)([+-]\d)")
+
+
+def advice_action(phase: str, option: str) -> str:
+    """The game's action name of an advice option (``manila.advise``, docs/advice.md) in
+    this phase: ``"silk"`` -> ``"place silk"``, ``"jade+1"`` -> ``"small pilot: jade +1"``,
+    ``"board silk displace 2"`` -> ``"board silk, displacing seat 2"``."""
+    if phase == "placement":
+        return option if option == "decline" else "place " + option
+    if phase in ("small_pilot", "large_pilot"):
+        head = "small pilot: " if phase == "small_pilot" else "large pilot: "
+        if option == "none":
+            return head + "none"
+        return head + ", ".join(f"{g} {d}" for g, d in _SIGNED.findall(option))
+    if " displace " in option:
+        board, seat = option.split(" displace ")
+        return f"{board}, displacing seat {seat}"
+    return option
 
 
 def _rules(rules: RulesLike) -> Rules:

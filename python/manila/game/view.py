@@ -138,9 +138,8 @@ class PlayerView:
         if bot in ("random", "expert"):
             if rng is None:
                 raise ValueError(f"builtin_move: the {bot} bot needs the seat's generator (rng)")
-            if bot == "expert":  # its rollouts sample the others' face-down shares
-                return _core.expert_action(self._state._s, rng)
-            return _core.random_action(self._state._s, rng)
+            act = _core.random_action if bot == "random" else _core.expert_action
+            return act(self._state._s, rng)
         if bot in ("greedy", "greedy-wealth"):
             return _core.greedy_action(self._state._s, bot == "greedy-wealth")
         if bot == "solver":

@@ -6,6 +6,7 @@ Routes (see docs/http.md, and ``GET /openapi.json`` for the full description)::
     POST /v1/advise       a position (a state with a "moment") -> the advice JSON
     POST /v1/analyse      {"table": a table or serialized state, ...} -> the analysis JSON
     POST /v1/review       {"record": a finished game, ...} -> the review JSON
+    POST /v1/play         {"new": {...}} or {"game": ..., "action": ...} -> the game after the bots' replies
     POST /v1/validate     a state -> {"valid": true, "state", "notation"} (canonical), or a 400
     GET  /v1/example      an example state
     GET  /healthz         {"status": "ok", "version": ...}
@@ -13,6 +14,7 @@ Routes (see docs/http.md, and ``GET /openapi.json`` for the full description)::
     GET  /                the calculator page for players (manila/server/web/index.html),
                           with its engine (/manila.wasm, /engine.js, /worker.js, /sw.js;
                           server/site.py): the page computes in the browser when it can
+    GET  /play            the page to play against the bots (manila/server/web/play.html)
 
 Every error is JSON, ``{"errors": [{"path": ..., "message": ...}]}``, with its status: 400
 (unreadable JSON, an invalid state, a bad query parameter), 404, 405 (with ``Allow``), 408
@@ -59,6 +61,7 @@ from ..voyage.suggest import with_suggestions
 from . import openapi as _openapi
 from . import site as _site
 from .names import page_data
+from .play import PlayError, page_options, parse_request, play_hint, play_move
 
 if TYPE_CHECKING:
     from ..voyage.advice import Advice
@@ -71,6 +74,7 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 MAX_BODY = _openapi.MAX_BODY
 TIME_LIMIT = 10.0  # seconds for one request, from its headers to its answer
+HINT_TIME = 4.0  # seconds of rollouts for a hint that the exact advice does not cover
 HEAVY_LIMIT = 1  # advice searches (up to seconds each) that run at once
 IDLE_TIMEOUT = 30.0  # seconds an idle keep-alive connection is kept open
 JSON_TYPE = _openapi.JSON_TYPE
@@ -107,9 +111,15 @@ def _errors(problems: list[Problem]) -> dict[str, Any]:
     return {"errors": [p.to_dict("http") for p in with_suggestions(problems)]}
 
 
-def _page() -> bytes:
-    """The page, with the names players see (manila.names) filled in: it keeps no copy."""
-    return _site.fill_page(_site.web_file(_site.PAGE), page_data())
+_PLAY_SLOT = b"/*PLAY*/null"
+
+
+def _play_page() -> bytes:
+    """The play page, with the names players see and the bots it offers filled in."""
+    page = _site.fill_page(_site.web_file("play.html"), page_data())
+    if _PLAY_SLOT not in page:
+        raise OSError("the play page has no slot for the bots")
+    return page.replace(_PLAY_SLOT, _site.script_json(page_options()))
 
 
 def lan_address() -> Optional[str]:
@@ -672,6 +682,59 @@ class Handler(BaseHTTPRequestHandler):
             headers.update({"Content-Security-Policy": _CSP, "Referrer-Policy": "no-referrer"})
         return 200, body, _site.TYPES[Path(name).suffix], headers
 
+    def route_play(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
+        # The bots' replies (an expert's move takes a fraction of a second) and hints (an
+        # advice search or rollouts, up to seconds) run on the pool, bounded: hints share
+        # the heavy slots with advice and analysis, moves have slots of their own; a request
+        # beyond them is turned away at once. Bots stop at half the time limit and the
+        # answer says the game is pending: the page sends it again to go on.
+        self._params(query, ())
+        data = self._read_json()
+        try:
+            table, action, want_hint, whole = parse_request(data)
+        except PlayError as exc:
+            raise ApiError(400, str(exc), problems=[exc.problem]) from None
+        slots = self.server.heavy if want_hint else self.server.play_slots
+        if not slots.acquire(blocking=False):
+            what = "heavy search(es)" if want_hint else "games"
+            limit = self.server.heavy_limit if want_hint else self.server.play_limit
+            raise ApiError(
+                503, f"busy: {limit} {what} already running; try again shortly", headers={"Retry-After": "1"}
+            )
+        budget = max(0.0, self._deadline - time.monotonic())
+        future = None
+        try:
+            if want_hint:
+                future = self.server.pool.submit(play_hint, table, min(self.server.hint_time, 0.6 * budget))
+            else:
+                future = self.server.pool.submit(
+                    play_move, table, action, whole, time.monotonic() + 0.5 * budget
+                )
+            future.add_done_callback(lambda _: slots.release())
+        finally:
+            if future is None:
+                slots.release()
+        try:
+            result = future.result(timeout=max(0.0, self._deadline - time.monotonic()))
+        except concurrent.futures.TimeoutError:
+            raise ApiError(
+                503,
+                f"{'the hint' if want_hint else 'the bots'} took longer than the time limit of "
+                f"{self.server.time_limit:g} s",
+                headers={"Retry-After": "1"},
+            ) from None
+        except PlayError as exc:
+            raise ApiError(400, str(exc), problems=[exc.problem]) from None
+        return self._json(result)
+
+    def route_play_page(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
+        return (
+            200,
+            self.server.play_page,
+            "text/html; charset=utf-8",
+            {"Content-Security-Policy": _CSP, "Referrer-Policy": "no-referrer"},
+        )
+
     def route_page(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         return (
             200,
@@ -683,6 +746,8 @@ class Handler(BaseHTTPRequestHandler):
 
 ROUTES: dict[str, dict[str, Callable[..., tuple[int, bytes, str, dict[str, str]]]]] = {
     "/": {"GET": Handler.route_page},
+    "/play": {"GET": Handler.route_play_page},
+    "/v1/play": {"POST": Handler.route_play},
     "/healthz": {"GET": Handler.route_health},
     "/openapi.json": {"GET": Handler.route_openapi},
     "/v1/example": {"GET": Handler.route_example},
@@ -712,6 +777,8 @@ class ManilaServer(ThreadingHTTPServer):
         max_body: int = MAX_BODY,
         workers: Optional[int] = None,
         heavy_limit: int = HEAVY_LIMIT,
+        play_limit: Optional[int] = None,
+        hint_time: float = HINT_TIME,
         quiet: bool = False,
     ):
         if time_limit <= 0:
@@ -725,12 +792,16 @@ class ManilaServer(ThreadingHTTPServer):
         self.adviser: Compute = advise
         self.heavy_limit = heavy_limit
         self.heavy = threading.BoundedSemaphore(heavy_limit)
+        self.play_limit = play_limit or os.cpu_count() or 2
+        self.play_slots = threading.BoundedSemaphore(self.play_limit)
+        self.hint_time = float(hint_time)
         try:
             # The page and its engine; without manila.wasm the page computes here.
             self.site = _site.site_files(page_data(), need_engine=False)
             self.page = self.site[_site.PAGE]
             # The page itself is at / only.
             self.site_scripts = frozenset(self.site) - {_site.PAGE}
+            self.play_page = _play_page()
         except OSError as exc:
             raise RuntimeError(
                 f"the page manila/server/web/index.html is missing from this installation ({exc}); reinstall manila"

@@ -20,10 +20,13 @@ from ..common.vocab import (
     THIRTEEN_OPTIONS,
 )
 from ..game.analysis import HORIZONS, POLICIES
+from ..game.bots import bot_names
 from ..voyage.evaluation import TABLE_SPOTS
 from ..voyage.example import EXAMPLE
 from ..voyage.position import KINDS
 from ..voyage.state import VoyageState
+from .play import DEFAULT_BOT
+from .play import REQUEST_KEYS as PLAY_KEYS
 
 JSON_TYPE = "application/json"
 MAX_BODY = 64 * 1024  # bytes; the server's default cap
@@ -213,6 +216,89 @@ def _review() -> dict[str, Any]:
             "decisions": {"type": "array", "items": decision},
             "players": {"type": "object", "additionalProperties": player},
             "events": {"type": "array", "items": {"type": "object"}},
+        },
+    }
+
+
+def _play_request() -> dict[str, Any]:
+    game = {"type": "object", "description": "the game exactly as an earlier answer gave it"}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "new": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "players": {"type": "integer", "minimum": PLAYER_COUNTS[0], "maximum": PLAYER_COUNTS[-1]},
+                    "seed": {"type": "integer", "minimum": 0, "maximum": 2**64 - 1},
+                    "human": {"type": "integer", "minimum": 0, "description": "the player's seat"},
+                    "bots": {
+                        "type": "array",
+                        "items": {"enum": list(bot_names())},
+                        "description": f"the other seats' bots in seat order (default {DEFAULT_BOT})",
+                    },
+                    "rules": {"type": ["object", "null"]},
+                },
+            },
+            "game": game,
+            "action": {"type": "string", "description": "the player's action by name, e.g. 'bid 7'"},
+            "hint": {"type": "boolean"},
+            "log": {"type": "boolean", "description": "the log of the whole game (for a loaded game)"},
+        },
+        "propertyNames": {"enum": list(PLAY_KEYS)},
+    }
+
+
+def _play_answer() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": ["game", "you", "view", "legal_actions", "terminal", "pending", "log"],
+        "properties": {
+            "game": {
+                "type": "object",
+                "description": "the game to send back (engine state, seat, bots, check)",
+            },
+            "you": {"type": "string"},
+            "bots": {"type": "object", "additionalProperties": {"type": "string"}},
+            "phase": {"type": "string"},
+            "voyage": {"type": "integer"},
+            "to_move": {"type": ["string", "null"]},
+            "legal_actions": {"type": "array", "items": {"type": "string"}},
+            "terminal": {"type": "boolean"},
+            "pending": {"type": "boolean", "description": "a bot is still to move: send the game again"},
+            "view": {
+                "type": "object",
+                "description": "the player's observation (the others' dealt shares hidden)",
+            },
+            "face_down": {"type": "array", "items": {"enum": list(GOODS)}},
+            "log": {"type": "array", "items": {"type": "string"}},
+            "final": {
+                "type": "object",
+                "properties": {
+                    "wealth": {"type": "array", "items": {"type": "integer"}},
+                    "winners": {"type": "array", "items": {"type": "string"}},
+                },
+            },
+            "hint": {
+                "type": "object",
+                "required": ["source", "best", "options", "words"],
+                "properties": {
+                    "source": {"enum": ["advice", "analysis"]},
+                    "exact": {"type": "boolean"},
+                    "kind": {"type": "string"},
+                    "best": {"type": "string"},
+                    "options": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": ["action", "value"],
+                            "properties": {"action": {"type": "string"}, "value": {"type": "number"}},
+                        },
+                    },
+                    "words": {"type": "array", "items": {"type": "string"}},
+                },
+            },
         },
     }
 
@@ -624,6 +710,34 @@ def description() -> dict[str, Any]:
                     },
                 }
             },
+            "/v1/play": {
+                "post": {
+                    "operationId": "play",
+                    "summary": "a game against the bots, held by the client",
+                    "description": "A new game, or the game an earlier answer gave plus the "
+                    "player's action: the answer is the game after that action and every bot "
+                    "reply and chance event up to the player's next decision (or the end), "
+                    "the player's view, their legal actions by name and the log (docs/play.md). "
+                    'The server keeps nothing. {"game", "hint": true} adds a hint (the exact '
+                    "advice where it exists, else rollouts) and plays nothing; hints count as "
+                    "heavy searches. Bots stop at half the time limit: then pending is true "
+                    'and {"game"} alone goes on. A changed game, an illegal action or another '
+                    "version is a 400 naming the action or field.",
+                    "requestBody": {
+                        "required": True,
+                        "content": {JSON_TYPE: {"schema": {"$ref": "#/components/schemas/PlayRequest"}}},
+                    },
+                    "responses": {
+                        "200": ok(
+                            "the game and the player's view", {"$ref": "#/components/schemas/PlayAnswer"}
+                        ),
+                        **body_errors,
+                        "503": _error_response(
+                            "busy (too many games or hints at once), or over the time limit"
+                        ),
+                    },
+                }
+            },
             "/v1/validate": {
                 "post": {
                     "operationId": "validate",
@@ -673,6 +787,16 @@ def description() -> dict[str, Any]:
                     "responses": {"200": ok("OpenAPI 3.1", {"type": "object"}), **internal},
                 }
             },
+            "/play": {
+                "get": {
+                    "operationId": "play_page",
+                    "summary": "the page to play against the bots",
+                    "responses": {
+                        "200": ok("one self-contained HTML page", {"type": "string"}, "text/html"),
+                        **internal,
+                    },
+                }
+            },
             "/": {
                 "get": {
                     "operationId": "page",
@@ -700,6 +824,8 @@ def description() -> dict[str, Any]:
                 "Analysis": _analysis(),
                 "ReviewRequest": _review_request(),
                 "Review": _review(),
+                "PlayRequest": _play_request(),
+                "PlayAnswer": _play_answer(),
                 **{f"Boat_{g}": boat[g] for g in GOODS},
             }
         },

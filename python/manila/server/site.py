@@ -82,12 +82,15 @@ def web_file(name: str) -> bytes:
         raise
 
 
+def script_json(value: Any) -> bytes:
+    """``value`` as JSON to sit inside a <script> element ("<" escaped)."""
+    return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").encode("utf-8")
+
+
 def fill_page(page: bytes, names: dict[str, Any]) -> bytes:
     if _NAMES_SLOT not in page:
         raise OSError("the page has no slot for the names")
-    # "<" escaped: the JSON sits inside a <script> element.
-    text = json.dumps(names, ensure_ascii=False).replace("<", "\\u003c")
-    return page.replace(_NAMES_SLOT, text.encode("utf-8"))
+    return page.replace(_NAMES_SLOT, script_json(names))
 
 
 def site_files(names: dict[str, Any], *, need_engine: bool) -> dict[str, bytes]:

@@ -1,0 +1,242 @@
+"""The play page (/play) in headless Chromium at a phone's size (390x844): a whole game by
+tapping, with a hint at every kind of decision met, to the review; and a game saved mid-way,
+loaded from its file and played on.
+
+The bots are greedy (milliseconds a move) to keep the test fast; the page's own animation is
+turned off with ?speed=0. Needs Debian's chromium and chromium-driver and selenium.
+Screenshots go to the test's tmp_path, and to $MANILA_ARTIFACTS when that is set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from manila.game import State
+from test_server import serving
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+WIDTH, HEIGHT = 390, 844
+MIN_TAP = 44
+
+
+@pytest.fixture(scope="module")
+def base_url():
+    with serving(hint_time=0.5) as srv:
+        yield f"http://127.0.0.1:{srv.server_address[1]}"
+
+
+@pytest.fixture(scope="module")
+def phone():
+    if not (CHROMIUM and DRIVER):
+        pytest.fail("the browser tests need headless Chromium: apt-get install chromium chromium-driver")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--no-first-run",
+    ):
+        options.add_argument(arg)
+    options.add_experimental_option(
+        "mobileEmulation", {"deviceMetrics": {"width": WIDTH, "height": HEIGHT, "pixelRatio": 2}}
+    )
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def shot(driver, tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    assert driver.save_screenshot(str(path))
+    if os.environ.get("MANILA_ARTIFACTS"):
+        out = Path(os.environ["MANILA_ARTIFACTS"])
+        out.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, out / name)
+
+
+def js(driver, script: str):
+    return driver.execute_script(script)
+
+
+def start(driver, base_url: str, players: int, seed: int) -> None:
+    driver.get(f"{base_url}/play?speed=0")
+    driver.find_element(By.CSS_SELECTOR, f"[data-players='{players}']").click()
+    driver.find_element(By.CSS_SELECTOR, "[data-seat='0']").click()
+    for select in driver.find_elements(By.CSS_SELECTOR, "#bots select"):
+        Select(select).select_by_value("greedy")
+    seed_box = driver.find_element(By.ID, "seed")
+    seed_box.clear()
+    seed_box.send_keys(str(seed))
+    check_phone_layout(driver, "#setup button, #setup select, #setup input")
+    driver.find_element(By.ID, "start").click()
+
+
+def settled(driver) -> str:
+    """Waits for the page to be ready for a tap: 'decide' or 'end'."""
+
+    def ready(d):
+        return js(
+            d,
+            "if (busy || !current) return null;"
+            "if (current.terminal) return 'end';"
+            "return document.querySelectorAll('#choices button[data-action]:not([disabled])').length"
+            " ? 'decide' : null;",
+        )
+
+    return WebDriverWait(driver, 60).until(ready)
+
+
+def check_phone_layout(driver, taps: str) -> None:
+    """No horizontal scroll; every visible tap target at least 44 px each way."""
+    width = js(driver, "return [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1] == WIDTH, width
+    small = js(
+        driver,
+        f"return [...document.querySelectorAll({json.dumps(taps)})].filter((e) => e.offsetParent)"
+        f".map((e) => [e.id || e.dataset.action || e.textContent, e.getBoundingClientRect()])"
+        f".filter(([, r]) => r.width < {MIN_TAP} || r.height < {MIN_TAP}).map(([n, r]) => [n, r.width, r.height]);",
+    )
+    assert not small, small
+
+
+def check_decision_on_screen(driver) -> None:
+    rect = js(driver, "return document.getElementById('decision').getBoundingClientRect().toJSON()")
+    assert rect["top"] >= 0 and rect["bottom"] <= HEIGHT + 0.5 and rect["height"] > MIN_TAP, rect
+    buttons = js(
+        driver,
+        "return [...document.querySelectorAll('#choices button, #hint')].map((b) => b.getBoundingClientRect().toJSON());",
+    )
+    # The panel scrolls inside itself: its first row of choices is in view without scrolling.
+    assert buttons and buttons[0]["top"] >= rect["top"] and buttons[0]["bottom"] <= HEIGHT, (rect, buttons[0])
+    check_phone_layout(driver, "#choices button, #hint, #save, #copy, #new")
+
+
+def ask_hint(driver) -> dict:
+    driver.find_element(By.ID, "hint").click()
+    WebDriverWait(driver, 60).until(
+        lambda d: js(
+            d, "return !busy && !!document.querySelector('#hint-text .hint-source, #hint-text .error')"
+        )
+    )
+    error = js(driver, "const e = document.querySelector('#hint-text .error'); return e && e.textContent")
+    assert not error, error
+    best = js(
+        driver, "const b = document.querySelector('#choices button.best'); return b && b.dataset.action"
+    )
+    assert best, "the hint marks no option"
+    words = js(driver, "return document.getElementById('hint-text').textContent")
+    assert "Best" in words or "best" in words, words
+    return {"best": best, "words": words}
+
+
+def tap_choice(driver, prefer_best: bool) -> str:
+    """Taps the best-marked option, else passes in the auction, else the first option."""
+    phase = js(driver, "return current.phase")
+    options = [
+        b
+        for b in driver.find_elements(By.CSS_SELECTOR, "#choices button[data-action]")
+        if b.get_attribute("data-action") not in ("mortgage", "repay")
+    ]
+    chosen = next((b for b in options if "best" in b.get_attribute("class")), None) if prefer_best else None
+    if chosen is None and phase == "auction":
+        chosen = next(b for b in options if b.get_attribute("data-action") == "pass")
+    chosen = chosen or options[0]
+    action = chosen.get_attribute("data-action")
+    chosen.click()
+    return action
+
+
+def play_decisions(driver, tmp_path: Path, hinted: dict, limit: int = 10_000) -> int:
+    """Plays up to ``limit`` decisions by tapping (a hint at each new kind); returns how many."""
+    done = 0
+    while done < limit and settled(driver) == "decide":
+        check_decision_on_screen(driver)
+        phase = js(driver, "return current.phase")
+        assert js(driver, "return current.legal_actions.length") > 0
+        new_kind = phase not in hinted
+        if new_kind:
+            hinted[phase] = ask_hint(driver)
+            shot(driver, tmp_path, f"play-{phase}.png")
+        tap_choice(driver, prefer_best=new_kind)
+        done += 1
+    return done
+
+
+def browser_errors(driver) -> list:
+    return [
+        e for e in driver.get_log("browser") if e["level"] == "SEVERE" and "/v1/review" not in e["message"]
+    ]
+
+
+def test_a_whole_game_by_tapping_with_hints_and_the_review(phone, base_url, tmp_path):
+    start(phone, base_url, players=3, seed=12)
+    hinted: dict = {}
+    decisions = play_decisions(phone, tmp_path, hinted)
+    assert settled(phone) == "end"
+    assert decisions > 10
+    assert {"auction", "placement"} <= set(hinted), hinted.keys()
+    final = js(phone, "return current.final")
+    assert len(final["wealth"]) == 3 and final["winners"]
+    assert phone.find_element(By.ID, "winners").text.endswith(".")
+    # The review is asked for at the end and shown (or its absence said) in the end card.
+    WebDriverWait(phone, 60).until(
+        lambda d: js(
+            d,
+            "return !!(document.getElementById('review').dataset.ready || document.getElementById('review-error'))",
+        )
+    )
+    assert phone.find_element(By.ID, "end").is_displayed()
+    assert not phone.find_element(By.ID, "decision").is_displayed()
+    log = js(phone, "return [...document.querySelectorAll('#log li')].map((li) => li.textContent)")
+    assert log[-1].startswith("game over: ")
+    assert any(line.startswith("roll: ") for line in log)
+    shot(phone, tmp_path, "play-end.png")
+    assert not browser_errors(phone)
+
+
+def test_a_game_saved_mid_way_is_loaded_and_played_on(phone, base_url, tmp_path):
+    phone.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(tmp_path)})
+    start(phone, base_url, players=4, seed=21)
+    play_decisions(phone, tmp_path, {"auction": None, "placement": None}, limit=8)
+    assert settled(phone) == "decide"
+    saved = js(phone, "return current.game")
+    log_before = js(phone, "return [...document.querySelectorAll('#log li')].map((li) => li.textContent)")
+    phone.find_element(By.ID, "save").click()
+    files: list = []
+    deadline = time.monotonic() + 20
+    while not files and time.monotonic() < deadline:
+        files = [p for p in tmp_path.glob("manila-*.json") if p.stat().st_size]
+        time.sleep(0.1)
+    assert files, "the game was not downloaded"
+    assert json.loads(files[0].read_text()) == saved
+    # A new page: the game comes back from the file, with its log, and goes on.
+    phone.get(f"{base_url}/play?speed=0")
+    phone.find_element(By.ID, "file").send_keys(str(files[0]))
+    phone.find_element(By.ID, "load").click()
+    assert settled(phone) == "decide"
+    assert js(phone, "return current.game") == saved
+    assert (
+        js(phone, "return [...document.querySelectorAll('#log li')].map((li) => li.textContent)")
+        == log_before
+    )
+    play_decisions(phone, tmp_path, {"auction": None, "placement": None}, limit=6)
+    later = js(phone, "return current.game")
+    assert later["history"][: len(saved["history"])] == saved["history"]
+    assert len(later["history"]) > len(saved["history"])
+    State.deserialize(later)  # the engine reads the page's game
+    assert not browser_errors(phone)

@@ -181,21 +181,20 @@ std::vector<DecisionOption> decision_options(const GameState& s, int max_bids) {
     return out;
 }
 
-namespace {
-
 bool anyone_can_place(const Board& b) {
     for (int p = 0; p < b.num_players; ++p)
         if (!((b.declined >> p) & 1) && b.accomplices(p) < b.max_accomplices) return true;
     return false;
 }
 
-// Once no placement remains in the voyage, its expectation is exact (parts 2 and 3).
 bool no_placement_remains(const Board& b) {
     const bool phase =
         b.phase == Phase::kRoll || b.phase == Phase::kSmallPilot || b.phase == Phase::kLargePilot;
     return phase && b.next_roll <= kNumRollsPerVoyage &&
            (b.next_roll == kNumRollsPerVoyage || !anyone_can_place(b));
 }
+
+namespace {
 
 // The decider's expected payoff (wealth) of the voyage in progress, as the decider sees it.
 double voyage_expectation(const GameState& g, int decider) {
@@ -205,9 +204,10 @@ double voyage_expectation(const GameState& g, int decider) {
            static_cast<double>(denominator(v->next_roll));
 }
 
-// Every player's expected payoff (wealth) of the voyage in progress: as the decider sees
-// it (the others' face-down shares hidden, only the decider's entry filled), or with
-// `everyone`, as this rollout's state holds them (a sample, when the shares are sampled).
+}  // namespace
+
+// With `everyone`: as this rollout's state holds them (a sample, when the shares are
+// sampled).
 std::vector<double> expected_payoffs(const GameState& g, int decider, bool everyone) {
     std::vector<double> out(static_cast<std::size_t>(g.num_players()), 0.0);
     if (!everyone) {
@@ -222,6 +222,8 @@ std::vector<double> expected_payoffs(const GameState& g, int decider, bool every
     for (std::size_t p = 0; p < out.size(); ++p) out[p] = static_cast<double>(all[p]) / den;
     return out;
 }
+
+namespace {
 
 struct Outcome {
     double value = 0;   // pesos (voyage) or the win share (game)
@@ -431,11 +433,10 @@ void check_config(const AnalysisConfig& c) {
 
 }  // namespace
 
-namespace {
-
 // The analysis of the given options of the decision due in s (the config checked).
 Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options,
                          const AnalysisConfig& config, const AnalysisProgress& progress) {
+    check_config(config);
     const auto started = std::chrono::steady_clock::now();
     auto elapsed = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -482,8 +483,10 @@ Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options
         std::stable_sort(proxy.begin(), proxy.end(),
                          [](const auto& x, const auto& y) { return x.first > y.first; });
         std::vector<std::size_t> keep;
-        for (int k = 0; k < c.screen; ++k)
-            keep.push_back(proxy[static_cast<std::size_t>(k)].second);
+        if (c.keep_first) keep.push_back(0);
+        for (std::size_t k = 0;
+             k < proxy.size() && keep.size() < static_cast<std::size_t>(c.screen); ++k)
+            if (!c.keep_first || proxy[k].second != 0) keep.push_back(proxy[k].second);
         std::sort(keep.begin(), keep.end());
         std::vector<DecisionOption> kept;
         for (std::size_t k : keep) kept.push_back(out.options[k]);
@@ -625,11 +628,8 @@ Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options
     return out;
 }
 
-}  // namespace
-
 Analysis analyse_decision(const GameState& s, const AnalysisConfig& config,
                           const AnalysisProgress& progress) {
-    check_config(config);
     return analyse_options(s, decision_options(s, config.max_bids), config, progress);
 }
 

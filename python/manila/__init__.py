@@ -25,6 +25,7 @@ from .game.analysis import Analysis, analyse
 from .game.bots import GreedyBot, RandomBot
 from .game.engine import Game, IllegalActionError
 from .game.ladder import LadderResult, ladder
+from .game.review import Review, review
 from .game.simulate import SimulationResult, simulate
 from .game.vector_env import VectorEnv
 from .sweeps.enumerate import enumerate_starts, reachable
@@ -55,6 +56,7 @@ __all__ = [
     "Position",
     "Problem",
     "RandomBot",
+    "Review",
     "Rules",
     "SimulationResult",
     "StateError",
@@ -72,6 +74,7 @@ __all__ = [
     "rank_starts",
     "reachable",
     "read_frame",
+    "review",
     "simulate",
     "sweep",
     "validate",

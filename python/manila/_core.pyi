@@ -486,3 +486,31 @@ def table_state(
     seed: int,
 ) -> GameState: ...
 def resample_hidden(state: GameState, viewer: int, seed: int) -> GameState: ...
+
+# ---- review of a game (bind_review.cpp)
+
+# decisions (index, player, voyage, kind, forced, chosen, exact, stop, rollouts, best (an
+# index), screened_out, options: option 0 the chosen one), events (index, voyage, action,
+# kind, before, after, luck, luck_ci95, exact), voyage_wealth, wealth, seconds, items.
+def review_game(
+    initial: GameState,
+    history: Sequence[int],
+    *,
+    horizon: str = "voyage",
+    policy: str = "greedy-wealth",
+    seed: int = 0,
+    rollouts: int = 0,
+    max_rollouts: int = 256,
+    time_limit: SupportsFloat | SupportsIndex = 2.0,
+    target: SupportsFloat | SupportsIndex = 0.0,
+    batch: int = 16,
+    threads: int = 0,
+    max_bids: int = 8,
+    screen: int = 12,
+    exact: bool = True,
+    sample_hidden: bool = True,
+    relative: bool = False,
+    luck_rollouts: int = 256,
+    decisions: bool = True,
+    progress: Callable[[int, int], bool] | None = None,
+) -> dict[str, Any]: ...

@@ -62,6 +62,8 @@ struct AnalysisConfig {
     // Horizon voyage: the decider's change of wealth minus the mean of the others' (the
     // shortcut then values every player's payoff as the rollout's state holds their shares).
     bool relative = false;
+    // The screen keeps option 0 whatever its value (a review's chosen option).
+    bool keep_first = false;
 };
 
 struct OptionValue {
@@ -95,6 +97,20 @@ using AnalysisProgress = std::function<bool(int rollouts, double gap_ci95)>;
 // Throws std::invalid_argument naming the argument: s must be at a player's decision.
 Analysis analyse_decision(const GameState& s, const AnalysisConfig& config,
                           const AnalysisProgress& progress = {});
+
+// The analysis of the given options of the decision due in s (decision_options, or some
+// of them, or in another order: option 0 is the one the diffs are taken from).
+Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options,
+                         const AnalysisConfig& config, const AnalysisProgress& progress = {});
+
+// Whether a player may still place in this voyage (not declined, an accomplice in hand).
+bool anyone_can_place(const Board& b);
+// Once no placement remains in the voyage, its expectation is exact (parts 2 and 3).
+bool no_placement_remains(const Board& b);
+// Every player's expected payoff (wealth) of the rest of the voyage in progress: as the
+// decider sees it (the others' face-down shares hidden, only the decider's entry filled),
+// or with `everyone`, as the state holds them.
+std::vector<double> expected_payoffs(const GameState& g, int decider, bool everyone);
 
 // The expert bot: the auction and the harbour master's choices by rollouts to the end of
 // the voyage (its own view only: the others' face-down shares sampled), every other

@@ -29,6 +29,7 @@ from .games import add_ladder_arguments, add_simulate_arguments, run_ladder, run
 from .plot import add_plot_arguments, run_plot
 from .replay import add_replay_arguments, run_replay
 from .report import render, render_advice
+from .review import add_review_arguments, run_review
 from .sweep import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
 
 
@@ -263,6 +264,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_analyse_arguments(an)
     an.set_defaults(run=run_analyse)
+
+    rv = sub.add_parser(
+        "review",
+        help="review a recorded game: each decision's loss against the best, each player's luck",
+        description="Every decision of every player of a recorded game (simulate --record, "
+        "State.serialize()) against the best option by rollouts, classed fine, inaccuracy, "
+        "mistake or blunder, and each player's luck from the deals and the dice: docs/review.md.",
+    )
+    add_review_arguments(rv)
+    rv.set_defaults(run=run_review)
 
     rp = sub.add_parser(
         "replay",

@@ -1,12 +1,14 @@
-"""``python -m manila plot``: heat maps and start charts written to PNG."""
+"""``python -m manila plot``: heat maps, start charts and game reviews written to PNG."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from ..game.review import plot_review
 from ..sweeps.enumerate import position_code
 from ..sweeps.plot import heatmap, starts_chart
+from .review import add_review_arguments, review_records, selected_records
 from .sweep import add_pattern_arguments, add_starts_arguments, pattern_from_args, starts_from_args
 
 
@@ -39,6 +41,14 @@ def add_plot_arguments(parser: argparse.ArgumentParser) -> None:
     )
     starts.add_argument("-o", "--output", required=True, metavar="FILE.png", help="the PNG to write")
     add_starts_arguments(starts, table=False)
+    rev = sub.add_parser(
+        "review",
+        help="each player's value voyage by voyage in a reviewed game, blunders marked",
+        description="Reviews a recorded game (as python -m manila review does) and plots each "
+        "player's value or win probability voyage by voyage with the blunders and mistakes marked.",
+    )
+    rev.add_argument("-o", "--output", required=True, metavar="FILE.png", help="the PNG to write")
+    add_review_arguments(rev)
 
 
 def run_plot(args: argparse.Namespace) -> int:
@@ -64,6 +74,9 @@ def run_plot(args: argparse.Namespace) -> int:
             reachable=args.reachable,
             pattern=pattern_from_args(args),
         )
+    elif args.chart == "review":
+        records = selected_records(args.record, args.game if args.game is not None else 0)
+        fig = plot_review(review_records(args, records)[0])
     else:
         by, ranking = starts_from_args(args)
         fig = starts_chart(ranking, by)

@@ -5,6 +5,7 @@ Routes (see docs/http.md, and ``GET /openapi.json`` for the full description)::
     POST /v1/evaluate     a state (JSON, or {"notation": "r2 ..."}) -> the evaluation JSON
     POST /v1/advise       a position (a state with a "moment") -> the advice JSON
     POST /v1/analyse      {"table": a table or serialized state, ...} -> the analysis JSON
+    POST /v1/review       {"record": a finished game, ...} -> the review JSON
     POST /v1/play         {"new": {...}} or {"game": ..., "action": ...} -> the game after the bots' replies
     POST /v1/validate     a state -> {"valid": true, "state", "notation"} (canonical), or a 400
     GET  /v1/example      an example state
@@ -51,6 +52,7 @@ from ..common.errors import Problem, StateError
 from ..common.inputs import json_error_text, json_type, no_json_constant
 from ..common.version import __version__
 from ..game.analysis import analyse
+from ..game.review import review
 from ..voyage.advice import advise
 from ..voyage.evaluation import evaluate
 from ..voyage.example import EXAMPLE
@@ -229,6 +231,46 @@ def _analyse(kwargs: dict[str, Any]) -> dict[str, Any]:
     """Runs on a worker thread (GIL released in C++)."""
     args = dict(kwargs)
     return analyse(args.pop("table"), **args).to_dict()
+
+
+class _ReviewCancelled(Exception):
+    """The review ran past its deadline: it stopped itself."""
+
+
+def _review_input(data: Any) -> dict[str, Any]:
+    """The arguments of manila.review from a POST /v1/review body, bounded for a server."""
+    if not isinstance(data, dict):
+        raise ApiError(400, f"the body must be a JSON object with a record, not {json_type(data)}")
+    unknown = [k for k in data if k not in _openapi.REVIEW_KEYS]
+    if unknown:
+        raise ApiError(400, f"unknown key; allowed: {', '.join(_openapi.REVIEW_KEYS)}", unknown[0])
+    if "record" not in data:
+        raise ApiError(
+            400, "the game to review (a line of simulate --record, or State.serialize())", "record"
+        )
+    kwargs = {k: data[k] for k in data if k != "record"}
+    kwargs.setdefault("quick", True)
+    cap = _openapi.REVIEW_MAX_ROLLOUTS
+    for key in ("rollouts", "luck_rollouts"):
+        n = kwargs.get(key)
+        if isinstance(n, int) and not isinstance(n, bool) and n > cap:
+            raise ApiError(400, f"at most {cap} on this server", key)
+    kwargs["max_rollouts"] = min(cap, int(kwargs.pop("max_rollouts", cap)))
+    kwargs["threads"] = 1
+    return {"record": data["record"], **kwargs}
+
+
+def _review(kwargs: dict[str, Any], deadline: float) -> dict[str, Any]:
+    """Runs on a worker thread (GIL released in C++); stops itself at the deadline."""
+    args = dict(kwargs)
+
+    def progress(done: int, total: int) -> bool:
+        return time.monotonic() < deadline
+
+    result = review(args.pop("record"), progress=progress, **args)
+    if not result.complete:
+        raise _ReviewCancelled()
+    return result.to_dict()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -527,6 +569,40 @@ class Handler(BaseHTTPRequestHandler):
             raise ApiError(400, str(exc)) from None
         return self._json(result)
 
+    def route_review(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
+        # A review runs many analyses: it takes a heavy slot like /v1/analyse, and stops
+        # itself (503) rather than outlive the request.
+        heavy = self.server.heavy
+        if not heavy.acquire(blocking=False):
+            raise ApiError(
+                503,
+                f"busy: {self.server.heavy_limit} heavy search(es) already running; try again shortly",
+                headers={"Retry-After": "1"},
+            )
+        future = None
+        try:
+            self._params(query, ())
+            kwargs = _review_input(self._read_json())
+            deadline = time.monotonic() + 0.8 * max(0.0, self._deadline - time.monotonic())
+            future = self.server.pool.submit(_review, kwargs, deadline)
+            future.add_done_callback(lambda _: heavy.release())
+        finally:
+            if future is None:
+                heavy.release()
+        too_long = ApiError(
+            503,
+            f"the review took longer than the time limit of {self.server.time_limit:g} s "
+            "(review long games with python -m manila review)",
+            headers={"Retry-After": "1"},
+        )
+        try:
+            result = future.result(timeout=max(0.0, self._deadline - time.monotonic()))
+        except (concurrent.futures.TimeoutError, _ReviewCancelled):
+            raise too_long from None
+        except ValueError as exc:  # a bad record or argument (the message names the action)
+            raise ApiError(400, str(exc)) from None
+        return self._json(result)
+
     def _computed(
         self,
         query: str,
@@ -678,6 +754,7 @@ ROUTES: dict[str, dict[str, Callable[..., tuple[int, bytes, str, dict[str, str]]
     "/v1/evaluate": {"POST": Handler.route_evaluate},
     "/v1/advise": {"POST": Handler.route_advise},
     "/v1/analyse": {"POST": Handler.route_analyse},
+    "/v1/review": {"POST": Handler.route_review},
     "/v1/validate": {"POST": Handler.route_validate},
 }
 

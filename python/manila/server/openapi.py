@@ -43,6 +43,11 @@ ANALYSIS_KEYS = (
     "screen",
 )
 
+# POST /v1/review: the budgets of a quick review at most, one thread, and the whole review
+# within the request's time limit (else 503).
+REVIEW_MAX_ROLLOUTS = 64  # per option of a decision, and per chance event
+REVIEW_KEYS = ("record", "horizon", "policy", "seed", "quick", "rollouts", "luck_rollouts", "exact")
+
 
 def _error_response(description: str) -> dict[str, Any]:
     return {
@@ -121,6 +126,96 @@ def _analysis() -> dict[str, Any]:
             "target": {"type": "number"},
             "screened_out": {"type": "integer"},
             "seconds": {"type": "number"},
+        },
+    }
+
+
+def _review_request() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": ["record"],
+        "additionalProperties": False,
+        "properties": {
+            "record": {
+                "type": "object",
+                "description": "a finished game: a line of simulate --record, or State.serialize()",
+            },
+            "horizon": {"enum": list(HORIZONS), "default": "voyage"},
+            "policy": {"enum": list(POLICIES), "default": "greedy-wealth"},
+            "seed": {"type": "integer", "minimum": 0, "default": 0},
+            "quick": {
+                "type": "boolean",
+                "default": True,
+                "description": "the coarser pass (the server's default)",
+            },
+            "rollouts": {
+                "type": "integer",
+                "minimum": 2,
+                "maximum": REVIEW_MAX_ROLLOUTS,
+                "description": "per option of every decision; absent: the stop rule",
+            },
+            "luck_rollouts": {"type": "integer", "minimum": 0, "maximum": REVIEW_MAX_ROLLOUTS},
+            "exact": {"type": "boolean", "default": True},
+        },
+    }
+
+
+def _review() -> dict[str, Any]:
+    number = {"type": "number"}
+    decision = {
+        "type": "object",
+        "required": [
+            "index",
+            "player",
+            "voyage",
+            "kind",
+            "chosen",
+            "best",
+            "loss",
+            "loss_ci95",
+            "class",
+            "forced",
+            "exact",
+        ],
+        "properties": {
+            "index": {"type": "integer"},
+            "player": {"type": "string"},
+            "voyage": {"type": "integer"},
+            "kind": {"type": "string"},
+            "chosen": {"type": "string"},
+            "best": {"type": "string"},
+            "loss": {**number, "minimum": 0},
+            "loss_ci95": {**number, "minimum": 0},
+            "class": {"enum": ["fine", "inaccuracy", "mistake", "blunder"]},
+            "forced": {"type": "boolean"},
+            "exact": {"type": "boolean"},
+            "table": {"type": "string", "description": "the table as the decider saw it, in notation"},
+        },
+    }
+    player = {
+        "type": "object",
+        "required": ["decisions", "non_forced", "total_loss", "mean_loss", "accuracy", "luck"],
+        "properties": {
+            "decisions": {"type": "integer"},
+            "non_forced": {"type": "integer"},
+            "total_loss": number,
+            "mean_loss": number,
+            "accuracy": {**number, "minimum": 0, "maximum": 1},
+            "luck": number,
+            "luck_ci95": number,
+            "wealth": {"type": "integer"},
+        },
+    }
+    return {
+        "type": "object",
+        "required": ["horizon", "policy", "seed", "decisions", "players"],
+        "properties": {
+            "horizon": {"type": "string"},
+            "policy": {"type": "string"},
+            "seed": {"type": "integer"},
+            "decisions": {"type": "array", "items": decision},
+            "players": {"type": "object", "additionalProperties": player},
+            "events": {"type": "array", "items": {"type": "object"}},
         },
     }
 
@@ -591,6 +686,30 @@ def description() -> dict[str, Any]:
                     },
                 }
             },
+            "/v1/review": {
+                "post": {
+                    "operationId": "review",
+                    "summary": "review a recorded game: each decision's loss, each player's luck",
+                    "description": "Every decision of every player of a finished game against the "
+                    "best option by rollouts (loss, class), and each player's luck from the deals "
+                    "and the dice (docs/review.md). Bounded: the quick pass by "
+                    f"default, at most {REVIEW_MAX_ROLLOUTS} rollouts per option and per chance "
+                    "event, one thread, and the whole review within the request's time limit "
+                    "(else 503: review long games with python -m manila review). It counts as a "
+                    "heavy search.",
+                    "requestBody": {
+                        "required": True,
+                        "content": {JSON_TYPE: {"schema": {"$ref": "#/components/schemas/ReviewRequest"}}},
+                    },
+                    "responses": {
+                        "200": ok(
+                            "the review JSON (docs/review.md)", {"$ref": "#/components/schemas/Review"}
+                        ),
+                        **body_errors,
+                        "503": _error_response("busy, or the review would take longer than the time limit"),
+                    },
+                }
+            },
             "/v1/play": {
                 "post": {
                     "operationId": "play",
@@ -703,6 +822,8 @@ def description() -> dict[str, Any]:
                 "Errors": errors,
                 "AnalyseRequest": _analyse_request(),
                 "Analysis": _analysis(),
+                "ReviewRequest": _review_request(),
+                "Review": _review(),
                 "PlayRequest": _play_request(),
                 "PlayAnswer": _play_answer(),
                 **{f"Boat_{g}": boat[g] for g in GOODS},

@@ -1,0 +1,136 @@
+#include <pybind11/functional.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "manila/bots.hpp"
+#include "manila/review.hpp"
+
+namespace py = pybind11;
+using namespace manila;
+
+namespace {
+
+py::dict decision_dict(const ReviewedDecision& d) {
+    py::dict out;
+    out["index"] = d.index;
+    out["player"] = d.player;
+    out["voyage"] = d.voyage;
+    out["kind"] = d.kind;
+    out["forced"] = d.forced;
+    out["chosen"] = d.chosen;
+    const Analysis& a = d.analysis;
+    out["exact"] = a.exact;
+    out["stop"] = a.stop;
+    out["rollouts"] = a.rollouts;
+    out["best"] = a.best;
+    out["screened_out"] = a.screened_out;
+    py::list options;
+    for (std::size_t k = 0; k < a.options.size(); ++k) {
+        const OptionValue& v = a.values[k];
+        py::dict o;
+        o["name"] = a.options[k].name;
+        o["mean"] = v.mean;
+        o["ci95"] = v.ci95;
+        o["diff"] = v.diff;
+        o["diff_ci95"] = v.diff_ci95;
+        o["rollouts"] = v.rollouts;
+        options.append(o);
+    }
+    out["options"] = options;
+    return out;
+}
+
+py::dict event_dict(const ChanceLuck& e) {
+    py::dict out;
+    out["index"] = e.index;
+    out["voyage"] = e.voyage;
+    out["action"] = e.action;
+    out["kind"] = e.kind;
+    out["before"] = e.before;
+    out["after"] = e.after;
+    out["luck"] = e.luck;
+    out["luck_ci95"] = e.luck_ci95;
+    out["exact"] = e.exact;
+    return out;
+}
+
+}  // namespace
+
+void register_review(py::module_& m) {
+    // A review runs for seconds to minutes: on copies of the state and the history with the
+    // GIL released (the C++ work touches no Python object). The progress callback, after
+    // every item on this thread, takes the GIL back; an exception it raises stops the
+    // review and is raised again here.
+    m.def(
+        "review_game",
+        [](const GameState& initial, const std::vector<int>& history, const std::string& horizon,
+           const std::string& policy, std::uint64_t seed, int rollouts, int max_rollouts,
+           double time_limit, double target, int batch, int threads, int max_bids, int screen,
+           bool exact, bool sample_hidden, bool relative, int luck_rollouts, bool with_decisions,
+           std::optional<std::function<bool(int, int)>> progress) {
+            ReviewConfig c;
+            if (horizon != "voyage" && horizon != "game")
+                throw std::invalid_argument("horizon: must be \"voyage\" or \"game\", got \"" +
+                                            horizon + "\"");
+            c.analysis.horizon = horizon == "voyage" ? Horizon::kVoyage : Horizon::kGame;
+            c.analysis.policy = bot_kind_of(policy);
+            c.analysis.seed = seed;
+            c.analysis.rollouts = rollouts;
+            c.analysis.max_rollouts = max_rollouts;
+            c.analysis.time_limit = time_limit;
+            c.analysis.target = target;
+            c.analysis.batch = batch;
+            c.analysis.threads = threads;
+            c.analysis.max_bids = max_bids;
+            c.analysis.screen = screen;
+            c.analysis.exact_shortcut = exact;
+            c.analysis.exact_answers = exact;
+            c.analysis.sample_hidden = sample_hidden;
+            c.analysis.relative = relative;
+            c.luck_rollouts = luck_rollouts;
+            c.decisions = with_decisions;
+            const GameState copy = initial;
+            ReviewProgress report;
+            bool failed = false;
+            if (progress)
+                report = [&](int done, int total) {
+                    py::gil_scoped_acquire acquire;
+                    try {
+                        return (*progress)(done, total);
+                    } catch (py::error_already_set& e) {
+                        e.restore();  // raised again below, once the GIL is back
+                        failed = true;
+                        return false;
+                    }
+                };
+            Review r;
+            {
+                py::gil_scoped_release release;
+                r = review_game(copy, history, c, report);
+            }
+            if (failed) throw py::error_already_set();
+            py::dict out;
+            py::list decisions, events;
+            for (const ReviewedDecision& d : r.decisions) decisions.append(decision_dict(d));
+            for (const ChanceLuck& e : r.events) events.append(event_dict(e));
+            out["decisions"] = decisions;
+            out["events"] = events;
+            out["voyage_wealth"] = r.voyage_wealth;
+            out["wealth"] = r.wealth;
+            out["seconds"] = r.seconds;
+            out["items"] = r.items;
+            return out;
+        },
+        py::arg("initial"), py::arg("history"), py::kw_only(), py::arg("horizon") = "voyage",
+        py::arg("policy") = "greedy-wealth", py::arg("seed") = 0, py::arg("rollouts") = 0,
+        py::arg("max_rollouts") = 256, py::arg("time_limit") = 2.0, py::arg("target") = 0.0,
+        py::arg("batch") = 16, py::arg("threads") = 0, py::arg("max_bids") = 8,
+        py::arg("screen") = 12, py::arg("exact") = true, py::arg("sample_hidden") = true,
+        py::arg("relative") = false, py::arg("luck_rollouts") = 256, py::arg("decisions") = true,
+        py::arg("progress") = py::none());
+}

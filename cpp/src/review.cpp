@@ -1,0 +1,282 @@
+// Review of a recorded game: the analysis of every decision, the luck of every chance event.
+
+#include "manila/review.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "game_internal.hpp"
+#include "manila/bots.hpp"
+#include "parallel.hpp"
+
+namespace manila {
+
+namespace {
+
+constexpr double kZ95 = 1.96;
+// Key layout under a luck rollout's key (apart from the analysis's, which has its own):
+// the seats, then the dice of (voyage, roll) and the deal, whatever the moves before them.
+constexpr std::uint64_t kLuckKey = 0x6c75636b;  // the luck rollouts' seeds apart
+constexpr std::uint64_t kSeatKey = 2;
+constexpr std::uint64_t kChanceKey = 16;
+
+bool is_loan(int a) { return a == action::kMortgage || a == action::kRepay; }
+
+bool harbour_phase(Phase p) {
+    return p == Phase::kBuyShare || p == Phase::kChooseGoods || p == Phase::kPlaceBoats;
+}
+
+// The actions from history[i] on that make the decision due at state s (loans skipped):
+// one, or the harbour master's share, goods and start spaces; `last` the index of the
+// last of them.
+std::vector<int> chosen_actions(const GameState& s, const std::vector<int>& history, std::size_t i,
+                                std::size_t& last) {
+    std::vector<int> out;
+    GameState g = s;
+    const bool harbour = harbour_phase(g.board().phase);
+    for (std::size_t k = i; k < history.size(); ++k) {
+        const int a = history[k];
+        if (!g.is_legal(a)) break;  // reported by the replay
+        g.apply_legal(a);
+        last = k;
+        if (is_loan(a)) continue;
+        out.push_back(a);
+        if (!harbour || !harbour_phase(g.board().phase)) break;
+    }
+    return out;
+}
+
+std::string history_error(std::size_t i, const GameState& s, int a) {
+    std::string name = a >= 0 && a < action::kNumActions ? " (" + action_name(a) + ")" : "";
+    std::string reason = s.illegal_reason(a);
+    return "history[" + std::to_string(i) + "]: action " + std::to_string(a) + name +
+           " is illegal: " + (reason.empty() ? "no such action" : reason);
+}
+
+struct Moments {
+    double mean = 0, ci95 = 0;
+};
+
+Moments moments(const std::vector<double>& xs) {
+    Moments m;
+    const std::size_t n = xs.size();
+    if (n == 0) return m;
+    double sum = 0;
+    for (double x : xs) sum += x;
+    m.mean = sum / static_cast<double>(n);
+    if (n > 1) {
+        double sq = 0;
+        for (double x : xs) sq += (x - m.mean) * (x - m.mean);
+        m.ci95 = kZ95 * std::sqrt(sq / static_cast<double>(n - 1) / static_cast<double>(n));
+    }
+    return m;
+}
+
+// The luck of chance action a at state s for every player.
+ChanceLuck event_luck(const GameState& s, int a, std::size_t index, const ReviewConfig& config) {
+    const AnalysisConfig& c = config.analysis;
+    const Board& b = s.board();
+    ChanceLuck out;
+    out.index = static_cast<int>(index);
+    out.voyage = std::max(1, b.voyage);
+    out.action = a;
+    out.kind = b.phase == Phase::kDeal ? "deal" : "roll";
+    const auto n = static_cast<std::size_t>(s.num_players());
+    GameState after = s;
+    after.apply_legal(a);
+    // The greedy bots draw nothing from their generators: one rollout without chance is all.
+    const bool deterministic = c.policy == BotKind::kGreedy || c.policy == BotKind::kGreedyWealth;
+    const std::uint64_t base = derive_seed(c.seed, kLuckKey);
+    // The first rollout tells whether any chance is left: if not, both sides are exact.
+    bool sampled_before = false, sampled_after = false;
+    const std::vector<double> b0 =
+        rollout_values(s, c.horizon, out.voyage, c.policy, derive_seed(base, 0), sampled_before);
+    const std::vector<double> a0 =
+        rollout_values(after, c.horizon, out.voyage, c.policy, derive_seed(base, 0), sampled_after);
+    if (c.horizon == Horizon::kVoyage && c.exact_shortcut && no_placement_remains(b) &&
+        !sampled_after && deterministic) {
+        // The rollout from s took the exact expectation at once (no chance drawn either).
+        out.exact = true;
+        out.before = b0;
+        out.after = a0;
+        out.luck.resize(n);
+        out.luck_ci95.assign(n, 0.0);
+        for (std::size_t p = 0; p < n; ++p) out.luck[p] = a0[p] - b0[p];
+        return out;
+    }
+    const int rollouts = std::max(2, config.luck_rollouts);
+    std::vector<std::vector<double>> before(n, std::vector<double>(rollouts)),
+        diff(n, std::vector<double>(rollouts)), aft(n, std::vector<double>(rollouts));
+    const int threads = c.threads == 0 ? hardware_threads() : c.threads;
+    parallel_for(rollouts, threads, [&](int i) {
+        const std::uint64_t key = derive_seed(base, static_cast<std::uint64_t>(i));
+        bool sb = false, sa = false;
+        const std::vector<double> vb =
+            i == 0 ? b0 : rollout_values(s, c.horizon, out.voyage, c.policy, key, sb);
+        const std::vector<double> va =
+            i == 0 || (!sampled_after && deterministic)
+                ? a0
+                : rollout_values(after, c.horizon, out.voyage, c.policy, key, sa);
+        for (std::size_t p = 0; p < n; ++p) {
+            const auto k = static_cast<std::size_t>(i);
+            before[p][k] = vb[p];
+            aft[p][k] = va[p];
+            diff[p][k] = va[p] - vb[p];
+        }
+    });
+    for (std::size_t p = 0; p < n; ++p) {
+        const Moments m = moments(diff[p]);
+        out.luck.push_back(m.mean);
+        out.luck_ci95.push_back(m.ci95);
+        out.before.push_back(moments(before[p]).mean);
+        out.after.push_back(moments(aft[p]).mean);
+    }
+    return out;
+}
+
+ReviewedDecision review_decision(const GameState& s, const std::vector<int>& chosen,
+                                 std::size_t index, const ReviewConfig& config) {
+    ReviewedDecision out;
+    out.index = static_cast<int>(index);
+    out.player = s.current_player();
+    out.voyage = s.board().voyage;
+    out.kind = decision_kind(s);
+    std::vector<DecisionOption> all = decision_options(s, 0);
+    const auto hit = std::find_if(all.begin(), all.end(),
+                                  [&](const DecisionOption& o) { return o.actions == chosen; });
+    if (hit == all.end())
+        throw std::invalid_argument("history[" + std::to_string(index) +
+                                    "]: the actions from here make no option of the " + out.kind +
+                                    " decision");
+    out.chosen = hit->name;
+    out.analysis.decider = out.player;
+    out.analysis.kind = out.kind;
+    out.analysis.config = config.analysis;
+    if (all.size() == 1) {
+        out.forced = true;
+        out.analysis.stop = "forced";
+        out.analysis.exact = true;
+        return out;
+    }
+    // The chosen option first (diffs are then from it, paired), then the others; with
+    // max_bids only some of the bids, the chosen one always among them.
+    std::vector<DecisionOption> options{*hit};
+    for (DecisionOption& o : decision_options(s, config.analysis.max_bids))
+        if (o.actions != chosen) options.push_back(std::move(o));
+    AnalysisConfig c = config.analysis;
+    c.keep_first = true;
+    out.analysis = analyse_options(s, std::move(options), c);
+    return out;
+}
+
+}  // namespace
+
+std::vector<double> rollout_values(GameState g, Horizon horizon, int voyage, BotKind policy,
+                                   std::uint64_t key, bool& sampled) {
+    sampled = false;
+    const auto n = static_cast<std::size_t>(g.num_players());
+    std::vector<Rng> seats;
+    for (std::size_t p = 0; p < n; ++p) seats.emplace_back(derive_seed(key, kSeatKey + p));
+    std::vector<double> expected(n, 0.0);
+    std::size_t moves = 0;
+    while (!g.is_terminal()) {
+        const Board& b = g.board();
+        if (horizon == Horizon::kVoyage) {
+            if (b.voyage > voyage) break;
+            if (no_placement_remains(b)) {
+                expected = expected_payoffs(g, 0, true);
+                break;
+            }
+        }
+        int a;
+        if (g.is_chance_node()) {
+            const auto sub =
+                static_cast<std::uint64_t>(b.phase == Phase::kDeal ? 8 + b.dealt : b.next_roll);
+            Rng r(derive_seed(derive_seed(key, kChanceKey + static_cast<std::uint64_t>(b.voyage)),
+                              sub));
+            a = g.sample_chance(r);
+            sampled = true;
+        } else {
+            a = bot_action(policy, g, seats[static_cast<std::size_t>(b.current)]);
+        }
+        g.apply_legal(a);
+        if (++moves > static_cast<std::size_t>(kMaxGameActions))
+            throw std::runtime_error("review: a rollout does not end");
+    }
+    const std::vector<int> w = g.returns();
+    std::vector<double> out(n);
+    if (horizon == Horizon::kVoyage) {
+        for (std::size_t p = 0; p < n; ++p) out[p] = w[p] + expected[p];
+        return out;
+    }
+    // Horizon game: the win share, ties shared.
+    const int top = *std::max_element(w.begin(), w.end());
+    const auto tied = static_cast<double>(std::count(w.begin(), w.end(), top));
+    for (std::size_t p = 0; p < n; ++p) out[p] = w[p] == top ? 1.0 / tied : 0.0;
+    return out;
+}
+
+Review review_game(const GameState& initial, const std::vector<int>& history,
+                   const ReviewConfig& config, const ReviewProgress& progress) {
+    if (config.luck_rollouts < 0)
+        throw std::invalid_argument("luck_rollouts: must be at least 0, got " +
+                                    std::to_string(config.luck_rollouts));
+    const auto started = std::chrono::steady_clock::now();
+    Review out;
+    // First pass: check the record and find its items (decisions and chance events).
+    struct Item {
+        std::size_t index;
+        std::vector<int> chosen;  // empty for a chance event
+    };
+    std::vector<Item> items;
+    {
+        GameState g = initial;
+        std::size_t busy_until = 0;  // the harbour master's actions after the first
+        for (std::size_t i = 0; i < history.size(); ++i) {
+            const int a = history[i];
+            if (g.is_terminal())
+                throw std::invalid_argument("history[" + std::to_string(i) + "]: action " +
+                                            std::to_string(a) + " after the end of the game");
+            if (a < 0 || a >= action::kNumActions || !g.is_legal(a))
+                throw std::invalid_argument(history_error(i, g, a));
+            if (g.is_chance_node()) {
+                if (config.luck_rollouts > 0) items.push_back({i, {}});
+            } else if (config.decisions && !is_loan(a) && i >= busy_until) {
+                std::size_t last = i;
+                items.push_back({i, chosen_actions(g, history, i, last)});
+                busy_until = last + 1;
+            }
+            g.apply_legal(a);
+        }
+    }
+    const int total = static_cast<int>(items.size());
+    out.items = total;
+    GameState g = initial;
+    int last_voyage = g.board().voyage;
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < history.size(); ++i) {
+        if (next < items.size() && items[next].index == i) {
+            const Item& item = items[next++];
+            if (item.chosen.empty())
+                out.events.push_back(event_luck(g, history[i], i, config));
+            else
+                out.decisions.push_back(review_decision(g, item.chosen, i, config));
+            if (progress && !progress(static_cast<int>(next), total)) break;
+        }
+        g.apply_legal(history[i]);
+        if (g.board().voyage != last_voyage || g.is_terminal()) {
+            if (last_voyage >= 1) out.voyage_wealth.push_back(g.returns());
+            last_voyage = g.board().voyage;
+        }
+    }
+    out.wealth = g.returns();
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return out;
+}
+
+}  // namespace manila

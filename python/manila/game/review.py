@@ -1,0 +1,628 @@
+"""Review of a recorded game (docs/review.md): every decision against the best, and luck.
+
+    >>> from manila.game.simulate import simulate
+    >>> records = []
+    >>> _ = simulate(players=3, games=1, bots="greedy", seed=1, record=records.append)
+    >>> result = review(records[0], rollouts=2, luck_rollouts=2)
+    >>> sorted(result.players)
+    ['p0', 'p1', 'p2']
+    >>> all(d.loss >= 0 for d in result.decisions)
+    True
+
+Every decision of every player is analysed (manila.game.analysis) against the best option:
+the **loss** is the value of the best option minus that of the chosen one, never negative, 0
+for the best and for forced decisions; at horizon ``"voyage"`` in pesos of wealth to the end
+of the voyage, at ``"game"`` in points of win probability. Every chance event (a share
+dealt, a roll) gets each player's **luck**: the value after it minus the expected value
+before it. Loans (mortgage, repay) are no decision and are skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Union
+
+import numpy as np
+
+from .. import _core
+from ..common.vocab import PLAYER_COUNTS
+from ..voyage.notation import format_moment, format_state
+from .analysis import HORIZONS, POLICIES
+from .engine import Game, IllegalActionError, State
+from .view import PlayerView
+
+__all__ = [
+    "ACCURACY_SCALE",
+    "CLASSES",
+    "THRESHOLDS",
+    "Decision",
+    "PlayerSummary",
+    "Review",
+    "render_review",
+    "review",
+]
+
+# The classes of a loss, and the least loss of each class above "fine", per horizon (pesos
+# at voyage, win probability at game). A loss not above its own 95% half-width is "fine"
+# whatever its size: rollout noise alone makes a chosen option look a little worse.
+CLASSES = ("fine", "inaccuracy", "mistake", "blunder")
+THRESHOLDS: dict[str, tuple[float, float, float]] = {
+    "voyage": (1.0, 3.0, 6.0),
+    "game": (0.02, 0.05, 0.10),
+}
+# accuracy = exp(-mean_loss / scale): 1 for no loss, 1/e at a mean loss of the mistake
+# threshold per non-forced decision.
+ACCURACY_SCALE = {"voyage": 3.0, "game": 0.05}
+
+# The rollout budgets: per option, the stop rule's most and its target (the paired
+# half-width of the best two), the seconds per decision; per chance event, the rollouts.
+BUDGETS: dict[bool, dict[str, dict[str, float]]] = {
+    False: {
+        "voyage": {"max_rollouts": 64, "target": 1.0, "time_limit": 0.5, "luck_rollouts": 64},
+        "game": {"max_rollouts": 128, "target": 0.02, "time_limit": 4.0, "luck_rollouts": 64},
+    },
+    True: {
+        "voyage": {"max_rollouts": 24, "target": 2.0, "time_limit": 0.3, "luck_rollouts": 24},
+        "game": {"max_rollouts": 32, "target": 0.04, "time_limit": 1.0, "luck_rollouts": 16},
+    },
+}
+# The decider's own payoff, as part 4 values it (not minus the others').
+RELATIVE = False
+# Rollouts per option between checks of the stop rule (racing drops clear losers early).
+BATCH = 16
+
+RecordLike = Union[State, str, Mapping[str, Any]]
+Progress = Callable[[int, int], Optional[bool]]
+
+
+def loss_class(loss: float, ci95: float, horizon: str) -> str:
+    """The class of a loss at a horizon (``THRESHOLDS``; not above its interval: fine)."""
+    if loss <= ci95:
+        return "fine"
+    k = sum(loss >= t for t in THRESHOLDS[horizon])
+    return CLASSES[k]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One reviewed decision (``to_dict()`` is the contract's entry)."""
+
+    index: int
+    player: str
+    voyage: int
+    kind: str
+    chosen: str
+    best: str
+    loss: float
+    loss_ci95: float
+    cls: str
+    forced: bool
+    exact: bool
+    options: int
+    rollouts: int
+    chosen_value: Optional[float]
+    best_value: Optional[float]
+    table: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "player": self.player,
+            "voyage": self.voyage,
+            "kind": self.kind,
+            "chosen": self.chosen,
+            "best": self.best,
+            "loss": self.loss,
+            "loss_ci95": self.loss_ci95,
+            "class": self.cls,
+            "forced": self.forced,
+            "exact": self.exact,
+            "options": self.options,
+            "rollouts": self.rollouts,
+            "chosen_value": self.chosen_value,
+            "best_value": self.best_value,
+            "table": self.table,
+        }
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    decisions: int
+    non_forced: int
+    total_loss: float
+    total_loss_ci95: float
+    mean_loss: float
+    mean_loss_ci95: float
+    accuracy: float
+    luck: float
+    luck_ci95: float
+    classes: dict[str, int]
+    wealth: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "decisions": self.decisions,
+            "non_forced": self.non_forced,
+            "total_loss": self.total_loss,
+            "total_loss_ci95": self.total_loss_ci95,
+            "mean_loss": self.mean_loss,
+            "mean_loss_ci95": self.mean_loss_ci95,
+            "accuracy": self.accuracy,
+            "luck": self.luck,
+            "luck_ci95": self.luck_ci95,
+            "classes": dict(self.classes),
+            "wealth": self.wealth,
+        }
+
+
+@dataclass(frozen=True)
+class Review:
+    horizon: str
+    policy: str
+    seed: int
+    quick: bool
+    decisions: list[Decision]
+    players: dict[str, PlayerSummary]
+    events: list[dict[str, Any]]
+    voyage_wealth: list[list[int]]
+    seconds: float
+    voyage_starts: list[int] = field(default_factory=list)  # history index of each voyage's first action
+    actions: int = 0
+    items: int = 0  # decisions and chance events of the record
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def unit(self) -> str:
+        return "pesos" if self.horizon == "voyage" else "win probability"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "horizon": self.horizon,
+            "policy": self.policy,
+            "seed": self.seed,
+            "quick": self.quick,
+            "unit": self.unit,
+            "thresholds": dict(zip(CLASSES[1:], THRESHOLDS[self.horizon])),
+            "decisions": [d.to_dict() for d in self.decisions],
+            "players": {name: p.to_dict() for name, p in self.players.items()},
+            "events": self.events,
+            "voyage_wealth": self.voyage_wealth,
+            "seconds": self.seconds,
+            "complete": self.complete,
+        }
+
+    @property
+    def complete(self) -> bool:
+        """False when ``progress`` stopped the review early."""
+        return len(self.decisions) + len(self.events) >= self.items
+
+    def worst(self, limit: int = 10) -> list[Decision]:
+        """The costliest decisions, worst first (fine ones left out)."""
+        bad = [d for d in self.decisions if d.cls != "fine"]
+        return sorted(bad, key=lambda d: (-d.loss, d.index))[:limit]
+
+
+def _record_state(record: RecordLike) -> tuple[Game, list[int], Optional[Mapping[str, Any]]]:
+    """The game and the history of a record (``simulate --record``, ``State.serialize()``,
+    a State); ValueError naming what is wrong."""
+    if isinstance(record, State):
+        return record.game, record.history(), None
+    if isinstance(record, str):
+        try:
+            record = json.loads(record)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            raise ValueError(f"not a game record: not valid JSON ({exc})") from None
+    lead = "not a game record (simulate --record and State.serialize() write them)"
+    if not isinstance(record, Mapping):
+        raise ValueError(f"{lead}: a record is a JSON object")
+    if record.get("game", "manila") != "manila":
+        raise ValueError(f"{lead}: game: {record.get('game')!r}, not manila")
+    history = record.get("history")
+    if not isinstance(history, list) or not all(
+        isinstance(a, int) and not isinstance(a, bool) for a in history
+    ):
+        raise ValueError(f"{lead}: history: missing, or not a list of action ids")
+    players = record.get("players", 4)
+    if isinstance(players, bool) or players not in PLAYER_COUNTS:
+        raise ValueError(f"{lead}: players: must be one of {list(PLAYER_COUNTS)}, got {players!r}")
+    seed = record.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"{lead}: seed: must be a whole number of at least 0, got {seed!r}")
+    try:
+        game = Game(players=players, seed=seed, rules=record.get("rules"))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{lead}: rules: {exc}") from None
+    actions = record.get("actions")
+    if isinstance(actions, int) and not isinstance(actions, bool) and actions != len(history):
+        raise ValueError(f"cut short: the record says {actions} actions, its history holds {len(history)}")
+    return game, list(history), record
+
+
+def _replay(game: Game, history: Sequence[int]) -> list[State]:
+    """The state before every action (and the last), checked: one error naming the
+    action that is illegal, or the record cut short."""
+    state = game.new_initial_state()
+    states = []
+    for i, a in enumerate(history):
+        states.append(state.clone())
+        if state.is_terminal():
+            raise ValueError(f"history[{i}]: action {a}: the game was already over")
+        if not 0 <= a < _core.NUM_ACTIONS:
+            raise ValueError(f"history[{i}]: action {a}: no such action (0..{_core.NUM_ACTIONS - 1})")
+        try:
+            state.apply_action(a)
+        except IllegalActionError as exc:
+            raise ValueError(f"history[{i}]: action {a} ({state.action_name(a)}): {exc.reason}") from None
+    if not state.is_terminal():
+        raise ValueError(
+            f"cut short: the game is not over after its {len(history)} actions "
+            f"(voyage {state.voyage_number}, {state.phase})"
+        )
+    states.append(state)
+    return states
+
+
+def _table(state: State) -> str:
+    """The table as the decider saw it: the voyage notation of their view and the moment,
+    or (before the boats are placed) the auction and the money."""
+    me = state.current_player()
+    view = PlayerView(state, me)
+    pos = view.position("wealth") or view.voyage_state("wealth")
+    if pos is not None:
+        text = format_state(pos)
+        if "moment" in pos:
+            text += " " + format_moment(pos["moment"])
+        return text
+    obs = state.observation(me)
+    cash = ", ".join(f"p{p} {pl['cash']}" for p, pl in enumerate(obs["players"]))
+    prices = ", ".join(f"{g} {v}" for g, v in obs["prices"].items())
+    text = f"voyage {state.voyage_number}, {state.phase}; cash {cash}; prices {prices}"
+    auction = obs.get("auction") or {}
+    if state.phase == "auction" and auction.get("high_bidder") is not None:
+        bidder = auction["high_bidder"]
+        text += (
+            f"; high bid {auction.get('high_bid')} by {f'p{bidder}' if isinstance(bidder, int) else bidder}"
+        )
+    return text
+
+
+def _check(value: Any, name: str, low: float, integer: bool = True) -> None:
+    ok = isinstance(value, int) if integer else isinstance(value, (int, float))
+    if isinstance(value, bool) or not ok or (not integer and not math.isfinite(value)) or value < low:
+        kind = "an integer" if integer else "a number"
+        raise ValueError(f"{name}: must be {kind} of at least {low:g}, got {value!r}")
+
+
+def review(
+    record: RecordLike,
+    horizon: str = "voyage",
+    policy: str = "greedy-wealth",
+    seed: int = 0,
+    quick: bool = False,
+    *,
+    rollouts: Optional[int] = None,
+    max_rollouts: Optional[int] = None,
+    target: Optional[float] = None,
+    time_limit: Optional[float] = None,
+    luck_rollouts: Optional[int] = None,
+    max_bids: int = 4,
+    screen: int = 12,
+    exact: bool = True,
+    decisions: bool = True,
+    threads: int = 0,
+    progress: Optional[Progress] = None,
+) -> Review:
+    """Every decision of a recorded game against the best, and every chance event's luck.
+
+    ``record``: a game record (``simulate --record``), a serialized state
+    (``State.serialize()``), its JSON text, or a finished State. ``rollouts``: a fixed number
+    per option; otherwise the stop rule of the analysis per decision (``max_rollouts``,
+    ``target``, ``time_limit`` seconds; defaults by horizon in ``BUDGETS``, coarser with
+    ``quick``). ``luck_rollouts`` per chance event (0: no luck). Auctions: at most
+    ``max_bids`` bids (spread evenly) besides the chosen one; the harbour master:
+    ``screen`` combinations besides the chosen one. ``decisions=False``: the luck alone.
+    ``progress(done, total)`` is called
+    after every item; returning False stops early. Same seed, same review.
+    """
+    if horizon not in HORIZONS:
+        raise ValueError(f"horizon: must be one of {', '.join(HORIZONS)}, got {horizon!r}")
+    if policy not in POLICIES:
+        raise ValueError(f"policy: must be one of {', '.join(POLICIES)}, got {policy!r}")
+    if not isinstance(quick, bool):
+        raise ValueError(f"quick: true or false, got {quick!r}")
+    if not isinstance(exact, bool):
+        raise ValueError(f"exact: true or false, got {exact!r}")
+    if not isinstance(decisions, bool):
+        raise ValueError(f"decisions: true or false, got {decisions!r}")
+    budget = BUDGETS[quick][horizon]
+    max_rollouts = int(budget["max_rollouts"]) if max_rollouts is None else max_rollouts
+    target = budget["target"] if target is None else target
+    time_limit = budget["time_limit"] if time_limit is None else time_limit
+    luck_rollouts = int(budget["luck_rollouts"]) if luck_rollouts is None else luck_rollouts
+    _check(seed, "seed", 0)
+    if rollouts is not None:
+        _check(rollouts, "rollouts", 2)
+    _check(max_rollouts, "max_rollouts", 2)
+    _check(target, "target", 0, integer=False)
+    _check(time_limit, "time_limit", 0, integer=False)
+    _check(luck_rollouts, "luck_rollouts", 0)
+    _check(max_bids, "max_bids", 0)
+    _check(screen, "screen", 0)
+    _check(threads, "threads", 0)
+
+    game, history, _ = _record_state(record)
+    states = _replay(game, history)
+
+    def report(done: int, total: int) -> bool:
+        return progress is None or progress(done, total) is not False
+
+    raw = _core.review_game(
+        game.new_initial_state()._s,
+        history,
+        horizon=horizon,
+        policy=policy,
+        seed=seed,
+        rollouts=rollouts or 0,
+        max_rollouts=max_rollouts,
+        time_limit=time_limit,
+        target=target,
+        batch=BATCH,
+        threads=threads,
+        max_bids=max_bids,
+        screen=screen,
+        exact=exact,
+        sample_hidden=True,
+        relative=RELATIVE,
+        luck_rollouts=luck_rollouts,
+        decisions=decisions,
+        progress=report if progress is not None else None,
+    )
+    reviewed = [_decision(d, states[d["index"]], horizon) for d in raw["decisions"]]
+    names = [f"p{p}" for p in range(game.players)]
+    players = _summaries(reviewed, raw["events"], raw["wealth"], names, horizon)
+    events = [
+        {
+            "index": e["index"],
+            "voyage": e["voyage"],
+            "kind": e["kind"],
+            "outcome": game.action_name(e["action"]),
+            "exact": e["exact"],
+            "luck": dict(zip(names, e["luck"])),
+            "luck_ci95": dict(zip(names, e["luck_ci95"])),
+            "before": dict(zip(names, e["before"])),
+        }
+        for e in raw["events"]
+    ]
+    return Review(
+        horizon=horizon,
+        policy=policy,
+        seed=seed,
+        quick=quick,
+        decisions=reviewed,
+        players=players,
+        events=events,
+        voyage_wealth=raw["voyage_wealth"],
+        seconds=raw["seconds"],
+        voyage_starts=[
+            i
+            for i in range(1, len(states))
+            if states[i].voyage_number != states[i - 1].voyage_number
+            and states[i].voyage_number >= 1
+            and not states[i].is_terminal()
+        ],
+        actions=len(history),
+        items=raw["items"],
+    )
+
+
+def _decision(d: dict[str, Any], state: State, horizon: str) -> Decision:
+    options = d["options"]
+    if d["forced"] or not options:
+        loss = ci = 0.0
+        best = d["chosen"]
+        chosen_value = best_value = None
+        rollouts = 0
+    else:
+        b = options[d["best"]]
+        best = b["name"]
+        # Option 0 is the chosen one: the best's paired diff is the loss.
+        loss = max(0.0, b["diff"]) if d["best"] != 0 else 0.0
+        ci = b["diff_ci95"] if d["best"] != 0 else 0.0
+        chosen_value, best_value = options[0]["mean"], b["mean"]
+        rollouts = d["rollouts"]
+    return Decision(
+        index=d["index"],
+        player=f"p{d['player']}",
+        voyage=d["voyage"],
+        kind=d["kind"],
+        chosen=d["chosen"],
+        best=best,
+        loss=loss,
+        loss_ci95=ci,
+        cls="fine" if d["forced"] else loss_class(loss, ci, horizon),
+        forced=d["forced"],
+        exact=d["exact"],
+        options=len(options) if options else 1,
+        rollouts=rollouts,
+        chosen_value=chosen_value,
+        best_value=best_value,
+        table=_table(state),
+    )
+
+
+def _summaries(
+    decisions: Sequence[Decision],
+    events: Sequence[Mapping[str, Any]],
+    wealth: Sequence[int],
+    names: Sequence[str],
+    horizon: str,
+) -> dict[str, PlayerSummary]:
+    out = {}
+    for p, name in enumerate(names):
+        mine = [d for d in decisions if d.player == name]
+        free = [d for d in mine if not d.forced]
+        total = sum(d.loss for d in free)
+        mean = total / len(free) if free else 0.0
+        # Over the decisions: their spread, not only the rollouts' noise.
+        spread = (
+            math.sqrt(sum((d.loss - mean) ** 2 for d in free) / (len(free) - 1) / len(free))
+            if len(free) > 1
+            else 0.0
+        )
+        luck = sum(e["luck"][p] for e in events)
+        luck_ci = math.sqrt(sum(e["luck_ci95"][p] ** 2 for e in events))
+        out[name] = PlayerSummary(
+            decisions=len(mine),
+            non_forced=len(free),
+            total_loss=total,
+            total_loss_ci95=math.sqrt(sum(d.loss_ci95**2 for d in free)),
+            mean_loss=mean,
+            mean_loss_ci95=1.96 * spread,
+            accuracy=math.exp(-mean / ACCURACY_SCALE[horizon]),
+            luck=luck,
+            luck_ci95=luck_ci,
+            classes={c: sum(d.cls == c for d in free) for c in CLASSES},
+            wealth=int(wealth[p]),
+        )
+    return out
+
+
+def _amount(x: float, horizon: str) -> str:
+    return f"{x:.1f}" if horizon == "voyage" else f"{100 * x:.1f} pts"
+
+
+def render_review(result: Review, limit: int = 10) -> str:
+    """The terminal report: each player's line, what luck and play say about the result,
+    then the worst decisions first with the table as it stood and the better option."""
+    h = result.horizon
+    unit = "pesos" if h == "voyage" else "points of win probability"
+    lines = [
+        f"Review at horizon {h} ({unit}), policy {result.policy}, seed {result.seed}"
+        + (", quick" if result.quick else "")
+        + f": {len(result.decisions)} decisions, {result.seconds:.1f} s",
+        f"{'player':<7}{'wealth':>7}{'decisions':>11}{'loss':>9}{'mean':>8}{'accuracy':>10}"
+        f"{'luck':>16}  inacc/mistake/blunder",
+    ]
+    for name, p in result.players.items():
+        luck = f"{_amount(p.luck, h)} ± {_amount(p.luck_ci95, h)}"
+        lines.append(
+            f"{name:<7}{p.wealth:>7}{p.non_forced:>6}/{p.decisions:<4}{_amount(p.total_loss, h):>9}"
+            f"{_amount(p.mean_loss, h):>8}{100 * p.accuracy:>9.0f}%{luck:>16}  "
+            f"{p.classes['inaccuracy']}/{p.classes['mistake']}/{p.classes['blunder']}"
+        )
+    lines.extend(_verdicts(result))
+    worst = result.worst(limit)
+    if worst:
+        lines.append("")
+        lines.append(f"The {len(worst)} costliest decisions:")
+    for d in worst:
+        how = "exact" if d.exact else f"± {_amount(d.loss_ci95, h)}"
+        lines.append(
+            f"  #{d.index} voyage {d.voyage}, {d.player} {d.kind}: {d.cls}: "
+            f"chose {d.chosen!r}, better {d.best!r}: loses {_amount(d.loss, h)} {how}"
+        )
+        lines.append(f"      {d.table}")
+    return "\n".join(lines)
+
+
+def _verdicts(result: Review) -> list[str]:
+    """ "p1 finished 12 behind p0: 20 of luck against, 8 of play better" for each player
+    behind the winner (horizon voyage: pesos add up over the voyages)."""
+    if result.horizon != "voyage" or not result.players:
+        return []
+    top_name, top = max(result.players.items(), key=lambda kv: kv[1].wealth)
+    out = []
+    for name, p in result.players.items():
+        if name == top_name:
+            continue
+        behind = top.wealth - p.wealth
+        luck = p.luck - top.luck
+        play = top.total_loss - p.total_loss
+        out.append(
+            f"{name} finished {behind} behind {top_name}: {abs(luck):.0f} of luck "
+            f"{'against' if luck < 0 else 'for'}, {abs(play):.0f} of play "
+            f"{'better' if play >= 0 else 'worse'}"
+        )
+    return out
+
+
+def _voyage_axis(result: Review) -> Callable[[int], float]:
+    """History index -> voyage axis: voyage v spans (v - 1, v], the deal sits at 0."""
+    starts = result.voyage_starts
+    last = result.actions
+
+    def at(index: int) -> float:
+        for v in range(len(starts), 0, -1):
+            begin = starts[v - 1]
+            if index >= begin:
+                end = starts[v] if v < len(starts) else last
+                return v - 1 + (index - begin + 1) / max(1, end - begin)
+        return 0.0
+
+    return at
+
+
+def plot_review(result: Review) -> Any:
+    """Each player's value (horizon voyage: expected wealth at the end of the voyage in
+    progress; game: win probability) along the game, voyage by voyage, before every chance
+    event and at every voyage's end, with the blunders (x) and mistakes (o) marked on the
+    player's line. A ``matplotlib.figure.Figure`` (the plot extra)."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise ImportError("plotting needs matplotlib: pip install 'manila[plot]'") from None
+    fig = Figure(figsize=(9, 4.8))
+    ax = fig.add_subplot()
+    at = _voyage_axis(result)
+    names = list(result.players)
+    colors = [f"C{k}" for k in range(len(names))]
+    scale = 1.0 if result.horizon == "voyage" else 100.0
+    for k, name in enumerate(names):
+        xs: list[float] = []
+        ys: list[float] = []
+        for e in result.events:
+            xs.append(at(e["index"]) - 1e-9)
+            ys.append(scale * e["before"][name])
+        if result.horizon == "voyage":
+            for v, wealth in enumerate(result.voyage_wealth, 1):
+                xs.append(float(v))
+                ys.append(float(wealth[k]))
+        else:
+            xs.append(float(len(result.voyage_wealth)))
+            ys.append(
+                scale
+                * (
+                    1.0
+                    if result.players[name].wealth == max(p.wealth for p in result.players.values())
+                    else 0.0
+                )
+            )
+        order = sorted(range(len(xs)), key=xs.__getitem__)
+        xs, ys = [xs[i] for i in order], [ys[i] for i in order]
+        ax.plot(xs, ys, color=colors[k], label=f"{name} ({result.players[name].wealth})", linewidth=1.4)
+        for d in result.decisions:
+            if d.player != name or d.cls not in ("mistake", "blunder"):
+                continue
+            x = at(d.index)
+            y = float(np.interp(x, xs, ys)) if xs else 0.0
+            ax.plot(
+                [x],
+                [y],
+                "x" if d.cls == "blunder" else "o",
+                color=colors[k],
+                markersize=9 if d.cls == "blunder" else 6,
+                fillstyle="none",
+            )
+    ax.set_xlabel("voyage")
+    ax.set_ylabel(
+        "expected wealth at the voyage's end" if result.horizon == "voyage" else "win probability (%)"
+    )
+    ax.set_title(f"Review (horizon {result.horizon}, policy {result.policy}): x blunder, o mistake")
+    ax.set_xticks(range(0, len(result.voyage_wealth) + 1))
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="upper left", fontsize="small")
+    fig.tight_layout()
+    return fig

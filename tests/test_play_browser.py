@@ -32,7 +32,8 @@ MIN_TAP = 44
 
 @pytest.fixture(scope="module")
 def base_url():
-    with serving(hint_time=0.5) as srv:
+    # A time limit that leaves room for the review of a whole game on a loaded machine.
+    with serving(hint_time=0.5, time_limit=120.0) as srv:
         yield f"http://127.0.0.1:{srv.server_address[1]}"
 
 
@@ -178,9 +179,7 @@ def play_decisions(driver, tmp_path: Path, hinted: dict, limit: int = 10_000) ->
 
 
 def browser_errors(driver) -> list:
-    return [
-        e for e in driver.get_log("browser") if e["level"] == "SEVERE" and "/v1/review" not in e["message"]
-    ]
+    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
 
 def test_a_whole_game_by_tapping_with_hints_and_the_review(phone, base_url, tmp_path):
@@ -193,13 +192,15 @@ def test_a_whole_game_by_tapping_with_hints_and_the_review(phone, base_url, tmp_
     final = js(phone, "return current.final")
     assert len(final["wealth"]) == 3 and final["winners"]
     assert phone.find_element(By.ID, "winners").text.endswith(".")
-    # The review is asked for at the end and shown (or its absence said) in the end card.
-    WebDriverWait(phone, 60).until(
+    # The review is asked for at the end and shown in the end card.
+    WebDriverWait(phone, 150).until(
         lambda d: js(
             d,
             "return !!(document.getElementById('review').dataset.ready || document.getElementById('review-error'))",
         )
     )
+    assert not phone.find_elements(By.ID, "review-error"), phone.find_element(By.ID, "review").text
+    assert "accuracy" in phone.find_element(By.ID, "review").text.lower()
     assert phone.find_element(By.ID, "end").is_displayed()
     assert not phone.find_element(By.ID, "decision").is_displayed()
     log = js(phone, "return [...document.querySelectorAll('#log li')].map((li) => li.textContent)")

@@ -99,7 +99,15 @@ def test_long_calls_release_the_gil():
         },
         "spots": {"pirate_1": "blue", "pirate_2": "green", "pilot_small": "yellow", "pilot_large": "red"},
     }
-    states = [manila.VoyageState.from_dict(start)] * 40
+    # Distinct starts: the evaluator remembers payoffs across calls, so copies of one
+    # state would make the batch too short to tell.
+    triples = [(a, b, 9 - a - b) for a in range(6) for b in range(6) if 0 <= 9 - a - b <= 5]
+    states = [
+        manila.VoyageState.from_dict(
+            {**start, "boats": {g: {**start["boats"][g], "position": p} for g, p in zip(start["boats"], t)}}
+        )
+        for t in triples
+    ]
     cores = [s.to_core() for s in states]
     inside = threading.Event()
     done = threading.Event()

@@ -51,6 +51,11 @@ def cases() -> dict:
         except manila.StateError:
             continue  # a state where that player has no accomplice left
         advice.append({"position": position, "expected": expected})
+    # The deepest search: a whole round of four before roll 1, which overflowed a small stack.
+    deep = manila.parse("r1 ginseng@3 silk@3 jade@3 player=red").to_dict()
+    order = ["red", "blue", "green", "yellow"]
+    deep["moment"] = {"kind": "placement", "order": order, "to_move": "red"}
+    advice.append({"position": deep, "expected": manila.advise(deep, exact=True).to_dict()})
     return {"evaluate": evaluations, "advise": advice}
 
 

@@ -25,7 +25,9 @@ command -v "$cxx" >/dev/null || {
 flags=(--target=wasm32-wasi --sysroot=/usr -nostdinc++ -isystem "$libcxx/include/wasm32-wasi/c++/v1"
        -std=c++17 -O3 -fexceptions -DNDEBUG -I"$root/cpp/include"
        -Wall -Wextra -Wpedantic -Wconversion -Wno-sign-conversion -Werror)  # as gcc builds it
-link=(-mexec-model=reactor -fuse-ld=lld -L"$libcxx/lib/wasm32-wasi" -Wl,--gc-sections -Wl,--strip-all)
+# The placement search recurses through the evaluator: a stack of lld's default 64 KiB
+# overflows into the heap without a word, so give it 8 MiB.
+link=(-mexec-model=reactor -fuse-ld=lld -Wl,-z,stack-size=8388608 -L"$libcxx/lib/wasm32-wasi" -Wl,--gc-sections -Wl,--strip-all)
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -77,6 +77,7 @@ TIME_LIMIT = 10.0  # seconds for one request, from its headers to its answer
 HINT_TIME = 4.0  # seconds of rollouts for a hint that the exact advice does not cover
 HEAVY_LIMIT = 1  # advice searches (up to seconds each) that run at once
 IDLE_TIMEOUT = 30.0  # seconds an idle keep-alive connection is kept open
+_RETRY = {"Retry-After": "1"}  # busy or too slow: try again in a second
 JSON_TYPE = _openapi.JSON_TYPE
 _FLAGS = {"1": True, "true": True, "0": False, "false": False}
 _NOTATION_KEYS = ("notation", "exact", "strict")
@@ -200,31 +201,39 @@ def _state_input(data: Any) -> tuple[Any, Optional[bool], Optional[bool]]:
     return data["notation"], data.get("exact"), data.get("strict")
 
 
+def _heavy_body(data: Any, keys: tuple[str, ...], required: str, what: str) -> dict[str, Any]:
+    """The options of a POST body for one of the heavy routes: an object of known keys
+    that has ``required`` (``what`` says what it is)."""
+    if not isinstance(data, dict):
+        raise ApiError(400, f"the body must be a JSON object with a {required}, not {json_type(data)}")
+    unknown = [k for k in data if k not in keys]
+    if unknown:
+        raise ApiError(400, f"unknown key; allowed: {', '.join(keys)}", unknown[0])
+    if required not in data:
+        raise ApiError(400, what, required)
+    return dict(data)
+
+
+def _at_most(kwargs: dict[str, Any], key: str, cap: int, unit: str = "") -> None:
+    n = kwargs.get(key)
+    if isinstance(n, int) and not isinstance(n, bool) and n > cap:
+        raise ApiError(400, f"at most {cap}{unit} on this server", key)
+
+
 def _analysis_input(data: Any, time_limit: float) -> dict[str, Any]:
     """The arguments of manila.analyse from a POST /v1/analyse body, bounded for a server:
     at most ANALYSIS_MAX_ROLLOUTS per option, and done well within the request's limit."""
-    if not isinstance(data, dict):
-        raise ApiError(400, f"the body must be a JSON object with a table, not {json_type(data)}")
-    unknown = [k for k in data if k not in _openapi.ANALYSIS_KEYS]
-    if unknown:
-        raise ApiError(400, f"unknown key; allowed: {', '.join(_openapi.ANALYSIS_KEYS)}", unknown[0])
-    if "table" not in data:
-        raise ApiError(400, "the table to analyse (an observation or a serialized state)", "table")
-    kwargs = {k: data[k] for k in data if k != "table"}
-    rollouts = kwargs.get("rollouts")
-    if (
-        isinstance(rollouts, int)
-        and not isinstance(rollouts, bool)
-        and rollouts > _openapi.ANALYSIS_MAX_ROLLOUTS
-    ):
-        raise ApiError(400, f"at most {_openapi.ANALYSIS_MAX_ROLLOUTS} per option on this server", "rollouts")
+    kwargs = _heavy_body(
+        data, _openapi.ANALYSIS_KEYS, "table", "the table to analyse (an observation or a serialized state)"
+    )
+    _at_most(kwargs, "rollouts", _openapi.ANALYSIS_MAX_ROLLOUTS, " per option")
     cap = 0.8 * time_limit  # the analysis stops by itself before the request does
     limit = kwargs.get("time_limit", cap)
     if isinstance(limit, (int, float)) and not isinstance(limit, bool):
         kwargs["time_limit"] = min(float(limit), cap)
     kwargs["max_rollouts"] = _openapi.ANALYSIS_MAX_ROLLOUTS
     kwargs["threads"] = 1
-    return {"table": data["table"], **kwargs}
+    return kwargs
 
 
 def _analyse(kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -239,25 +248,19 @@ class _ReviewCancelled(Exception):
 
 def _review_input(data: Any) -> dict[str, Any]:
     """The arguments of manila.review from a POST /v1/review body, bounded for a server."""
-    if not isinstance(data, dict):
-        raise ApiError(400, f"the body must be a JSON object with a record, not {json_type(data)}")
-    unknown = [k for k in data if k not in _openapi.REVIEW_KEYS]
-    if unknown:
-        raise ApiError(400, f"unknown key; allowed: {', '.join(_openapi.REVIEW_KEYS)}", unknown[0])
-    if "record" not in data:
-        raise ApiError(
-            400, "the game to review (a line of simulate --record, or State.serialize())", "record"
-        )
-    kwargs = {k: data[k] for k in data if k != "record"}
+    kwargs = _heavy_body(
+        data,
+        _openapi.REVIEW_KEYS,
+        "record",
+        "the game to review (a line of simulate --record, or State.serialize())",
+    )
     kwargs.setdefault("quick", True)
     cap = _openapi.REVIEW_MAX_ROLLOUTS
     for key in ("rollouts", "luck_rollouts"):
-        n = kwargs.get(key)
-        if isinstance(n, int) and not isinstance(n, bool) and n > cap:
-            raise ApiError(400, f"at most {cap} on this server", key)
+        _at_most(kwargs, key, cap)
     kwargs["max_rollouts"] = min(cap, int(kwargs.pop("max_rollouts", cap)))
     kwargs["threads"] = 1
-    return {"record": data["record"], **kwargs}
+    return kwargs
 
 
 def _review(kwargs: dict[str, Any], deadline: float) -> dict[str, Any]:
@@ -530,41 +533,19 @@ class Handler(BaseHTTPRequestHandler):
         # A search can take seconds early in a voyage: only a few run at once, and a request
         # beyond them is turned away at once rather than queued behind them.
         heavy = self.server.heavy
-        if not heavy.acquire(blocking=False):
-            raise ApiError(
-                503,
-                f"busy: {self.server.heavy_limit} advice search(es) already running; try again shortly",
-                headers={"Retry-After": "1"},
-            )
+        self._take(heavy, f"{self.server.heavy_limit} advice search(es)")
         return self._computed(query, self.server.adviser, "the advice", on_done=heavy.release)
 
     def route_analyse(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         # Rollouts run for up to the time limit: they share the heavy searches' slots with
         # the advice, and are turned away at once when those are taken.
-        heavy = self.server.heavy
-        if not heavy.acquire(blocking=False):
-            raise ApiError(
-                503,
-                f"busy: {self.server.heavy_limit} heavy search(es) already running; try again shortly",
-                headers={"Retry-After": "1"},
-            )
-        future = None
-        try:
+        def work() -> tuple[Callable[..., Any], tuple[Any, ...]]:
             self._params(query, ())
-            kwargs = _analysis_input(self._read_json(), self.server.time_limit)
-            future = self.server.pool.submit(_analyse, kwargs)
-            future.add_done_callback(lambda _: heavy.release())
-        finally:
-            if future is None:
-                heavy.release()
+            return _analyse, (_analysis_input(self._read_json(), self.server.time_limit),)
+
+        late = f"the analysis took longer than the time limit of {self.server.time_limit:g} s"
         try:
-            result = future.result(timeout=max(0.0, self._deadline - time.monotonic()))
-        except concurrent.futures.TimeoutError:
-            raise ApiError(
-                503,
-                f"the analysis took longer than the time limit of {self.server.time_limit:g} s",
-                headers={"Retry-After": "1"},
-            ) from None
+            result = self._on_pool(self.server.heavy, self._heavy_busy(), late, work)
         except ValueError as exc:  # a bad table or argument (the message names the field)
             raise ApiError(400, str(exc)) from None
         return self._json(result)
@@ -572,36 +553,56 @@ class Handler(BaseHTTPRequestHandler):
     def route_review(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         # A review runs many analyses: it takes a heavy slot like /v1/analyse, and stops
         # itself (503) rather than outlive the request.
-        heavy = self.server.heavy
-        if not heavy.acquire(blocking=False):
-            raise ApiError(
-                503,
-                f"busy: {self.server.heavy_limit} heavy search(es) already running; try again shortly",
-                headers={"Retry-After": "1"},
-            )
-        future = None
-        try:
+        def work() -> tuple[Callable[..., Any], tuple[Any, ...]]:
             self._params(query, ())
             kwargs = _review_input(self._read_json())
             deadline = time.monotonic() + 0.8 * max(0.0, self._deadline - time.monotonic())
-            future = self.server.pool.submit(_review, kwargs, deadline)
-            future.add_done_callback(lambda _: heavy.release())
-        finally:
-            if future is None:
-                heavy.release()
-        too_long = ApiError(
-            503,
+            return _review, (kwargs, deadline)
+
+        late = (
             f"the review took longer than the time limit of {self.server.time_limit:g} s "
-            "(review long games with python -m manila review)",
-            headers={"Retry-After": "1"},
+            "(review long games with python -m manila review)"
         )
         try:
-            result = future.result(timeout=max(0.0, self._deadline - time.monotonic()))
-        except (concurrent.futures.TimeoutError, _ReviewCancelled):
-            raise too_long from None
+            result = self._on_pool(self.server.heavy, self._heavy_busy(), late, work)
+        except _ReviewCancelled:
+            raise ApiError(503, late, headers=_RETRY) from None
         except ValueError as exc:  # a bad record or argument (the message names the action)
             raise ApiError(400, str(exc)) from None
         return self._json(result)
+
+    def _heavy_busy(self) -> str:
+        return f"{self.server.heavy_limit} heavy search(es)"
+
+    def _take(self, slots: threading.BoundedSemaphore, busy: str) -> None:
+        """One of ``slots``, or a 503 at once: heavy work is turned away, not queued."""
+        if not slots.acquire(blocking=False):
+            raise ApiError(503, f"busy: {busy} already running; try again shortly", headers=_RETRY)
+
+    def _on_pool(
+        self,
+        slots: threading.BoundedSemaphore,
+        busy: str,
+        late: str,
+        work: Callable[[], tuple[Callable[..., Any], tuple[Any, ...]]],
+    ) -> Any:
+        """``fn(*args)`` on the pool in one of ``slots`` (see _take), where ``work()``, called
+        once the slot is held, reads the request into ``(fn, args)``. The slot is released
+        when ``fn`` ends, even past the time limit, or at once if ``work`` fails; the answer
+        is awaited within the request's time limit, a 503 saying ``late`` past it."""
+        self._take(slots, busy)
+        future = None
+        try:
+            fn, args = work()
+            future = self.server.pool.submit(fn, *args)
+            future.add_done_callback(lambda _: slots.release())
+        finally:
+            if future is None:
+                slots.release()
+        try:
+            return future.result(timeout=max(0.0, self._deadline - time.monotonic()))
+        except concurrent.futures.TimeoutError:
+            raise ApiError(503, late, headers=_RETRY) from None
 
     def _computed(
         self,
@@ -643,7 +644,7 @@ class Handler(BaseHTTPRequestHandler):
             raise ApiError(
                 503,
                 f"{what} took longer than the time limit of {self.server.time_limit:g} s",
-                headers={"Retry-After": "1"},
+                headers=_RETRY,
             ) from None
         except StateError as exc:
             raise ApiError(400, str(exc), problems=exc.problems) from None
@@ -694,35 +695,23 @@ class Handler(BaseHTTPRequestHandler):
             table, action, want_hint, whole = parse_request(data)
         except PlayError as exc:
             raise ApiError(400, str(exc), problems=[exc.problem]) from None
-        slots = self.server.heavy if want_hint else self.server.play_slots
-        if not slots.acquire(blocking=False):
-            what = "heavy search(es)" if want_hint else "games"
-            limit = self.server.heavy_limit if want_hint else self.server.play_limit
-            raise ApiError(
-                503, f"busy: {limit} {what} already running; try again shortly", headers={"Retry-After": "1"}
-            )
-        budget = max(0.0, self._deadline - time.monotonic())
-        future = None
-        try:
+        if want_hint:
+            slots, busy = self.server.heavy, self._heavy_busy()
+        else:
+            slots, busy = self.server.play_slots, f"{self.server.play_limit} games"
+
+        def work() -> tuple[Callable[..., Any], tuple[Any, ...]]:
+            budget = max(0.0, self._deadline - time.monotonic())
             if want_hint:
-                future = self.server.pool.submit(play_hint, table, min(self.server.hint_time, 0.6 * budget))
-            else:
-                future = self.server.pool.submit(
-                    play_move, table, action, whole, time.monotonic() + 0.5 * budget
-                )
-            future.add_done_callback(lambda _: slots.release())
-        finally:
-            if future is None:
-                slots.release()
+                return play_hint, (table, min(self.server.hint_time, 0.6 * budget))
+            return play_move, (table, action, whole, time.monotonic() + 0.5 * budget)
+
+        late = (
+            f"{'the hint' if want_hint else 'the bots'} took longer than the time limit of "
+            f"{self.server.time_limit:g} s"
+        )
         try:
-            result = future.result(timeout=max(0.0, self._deadline - time.monotonic()))
-        except concurrent.futures.TimeoutError:
-            raise ApiError(
-                503,
-                f"{'the hint' if want_hint else 'the bots'} took longer than the time limit of "
-                f"{self.server.time_limit:g} s",
-                headers={"Retry-After": "1"},
-            ) from None
+            result = self._on_pool(slots, busy, late, work)
         except PlayError as exc:
             raise ApiError(400, str(exc), problems=[exc.problem]) from None
         return self._json(result)

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import manila
+import manila.bots
 from manila import _core
 from manila.game import Game, State
 from manila.game.view import PlayerView
@@ -220,3 +221,27 @@ def test_no_decision_no_analysis() -> None:
     core = Game(4, seed=0).new_initial_state()._s
     with pytest.raises(ValueError, match="chance"):
         _core.analyse_decision(core)
+
+
+class Stop(Exception):
+    pass
+
+
+def test_an_exception_in_the_progress_callback_stops_the_work_and_is_raised() -> None:
+    def progress(*_: Any) -> bool:
+        raise Stop
+
+    state = first_decision("auction")
+    with pytest.raises(Stop):
+        _core.analyse_decision(state._s, rollouts=64, batch=16, progress=progress)
+    game = Game(3, seed=2)
+    final = manila.game.play(game, manila.bots.bots_for(["greedy"] * 3, 2))
+    with pytest.raises(Stop):
+        _core.review_game(game.new_initial_state()._s, final.history(), rollouts=4, progress=progress)
+
+
+def test_the_engine_names_horizons_and_phases() -> None:
+    with pytest.raises(ValueError, match='horizon: must be "voyage" or "game", got "week"'):
+        _core.analyse_decision(first_decision("auction")._s, horizon="week")
+    with pytest.raises(ValueError, match='horizon: must be "voyage" or "game"'):
+        _core.review_game(Game(3, seed=2).new_initial_state()._s, [], horizon="week")

@@ -7,8 +7,10 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
+#include "analysis_args.hpp"
 #include "manila/analysis.hpp"
 #include "manila/bots.hpp"
 #include "manila/game.hpp"
@@ -18,18 +20,6 @@ namespace py = pybind11;
 using namespace manila;
 
 namespace {
-
-Horizon horizon_named(const std::string& name) {
-    if (name == "voyage") return Horizon::kVoyage;
-    if (name == "game") return Horizon::kGame;
-    throw std::invalid_argument("horizon: must be \"voyage\" or \"game\", got \"" + name + "\"");
-}
-
-Phase phase_named(const std::string& name) {
-    for (int p = 0; p < kNumPhases; ++p)
-        if (name == phase_name(static_cast<Phase>(p))) return static_cast<Phase>(p);
-    throw std::invalid_argument("phase: no phase is called \"" + name + "\"");
-}
 
 py::dict analysis_dict(const Analysis& a) {
     py::dict d;
@@ -45,25 +35,7 @@ py::dict analysis_dict(const Analysis& a) {
     d["gap_ci95"] = a.best_gap_ci95;
     d["best"] = a.best;
     d["screened_out"] = a.screened_out;
-    py::list options;
-    for (std::size_t k = 0; k < a.options.size(); ++k) {
-        const OptionValue& v = a.values[k];
-        py::dict o;
-        o["name"] = a.options[k].name;
-        o["actions"] = a.options[k].actions;
-        o["mean"] = v.mean;
-        o["ci95"] = v.ci95;
-        o["diff"] = v.diff;
-        o["diff_ci95"] = v.diff_ci95;
-        o["rollouts"] = v.rollouts;
-        o["exact"] = v.exact;
-        if (a.config.horizon == Horizon::kGame) {
-            o["margin"] = v.margin;
-            o["margin_ci95"] = v.margin_ci95;
-        }
-        options.append(o);
-    }
-    d["options"] = options;
+    d["options"] = options_list(a);
     return d;
 }
 
@@ -93,7 +65,7 @@ void register_analysis(py::module_& m) {
            bool sample_hidden, bool racing, int screen, bool relative,
            std::optional<std::function<bool(int, double)>> progress) {
             AnalysisConfig c;
-            c.horizon = horizon_named(horizon);
+            c.horizon = horizon_of(horizon);
             c.policy = bot_kind_of(policy);
             c.seed = seed;
             c.rollouts = rollouts;
@@ -110,25 +82,13 @@ void register_analysis(py::module_& m) {
             c.screen = screen;
             c.relative = relative;
             const GameState copy = s;
-            AnalysisProgress report;
-            bool failed = false;
-            if (progress)
-                report = [&](int done, double gap) {
-                    py::gil_scoped_acquire acquire;
-                    try {
-                        return (*progress)(done, gap);
-                    } catch (py::error_already_set& e) {
-                        e.restore();  // raised again below, once the GIL is back
-                        failed = true;
-                        return false;
-                    }
-                };
+            PythonProgress<int, double> report(std::move(progress));
             Analysis a;
             {
                 py::gil_scoped_release release;
-                a = analyse_decision(copy, c, report);
+                a = analyse_decision(copy, c, report.callback());
             }
-            if (failed) throw py::error_already_set();
+            report.rethrow_if_failed();
             py::dict d = analysis_dict(a);
             d["policy"] = policy;
             return d;
@@ -170,7 +130,7 @@ void register_analysis(py::module_& m) {
             t.num_players = num_players;
             t.rules = Rules{thirteen_to_port, pirate_variant};
             t.observer = observer;
-            t.phase = phase_named(phase);
+            t.phase = phase_of(phase);
             t.current = current;
             t.voyage = voyage;
             t.harbour_master = harbour_master;

@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "analysis_args.hpp"
 #include "manila/bots.hpp"
 #include "manila/review.hpp"
 
@@ -29,19 +31,7 @@ py::dict decision_dict(const ReviewedDecision& d) {
     out["rollouts"] = a.rollouts;
     out["best"] = a.best;
     out["screened_out"] = a.screened_out;
-    py::list options;
-    for (std::size_t k = 0; k < a.options.size(); ++k) {
-        const OptionValue& v = a.values[k];
-        py::dict o;
-        o["name"] = a.options[k].name;
-        o["mean"] = v.mean;
-        o["ci95"] = v.ci95;
-        o["diff"] = v.diff;
-        o["diff_ci95"] = v.diff_ci95;
-        o["rollouts"] = v.rollouts;
-        options.append(o);
-    }
-    out["options"] = options;
+    out["options"] = options_list(a);
     return out;
 }
 
@@ -74,10 +64,7 @@ void register_review(py::module_& m) {
            bool exact, bool sample_hidden, bool relative, int luck_rollouts, bool with_decisions,
            std::optional<std::function<bool(int, int)>> progress) {
             ReviewConfig c;
-            if (horizon != "voyage" && horizon != "game")
-                throw std::invalid_argument("horizon: must be \"voyage\" or \"game\", got \"" +
-                                            horizon + "\"");
-            c.analysis.horizon = horizon == "voyage" ? Horizon::kVoyage : Horizon::kGame;
+            c.analysis.horizon = horizon_of(horizon);
             c.analysis.policy = bot_kind_of(policy);
             c.analysis.seed = seed;
             c.analysis.rollouts = rollouts;
@@ -95,25 +82,13 @@ void register_review(py::module_& m) {
             c.luck_rollouts = luck_rollouts;
             c.decisions = with_decisions;
             const GameState copy = initial;
-            ReviewProgress report;
-            bool failed = false;
-            if (progress)
-                report = [&](int done, int total) {
-                    py::gil_scoped_acquire acquire;
-                    try {
-                        return (*progress)(done, total);
-                    } catch (py::error_already_set& e) {
-                        e.restore();  // raised again below, once the GIL is back
-                        failed = true;
-                        return false;
-                    }
-                };
+            PythonProgress<int, int> report(std::move(progress));
             Review r;
             {
                 py::gil_scoped_release release;
-                r = review_game(copy, history, c, report);
+                r = review_game(copy, history, c, report.callback());
             }
-            if (failed) throw py::error_already_set();
+            report.rethrow_if_failed();
             py::dict out;
             py::list decisions, events;
             for (const ReviewedDecision& d : r.decisions) decisions.append(decision_dict(d));

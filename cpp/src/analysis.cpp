@@ -22,6 +22,12 @@ namespace manila {
 
 const char* horizon_name(Horizon h) { return h == Horizon::kVoyage ? "voyage" : "game"; }
 
+Horizon horizon_of(const std::string& name) {
+    for (Horizon h : {Horizon::kVoyage, Horizon::kGame})
+        if (name == horizon_name(h)) return h;
+    invalid("horizon: must be \"voyage\" or \"game\", got \"" + name + "\"");
+}
+
 const char* decision_kind(const GameState& s) {
     if (s.is_terminal()) invalid("state: the game is over, no decision is due");
     if (s.is_chance_node()) invalid("state: chance moves next (a deal or a roll), not a player");

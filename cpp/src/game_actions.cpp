@@ -71,6 +71,12 @@ const char* phase_name(Phase p) {
     return "?";
 }
 
+Phase phase_of(const std::string& name) {
+    for (int p = 0; p < kNumPhases; ++p)
+        if (name == phase_name(static_cast<Phase>(p))) return static_cast<Phase>(p);
+    invalid("phase: no phase is called \"" + name + "\"");
+}
+
 std::string action_name(int a) {
     using namespace action;
     if (a == kPass) return "pass";

@@ -22,6 +22,8 @@ namespace manila {
 
 enum class Horizon : int { kVoyage, kGame };
 const char* horizon_name(Horizon h);
+// The horizon called `name`; std::invalid_argument naming the choices otherwise.
+Horizon horizon_of(const std::string& name);
 
 // One option of a decision: the actions that make it, applied in order (the harbour
 // master's share, goods and start spaces are one option, valued as a whole).

@@ -95,6 +95,8 @@ enum class Phase : int {
 };
 static_assert(static_cast<int>(Phase::kGameOver) + 1 == kNumPhases, "kNumPhases counts the phases");
 const char* phase_name(Phase p);
+// The phase called `name`; std::invalid_argument otherwise.
+Phase phase_of(const std::string& name);
 
 // The player who receives the share dealt by the deal action at history index k.
 inline constexpr int deal_recipient(int k) { return k / kSharesDealt; }

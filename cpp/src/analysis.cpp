@@ -17,6 +17,7 @@
 #include "manila/evaluator.hpp"
 #include "manila/table.hpp"
 #include "parallel.hpp"
+#include "rollout.hpp"
 
 namespace manila {
 
@@ -56,7 +57,6 @@ const char* decision_kind(const GameState& s) {
 
 namespace {
 
-constexpr double kZ95 = 1.96;
 // Racing: an option this many paired standard errors behind the best stops rolling.
 constexpr double kRacingZ = 3.0;
 // The default stop targets: 1 peso at horizon voyage, 1 percentage point at horizon game.
@@ -236,10 +236,8 @@ struct Outcome {
     double margin = 0;  // game: final wealth minus the best other's
 };
 
-// Key layout under a rollout's key: 1 the hidden shares, 2.. the seats, then the dice.
+// Under a rollout's key: 1 the hidden shares (the seats and the dice: RolloutLuck).
 constexpr std::uint64_t kHiddenKey = 1;
-constexpr std::uint64_t kSeatKey = 2;
-constexpr std::uint64_t kChanceKey = 16;
 // Under the analysis seed itself (rollouts use derive_seed(seed, i) for i from 0).
 constexpr std::uint64_t kScreenKey = 0x5C4EE7ULL << 32;
 
@@ -266,9 +264,7 @@ Outcome play_out(GameState g, const DecisionOption& option, int decider, const A
         return Outcome{value, 0};
     };
     for (int a : option.actions) g.apply_legal(a);
-    std::vector<Rng> seats;
-    for (int p = 0; p < g.num_players(); ++p)
-        seats.emplace_back(derive_seed(key, kSeatKey + static_cast<std::uint64_t>(p)));
+    RolloutLuck luck(key, g.num_players());
     std::size_t moves = 0;
     while (!g.is_terminal()) {
         const Board& b = g.board();
@@ -277,56 +273,18 @@ Outcome play_out(GameState g, const DecisionOption& option, int decider, const A
             if (c.exact_shortcut && no_placement_remains(b))
                 return voyage_value(expected_payoffs(g, decider, c.relative));
         }
-        int a;
-        if (g.is_chance_node()) {
-            // The dice of (voyage, roll), whatever the moves before them.
-            const auto sub =
-                static_cast<std::uint64_t>(b.phase == Phase::kDeal ? 8 + b.dealt : b.next_roll);
-            Rng r(derive_seed(derive_seed(key, kChanceKey + static_cast<std::uint64_t>(b.voyage)),
-                              sub));
-            a = g.sample_chance(r);
-        } else {
-            a = bot_action(c.policy, g, seats[static_cast<std::size_t>(b.current)]);
-        }
+        const int a = luck.next(g, c.policy);
         g.apply_legal(a);
         if (++moves > static_cast<std::size_t>(kMaxGameActions))
             throw std::runtime_error("analysis: a rollout does not end");
     }
     if (c.horizon == Horizon::kVoyage) return voyage_value({});
     const std::vector<int> w = g.returns();
-    int best_other = kMinWealth - 1, top = kMinWealth - 1, tied = 0;
-    for (int p = 0; p < g.num_players(); ++p) {
-        const int x = w[static_cast<std::size_t>(p)];
-        if (p != decider) best_other = std::max(best_other, x);
-        if (x > top)
-            top = x, tied = 1;
-        else if (x == top)
-            ++tied;
-    }
+    int best_other = kMinWealth - 1;
+    for (int p = 0; p < g.num_players(); ++p)
+        if (p != decider) best_other = std::max(best_other, w[static_cast<std::size_t>(p)]);
     const int mine = w[static_cast<std::size_t>(decider)];
-    return {mine == top ? 1.0 / tied : 0.0, static_cast<double>(mine - best_other)};
-}
-
-struct Moments {
-    double mean = 0, ci95 = 0;
-};
-
-// Mean and 95% half-width of xs[0..n) (or of xs - ys, paired).
-Moments moments(const std::vector<double>& xs, std::size_t n, const std::vector<double>* ys) {
-    Moments m;
-    if (n == 0) return m;
-    auto at = [&](std::size_t i) { return xs[i] - (ys ? (*ys)[i] : 0.0); };
-    double sum = 0;
-    for (std::size_t i = 0; i < n; ++i) sum += at(i);
-    const double dn = static_cast<double>(n);
-    m.mean = sum / dn;
-    if (n > 1) {
-        // Two passes: equal values give a variance of exactly 0.
-        double sq = 0;
-        for (std::size_t i = 0; i < n; ++i) sq += (at(i) - m.mean) * (at(i) - m.mean);
-        m.ci95 = kZ95 * std::sqrt(sq / (dn - 1) / dn);
-    }
-    return m;
+    return {win_share(w, decider), static_cast<double>(mine - best_other)};
 }
 
 // Part 4's exact values where they exist (horizon voyage); nothing where they do not.

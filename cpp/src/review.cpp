@@ -13,17 +13,13 @@
 #include "game_internal.hpp"
 #include "manila/bots.hpp"
 #include "parallel.hpp"
+#include "rollout.hpp"
 
 namespace manila {
 
 namespace {
 
-constexpr double kZ95 = 1.96;
-// Key layout under a luck rollout's key (apart from the analysis's, which has its own):
-// the seats, then the dice of (voyage, roll) and the deal, whatever the moves before them.
 constexpr std::uint64_t kLuckKey = 0x6c75636b;  // the luck rollouts' seeds apart
-constexpr std::uint64_t kSeatKey = 2;
-constexpr std::uint64_t kChanceKey = 16;
 
 bool is_loan(int a) { return a == action::kMortgage || a == action::kRepay; }
 
@@ -56,25 +52,6 @@ std::string history_error(std::size_t i, const GameState& s, int a) {
     std::string reason = s.illegal_reason(a);
     return "history[" + std::to_string(i) + "]: action " + std::to_string(a) + name +
            " is illegal: " + (reason.empty() ? "no such action" : reason);
-}
-
-struct Moments {
-    double mean = 0, ci95 = 0;
-};
-
-Moments moments(const std::vector<double>& xs) {
-    Moments m;
-    const std::size_t n = xs.size();
-    if (n == 0) return m;
-    double sum = 0;
-    for (double x : xs) sum += x;
-    m.mean = sum / static_cast<double>(n);
-    if (n > 1) {
-        double sq = 0;
-        for (double x : xs) sq += (x - m.mean) * (x - m.mean);
-        m.ci95 = kZ95 * std::sqrt(sq / static_cast<double>(n - 1) / static_cast<double>(n));
-    }
-    return m;
 }
 
 // The luck of chance action a at state s for every player.
@@ -130,11 +107,11 @@ ChanceLuck event_luck(const GameState& s, int a, std::size_t index, const Review
         }
     });
     for (std::size_t p = 0; p < n; ++p) {
-        const Moments m = moments(diff[p]);
+        const Moments m = moments(diff[p], diff[p].size());
         out.luck.push_back(m.mean);
         out.luck_ci95.push_back(m.ci95);
-        out.before.push_back(moments(before[p]).mean);
-        out.after.push_back(moments(aft[p]).mean);
+        out.before.push_back(moments(before[p], before[p].size()).mean);
+        out.after.push_back(moments(aft[p], aft[p].size()).mean);
     }
     return out;
 }
@@ -180,8 +157,7 @@ std::vector<double> rollout_values(GameState g, Horizon horizon, int voyage, Bot
                                    std::uint64_t key, bool& sampled) {
     sampled = false;
     const auto n = static_cast<std::size_t>(g.num_players());
-    std::vector<Rng> seats;
-    for (std::size_t p = 0; p < n; ++p) seats.emplace_back(derive_seed(key, kSeatKey + p));
+    RolloutLuck luck(key, g.num_players());
     std::vector<double> expected(n, 0.0);
     std::size_t moves = 0;
     while (!g.is_terminal()) {
@@ -193,17 +169,8 @@ std::vector<double> rollout_values(GameState g, Horizon horizon, int voyage, Bot
                 break;
             }
         }
-        int a;
-        if (g.is_chance_node()) {
-            const auto sub =
-                static_cast<std::uint64_t>(b.phase == Phase::kDeal ? 8 + b.dealt : b.next_roll);
-            Rng r(derive_seed(derive_seed(key, kChanceKey + static_cast<std::uint64_t>(b.voyage)),
-                              sub));
-            a = g.sample_chance(r);
-            sampled = true;
-        } else {
-            a = bot_action(policy, g, seats[static_cast<std::size_t>(b.current)]);
-        }
+        sampled |= g.is_chance_node();
+        const int a = luck.next(g, policy);
         g.apply_legal(a);
         if (++moves > static_cast<std::size_t>(kMaxGameActions))
             throw std::runtime_error("review: a rollout does not end");
@@ -214,10 +181,7 @@ std::vector<double> rollout_values(GameState g, Horizon horizon, int voyage, Bot
         for (std::size_t p = 0; p < n; ++p) out[p] = w[p] + expected[p];
         return out;
     }
-    // Horizon game: the win share, ties shared.
-    const int top = *std::max_element(w.begin(), w.end());
-    const auto tied = static_cast<double>(std::count(w.begin(), w.end(), top));
-    for (std::size_t p = 0; p < n; ++p) out[p] = w[p] == top ? 1.0 / tied : 0.0;
+    for (std::size_t p = 0; p < n; ++p) out[p] = win_share(w, static_cast<int>(p));
     return out;
 }
 

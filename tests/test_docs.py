@@ -117,3 +117,31 @@ def test_the_sweeps_page_runs():
     assert len(blocks) >= 3
     for block in blocks:
         exec(compile(block, "docs/sweeps.md", "exec"), {"manila": manila})
+
+
+ANALYSE = re.compile(r"^\$ python -m manila analyse (\S+) (.*)$")
+
+
+def analysis_examples(text: str):
+    """(file, options, the lines shown) of every `$ python -m manila analyse` example."""
+    for block in re.findall(r"```\n(\$ python -m manila analyse .*?)```", text, re.S):
+        first, *shown = block.rstrip("\n").split("\n")
+        path, options = ANALYSE.match(first).groups()
+        flags = options.split()
+        kwargs = {flags[i][2:].replace("-", "_"): int(flags[i + 1]) for i in range(0, len(flags), 2)}
+        yield path, kwargs, shown
+
+
+@pytest.mark.parametrize("page", ["docs/analysis.md", "README.md"])
+def test_the_analysis_examples_print_what_they_show(page):
+    """Each shown line (the README shortens with ...) is what the command prints today."""
+    import json
+
+    from manila.game.analysis import analyse, render_analysis
+
+    examples = list(analysis_examples((ROOT / page).read_text(encoding="utf-8")))
+    assert len(examples) == 2
+    for path, kwargs, shown in examples:
+        printed = render_analysis(analyse(json.loads((ROOT / path).read_text()), **kwargs)).split("\n")
+        assert [line for line in shown if line != " ..."] == [line for line in printed if line in shown]
+        assert all(line in printed for line in shown if line != " ..."), path

@@ -3,24 +3,7 @@
 the C++ bot move for move (tests/test_solver_bot.py, benchmarks/solver_check.py) and to
 time the Python path (benchmarks/ladder_speed.py). Not part of the package.
 
-The decisions it takes, every one valued exactly in wealth from its own view:
-- **Placements**: the placement-round solver (``manila.advise``) on the wealth objective,
-  over the players still to move this round, as far as it is fast: with roll 3 next the
-  whole round; with roll 2 next the next three turns, with roll 1 next the next two
-  (later players are left out of the search, as if they declined). The bot's own payoff
-  counts its face-down shares; of the others it counts only the shares they were seen to
-  buy (their dealt shares are hidden).
-- **Pilots and boarding**: the advice's best option (the evaluator's own decision).
-  **Plunder**: the destination that leaves it the most wealth.
-- **Harbour master**: goods and start spaces that maximise its expected share gains minus
-  the mean expected gain of the others, whose face-down shares are assumed to follow the
-  pool they were dealt from (what is neither visible nor in the supply, shared out in
-  proportion); the arrival odds of a boat from each start space come from the evaluator.
-  It buys the share whose expected rise this voyage beats its premium over the price.
-- **Auction**: bids while the bid stays below what the office is worth to it, from the
-  evaluator: the best start's relative gain over an average start's, plus what placing
-  first is worth (on the empty board of that start, the best spot's value over the value
-  of the spot left to the last player of a round); it bids cash only, never loans.
+It decides by the rules in manila/game/solver.py's docstring.
 
 Deterministic: no randomness, so the same game gives the same moves.
 """

@@ -3,23 +3,21 @@
 from __future__ import annotations
 
 import copy
-import http.client
 import json
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import manila
+from helpers.serving import call, serving
 from manila import _core
 from manila.game import Game, State
 from manila.game.analysis import analyse, render_analysis
 from manila.game.table import TableError, table_state
 from manila.game.view import PlayerView
-from manila.server import app as web
 
 
 def played(seed: int, until: str, players: int = 4) -> State:
@@ -282,26 +280,14 @@ def test_the_command(tmp_path: Any, auction: State) -> None:
 
 
 def post(srv: Any, body: Any) -> tuple[int, dict[str, str], Any]:
-    conn = http.client.HTTPConnection(*srv.server_address[:2], timeout=30)
-    try:
-        conn.request(
-            "POST", "/v1/analyse", body=json.dumps(body), headers={"Content-Type": "application/json"}
-        )
-        res = conn.getresponse()
-        return res.status, dict(res.headers), json.loads(res.read())
-    finally:
-        conn.close()
+    reply = call(srv, "POST", "/v1/analyse", body)
+    return reply.status, dict(reply.headers), json.loads(reply.body)
 
 
 @pytest.fixture(scope="module")
 def srv() -> Iterator[Any]:
-    server = web.make_server("127.0.0.1", 0, quiet=True)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
-    thread.join(5)
+    with serving() as server:
+        yield server
 
 
 def test_the_server_analyses(srv: Any, auction: State) -> None:

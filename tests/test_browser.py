@@ -8,27 +8,28 @@ that is set.
 
 from __future__ import annotations
 
-import os
-import shutil
 from contextlib import contextmanager
-from fractions import Fraction
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import manila
+from helpers.page import (
+    check_against_library,
+    chromium,
+    click,
+    console_errors,
+    read_page,
+    screenshot,
+    settled,
+)
 from helpers.serving import serving
 from manila.common.vocab import PRICES
 from manila.server.names import REPLY_AWARE
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
 
 
 @pytest.fixture(scope="module")
@@ -44,132 +45,14 @@ def base_url(server):
 
 @pytest.fixture(scope="module")
 def browser():
-    if not (CHROMIUM and DRIVER):
-        pytest.fail("the browser tests need headless Chromium: apt-get install chromium chromium-driver")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--disable-gpu",
-        "--window-size=1280,1600",
-        "--no-first-run",
-        "--disable-extensions",
-    ):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
-    driver.set_page_load_timeout(30)
-    yield driver
-    driver.quit()
+    with chromium(("--window-size=1280,1600", "--disable-extensions")) as driver:
+        yield driver
 
 
 def save(driver, tmp_path: Path, name: str) -> Path:
-    path = tmp_path / name
-    assert driver.save_screenshot(str(path))
+    path = screenshot(driver, tmp_path, name)
     assert path.stat().st_size > 10_000
-    if os.environ.get("MANILA_ARTIFACTS"):
-        out = Path(os.environ["MANILA_ARTIFACTS"])
-        out.mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, out / name)
-    print(f"screenshot: {path}")
     return path
-
-
-def click(driver, selector: str) -> None:
-    element = driver.find_element(By.CSS_SELECTOR, selector)
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    element.click()
-
-
-def settled(driver, timeout: float = 10) -> str:
-    """Waits until the last evaluation the page asked for has been answered; its outcome."""
-
-    def done(d):
-        body = d.find_element(By.TAG_NAME, "body")
-        state = body.get_attribute("data-state")
-        answered = body.get_attribute("data-seq") == body.get_attribute("data-requested")
-        if state in ("ready", "error") and answered:
-            return state
-        return False
-
-    return WebDriverWait(driver, timeout).until(done)
-
-
-def read_page(driver) -> dict:
-    """What the page shows: the spot table in its order, the boats, the incomes (raw values)."""
-    return driver.execute_script("""
-        const rows = [...document.querySelectorAll('#spot-table tr[data-spot]')];
-        return {
-          spots: rows.map(r => ({id: r.dataset.spot, net: r.dataset.net,
-                                 cost: r.querySelector('td.cost').dataset.cost,
-                                 shown: r.querySelector('td.net').firstChild.textContent,
-                                 positive: r.classList.contains('pos')})),
-          boats: Object.fromEntries([...document.querySelectorAll('#boat-table tr[data-boat]')].map(r =>
-                   [r.dataset.boat, Object.fromEntries([...r.querySelectorAll('td[data-outcome]')].map(
-                     td => [td.dataset.outcome, td.dataset.value]))])),
-          incomes: Object.fromEntries([...document.querySelectorAll('#income-table tr[data-owner]')].map(
-                     r => [r.dataset.owner, r.querySelector('td[data-kind="income"]').dataset.value])),
-          payoffs: Object.fromEntries([...document.querySelectorAll('#income-table td[data-kind="payoff"]')].map(
-                     td => [td.closest('tr').dataset.owner, td.dataset.value])),
-          wealth_note: document.getElementById('wealth-note').hidden ? null
-                       : document.getElementById('wealth-note').textContent,
-          blind: !document.getElementById('blind-note').hidden,
-          notation: document.querySelector('#notation').textContent,
-          errors: [...document.querySelectorAll('#errors li')].map(li => li.dataset.path),
-        };""")
-
-
-def console_errors(driver) -> list:
-    """Script errors, CSP violations, failed loads; a 400 from the API is the page's own business
-    (a board half set up is often not a valid voyage yet)."""
-    return [
-        e
-        for e in driver.get_log("browser")
-        if e["level"] == "SEVERE" and not (e["source"] == "network" and "status of 400" in e["message"])
-    ]
-
-
-def fraction(text: str) -> Fraction:
-    return Fraction(text)
-
-
-def check_against_library(page: dict, state: dict, exact: bool, strict: bool = True) -> None:
-    want = manila.evaluate(state, exact=exact, strict=strict).to_dict()
-    value = fraction if exact else float
-    # Every legal spot, with its exact value and cost, best first (ties in canonical order).
-    if exact:  # "n/d" strings, character for character
-        assert {s["id"]: s["net"] for s in page["spots"]} == {
-            k: v["expected_net"] for k, v in want["spots"].items()
-        }
-    else:  # the very same doubles (JavaScript writes them with round-trip digits)
-        assert {s["id"]: float(s["net"]) for s in page["spots"]} == {
-            k: v["expected_net"] for k, v in want["spots"].items()
-        }
-    assert {s["id"]: int(s["cost"]) for s in page["spots"]} == {
-        k: v["cost"] for k, v in want["spots"].items()
-    }
-    order = sorted(want["spots"], key=lambda k: -value(want["spots"][k]["expected_net"]))
-    assert [s["id"] for s in page["spots"]] == order
-    for s in page["spots"]:
-        net = value(want["spots"][s["id"]]["expected_net"])
-        assert s["positive"] == (net > 0), s
-        assert float(s["shown"].replace("−", "-")) == pytest.approx(float(net), abs=0.005), s
-    if exact:
-        assert page["boats"] == want["boats"]
-        assert page["incomes"] == want["incomes"]
-    else:
-        assert {g: {k: float(v) for k, v in o.items()} for g, o in page["boats"].items()} == want["boats"]
-        assert {k: float(v) for k, v in page["incomes"].items()} == want["incomes"]
-    # In wealth the payoffs are shown beside the incomes, and the page says what its values are.
-    if want.get("payoffs") != want["incomes"] or state.get("objective") == "wealth":
-        assert {k: value(v) for k, v in page["payoffs"].items()} == {
-            k: value(v) for k, v in want["payoffs"].items()
-        }
-        assert page["wealth_note"] and "Values in wealth" in page["wealth_note"]
-    else:
-        assert page["payoffs"] == {} and page["wealth_note"] is None
 
 
 def test_board_set_by_clicking_matches_the_library(browser, base_url, tmp_path):

@@ -15,12 +15,12 @@ import time
 import pytest
 
 import manila
+from helpers.serving import call, serving
 from manila.bots import bot_seed, bots_for, make_bot
 from manila.game import Game, State
 from manila.game.play import play
 from manila.server import play as sp
 from manila.view import PlayerView
-from test_server import call, serving
 
 
 @pytest.fixture(scope="module")

@@ -10,22 +10,17 @@ Screenshots go to the test's tmp_path, and to $MANILA_ARTIFACTS when that is set
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import time
 from pathlib import Path
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from helpers.page import chromium, screenshot
+from helpers.serving import serving
 from manila.game import State
-from test_server import serving
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
 WIDTH, HEIGHT = 390, 844
 MIN_TAP = 44
 
@@ -39,35 +34,12 @@ def base_url():
 
 @pytest.fixture(scope="module")
 def phone():
-    if not (CHROMIUM and DRIVER):
-        pytest.fail("the browser tests need headless Chromium: apt-get install chromium chromium-driver")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--disable-gpu",
-        "--no-first-run",
-    ):
-        options.add_argument(arg)
-    options.add_experimental_option(
-        "mobileEmulation", {"deviceMetrics": {"width": WIDTH, "height": HEIGHT, "pixelRatio": 2}}
-    )
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
-    driver.set_page_load_timeout(30)
-    yield driver
-    driver.quit()
+    with chromium(mobile={"width": WIDTH, "height": HEIGHT, "pixelRatio": 2}) as driver:
+        yield driver
 
 
 def shot(driver, tmp_path: Path, name: str) -> None:
-    path = tmp_path / name
-    assert driver.save_screenshot(str(path))
-    if os.environ.get("MANILA_ARTIFACTS"):
-        out = Path(os.environ["MANILA_ARTIFACTS"])
-        out.mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, out / name)
+    screenshot(driver, tmp_path, name)
 
 
 def js(driver, script: str):

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 import manila
+from helpers.serving import call, serving
 from manila import _core
 from manila.game.engine import Game, State
 from manila.game.review import THRESHOLDS, Review, loss_class, review
@@ -311,25 +312,13 @@ def test_plot(mixed: Review, tmp_path: Path) -> None:
 
 
 def test_server_reviews_a_game_and_refuses_bad_records() -> None:
-    import http.client
-    import threading
+    from manila.server.openapi import description
 
-    from manila.server import app as web
+    def post(body: Any) -> tuple[int, Any]:
+        reply = call(srv, "POST", "/v1/review", body)
+        return reply.status, json.loads(reply.body)
 
-    srv = web.make_server("127.0.0.1", 0, quiet=True)
-    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-
-        def post(body: Any) -> tuple[int, Any]:
-            conn = http.client.HTTPConnection("127.0.0.1", srv.server_address[1], timeout=30)
-            conn.request("POST", "/v1/review", json.dumps(body), {"Content-Type": "application/json"})
-            try:
-                reply = conn.getresponse()
-                return reply.status, json.loads(reply.read())
-            finally:
-                conn.close()
-
+    with serving() as srv:
         status, out = post({"record": golden(), "rollouts": 2, "luck_rollouts": 2})
         assert status == 200, out
         assert out["complete"] and out["players"]["p1"]["decisions"] > 0
@@ -341,10 +330,4 @@ def test_server_reviews_a_game_and_refuses_bad_records() -> None:
         assert status == 400
         status, out = post({"record": golden(), "bogus": 1})
         assert status == 400
-        from manila.server.openapi import description
-
-        assert "/v1/review" in description()["paths"]
-    finally:
-        srv.shutdown()
-        srv.server_close()
-        thread.join(5)
+    assert "/v1/review" in description()["paths"]

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import manila
-from helpers.serving import serving
+from helpers.serving import call, serving
 from helpers.states import states
 from manila.server import app as web
 
@@ -46,40 +46,6 @@ START = {
 def srv():
     with serving() as s:
         yield s
-
-
-class Reply:
-    def __init__(self, status, headers, body):
-        self.status, self.headers, self.body = status, headers, body
-
-    def json(self):
-        assert self.headers.get("Content-Type") == "application/json", self.headers
-        return json.loads(self.body)
-
-    @property
-    def errors(self):
-        data = self.json()
-        assert set(data) == {"errors"} and data["errors"], data
-        for e in data["errors"]:
-            assert set(e) == {"path", "message"} and isinstance(e["path"], str) and e["message"]
-        return data["errors"]
-
-
-def call(srv, method, path, body=None, headers=None, conn=None):
-    """One request; body: bytes, or anything else sent as JSON."""
-    own = conn is None
-    conn = conn or http.client.HTTPConnection(*srv.server_address[:2], timeout=10)
-    hdrs = dict(headers or {})
-    if body is not None and not isinstance(body, bytes):
-        body = json.dumps(body).encode()
-        hdrs.setdefault("Content-Type", "application/json")
-    try:
-        conn.request(method, path, body=body, headers=hdrs)
-        res = conn.getresponse()
-        return Reply(res.status, res.headers, res.read())
-    finally:
-        if own:
-            conn.close()
 
 
 def raw(srv, data: bytes, *, wait: float = 10.0) -> tuple[int, dict, bytes]:

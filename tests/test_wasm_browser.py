@@ -23,12 +23,17 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 import manila
+from helpers.page import check_against_library, chromium, click, console_errors, read_page, settled
 from helpers.states import random_state
 from manila.server.names import page_data
 from manila.server.site import write_site
-from test_browser import browser, check_against_library, click, console_errors, read_page, settled
 
-__all__ = ["browser"]  # the fixture, shared with test_browser.py
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium(("--window-size=1280,1600", "--disable-extensions")) as driver:
+        yield driver
+
 
 STATES = 56
 

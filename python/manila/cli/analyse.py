@@ -7,10 +7,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Optional
 
 from ..common.inputs import InputError, parse_json, read_text, source_name
-from ..common.progress import ProgressBar
+from ..common.progress import terminal_bar
 from ..game.analysis import HORIZONS, POLICIES, analyse, render_analysis
 
 # Rollouts shown as progress once the analysis has taken this long (seconds).
@@ -75,9 +74,14 @@ def run_analyse(args: argparse.Namespace) -> int:
     data = parse_json(read_text(args.table), name)
     if not isinstance(data, dict):
         raise InputError(f"{name}: a table is a JSON object")
-    bar: Optional[ProgressBar] = None
-    if not args.no_progress and sys.stderr.isatty():
-        bar = ProgressBar(args.rollouts or 20000, "rollout", "analyse", delay=PROGRESS_DELAY, keep=False)
+    bar = terminal_bar(
+        args.rollouts or 20000,
+        "rollout",
+        "analyse",
+        enabled=not args.no_progress,
+        delay=PROGRESS_DELAY,
+        keep=False,
+    )
 
     def progress(done: int, gap: float) -> bool:
         if bar is not None:

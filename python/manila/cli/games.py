@@ -7,7 +7,7 @@ import json
 import sys
 from typing import IO, Any, Callable, Optional
 
-from ..common.progress import ProgressBar
+from ..common.progress import ProgressBar, terminal_bar
 from ..game.bots import bot_names
 from ..game.ladder import Sprt, ladder
 from ..game.simulate import SimulationResult, simulate
@@ -68,8 +68,7 @@ def _line_writer(out: IO[str]) -> Callable[[dict[str, Any]], None]:
 
 
 def _bar(games: int, label: str, enabled: bool) -> Optional[ProgressBar]:
-    """A bar of games, drawn only on a terminal."""
-    return ProgressBar(games, "game", label) if enabled and sys.stderr.isatty() else None
+    return terminal_bar(games, "game", label, enabled=enabled)
 
 
 def run_simulate(args: argparse.Namespace) -> int:

@@ -9,7 +9,7 @@ import json
 import sys
 from typing import Any, Optional
 
-from ..common.progress import ProgressBar
+from ..common.progress import ProgressBar, terminal_bar
 from ..game.analysis import HORIZONS, POLICIES
 from ..game.review import Review, render_review, review
 from .replay import read_records
@@ -66,9 +66,9 @@ def selected_records(source: str, game: Optional[int]) -> list[tuple[str, dict[s
 def review_records(args: argparse.Namespace, records: list[tuple[str, dict[str, Any]]]) -> list[Review]:
     out = []
     for where, record in records:
-        bar: Optional[ProgressBar] = None
-        if not args.no_progress and sys.stderr.isatty():
-            bar = ProgressBar(1, "item", f"review {where}", delay=PROGRESS_DELAY, keep=False)
+        bar = terminal_bar(
+            1, "item", f"review {where}", enabled=not args.no_progress, delay=PROGRESS_DELAY, keep=False
+        )
 
         def progress(done: int, total: int, bar: Optional[ProgressBar] = bar) -> bool:
             if bar is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
+from typing import Any, Optional
 
 
 class ProgressBar:
@@ -64,3 +64,10 @@ class ProgressBar:
             self._tqdm.close()
         elif self._shown:
             sys.stderr.write("\n")
+
+
+def terminal_bar(
+    total: int, unit: str, label: str, *, enabled: bool = True, delay: float = 0.0, keep: bool = True
+) -> Optional[ProgressBar]:
+    """A bar drawn only when standard error is a terminal (and ``enabled``); else None."""
+    return ProgressBar(total, unit, label, delay, keep) if enabled and sys.stderr.isatty() else None

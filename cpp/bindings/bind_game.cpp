@@ -228,6 +228,21 @@ void register_game(py::module_& m) {
             py::arg("player"), py::arg("spot"));
 
     m.def("random_action", &random_action, py::arg("state"), py::arg("rng"));
+    // Any built-in bot's move, by name. Bots search for up to seconds: on a copy of the
+    // state, without the GIL (the seat's generator is the caller's, for this call alone).
+    m.def(
+        "bot_action",
+        [](const GameState& s, const std::string& bot, Rng* rng) {
+            const BotKind kind = bot_kind_of(bot);
+            if (rng == nullptr && bot_draws(kind))
+                throw std::invalid_argument("rng: the " + bot +
+                                            " bot draws from the seat's own generator: pass it");
+            Rng unused;
+            const GameState copy = s;
+            py::gil_scoped_release release;
+            return bot_action(kind, copy, rng != nullptr ? *rng : unused);
+        },
+        py::arg("state"), py::arg("bot"), py::arg("rng") = nullptr);
     // The greedy bot evaluates voyages (up to milliseconds): it works on a copy of the
     // state with the GIL released, so other Python threads may run and even change the
     // original meanwhile.

@@ -327,6 +327,8 @@ int bot_action(BotKind kind, const GameState& s, Rng& rng) {
     invalid("bot_action: unknown bot kind " + std::to_string(static_cast<int>(kind)));
 }
 
+bool bot_draws(BotKind kind) { return kind == BotKind::kRandom || kind == BotKind::kExpert; }
+
 // ---------------------------------------------------------------------------------------
 // Play-outs
 

@@ -32,6 +32,8 @@ int solver_action(const GameState& s);
 // player's view only; `rng` is the seat's own generator (only the random bot draws from it).
 // Rollouts, self-play and the ladder all ask the bots through this one call.
 int bot_action(BotKind kind, const GameState& s, Rng& rng);
+// Whether the bot draws from the seat's generator (random, expert); the others are deterministic.
+bool bot_draws(BotKind kind);
 
 struct GameResult {
     std::uint64_t seed = 0;

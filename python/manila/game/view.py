@@ -27,7 +27,6 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
-from ..common.text import did_you_mean
 from ..common.vocab import GOODS
 from .engine import _evaluate_voyage
 
@@ -135,20 +134,7 @@ class PlayerView:
         The engine's bots read only this player's information (tests/test_view.py)."""
         if self._state.current_player() != self.player:
             raise ValueError(f"builtin_move: it is not p{self.player}'s move")
-        if bot in ("random", "expert"):
-            if rng is None:
-                raise ValueError(f"builtin_move: the {bot} bot needs the seat's generator (rng)")
-            act = _core.random_action if bot == "random" else _core.expert_action
-            return act(self._state._s, rng)
-        if bot in ("greedy", "greedy-wealth"):
-            return _core.greedy_action(self._state._s, bot == "greedy-wealth")
-        if bot == "solver":
-            return _core.solver_action(self._state._s)
-        if bot == "expert":
-            if rng is None:
-                raise ValueError("builtin_move: the expert bot needs the seat's generator (rng)")
-            return _core.expert_action(self._state._s, rng)
-        raise ValueError(f"builtin_move: unknown built-in bot {bot!r}{did_you_mean(bot, _core.CORE_BOTS)}")
+        return _core.bot_action(self._state._s, bot, rng)
 
     # The player's own knowledge.
     def observation(self) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from ..common.vocab import (
 )
 from ..game.analysis import HORIZONS, POLICIES
 from ..game.bots import bot_names
+from ..game.review import CLASSES
 from ..voyage.evaluation import TABLE_SPOTS
 from ..voyage.example import EXAMPLE
 from ..voyage.position import KINDS
@@ -186,7 +187,7 @@ def _review() -> dict[str, Any]:
             "best": {"type": "string"},
             "loss": {**number, "minimum": 0},
             "loss_ci95": {**number, "minimum": 0},
-            "class": {"enum": ["fine", "inaccuracy", "mistake", "blunder"]},
+            "class": {"enum": list(CLASSES)},
             "forced": {"type": "boolean"},
             "exact": {"type": "boolean"},
             "table": {"type": "string", "description": "the table as the decider saw it, in notation"},

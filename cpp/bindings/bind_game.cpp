@@ -232,8 +232,9 @@ void register_game(py::module_& m) {
     // state, without the GIL (the seat's generator is the caller's, for this call alone).
     m.def(
         "bot_action",
-        [](const GameState& s, const std::string& bot, Rng* rng) {
+        [](const GameState& s, const std::string& bot, std::optional<Rng*> given) {
             const BotKind kind = bot_kind_of(bot);
+            Rng* rng = given.value_or(nullptr);
             if (rng == nullptr && bot_draws(kind))
                 throw std::invalid_argument("rng: the " + bot +
                                             " bot draws from the seat's own generator: pass it");
@@ -242,7 +243,7 @@ void register_game(py::module_& m) {
             py::gil_scoped_release release;
             return bot_action(kind, copy, rng != nullptr ? *rng : unused);
         },
-        py::arg("state"), py::arg("bot"), py::arg("rng") = nullptr);
+        py::arg("state"), py::arg("bot"), py::arg("rng") = py::none());
     // The greedy bot evaluates voyages (up to milliseconds): it works on a copy of the
     // state with the GIL released, so other Python threads may run and even change the
     // original meanwhile.

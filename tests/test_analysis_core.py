@@ -200,7 +200,7 @@ def test_game_horizon_gives_win_shares_and_margins() -> None:
     ("kwargs", "field"),
     [
         ({"horizon": "week"}, "horizon"),
-        ({"policy": "oracle"}, "bots"),
+        ({"policy": "oracle"}, "policy"),
         ({"rollouts": -1}, "rollouts"),
         ({"max_rollouts": 0}, "max_rollouts"),
         ({"time_limit": -1.0}, "time_limit"),
@@ -245,3 +245,7 @@ def test_the_engine_names_horizons_and_phases() -> None:
         _core.analyse_decision(first_decision("auction")._s, horizon="week")
     with pytest.raises(ValueError, match='horizon: must be "voyage" or "game"'):
         _core.review_game(Game(3, seed=2).new_initial_state()._s, [], horizon="week")
+    for policy in ("random", "expert"):  # nothing to learn from, and rollouts inside rollouts
+        with pytest.raises(ValueError, match="policy: must be one of greedy, greedy-wealth, solver"):
+            _core.analyse_decision(first_decision("auction")._s, policy=policy)
+    assert _core.DEFAULT_POLICY in _core.POLICIES

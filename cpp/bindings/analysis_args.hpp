@@ -8,9 +8,11 @@
 
 #include <functional>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "manila/analysis.hpp"
+#include "manila/bots.hpp"
 
 // Each call takes the GIL back; an exception the callback raises stops the work (the
 // callback answers false) and is raised again by rethrow_if_failed, once the GIL is held.
@@ -40,6 +42,11 @@ class PythonProgress {
     std::optional<std::function<bool(Args...)>> f_;
     bool failed_ = false;
 };
+
+// The continuation policy of an analysis by default, by name.
+inline std::string default_policy() {
+    return manila::bot_names()[static_cast<std::size_t>(manila::AnalysisConfig{}.policy)];
+}
 
 // Every option of an analysis with its values, as the Python side reads them.
 inline pybind11::list options_list(const manila::Analysis& a) {

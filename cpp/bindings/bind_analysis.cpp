@@ -42,6 +42,10 @@ py::dict analysis_dict(const Analysis& a) {
 }  // namespace
 
 void register_analysis(py::module_& m) {
+    m.attr("HORIZONS") =
+        py::make_tuple(horizon_name(Horizon::kVoyage), horizon_name(Horizon::kGame));
+    m.attr("POLICIES") = py::tuple(py::cast(continuation_policies()));
+    m.attr("DEFAULT_POLICY") = default_policy();
     m.def("decision_kind", &decision_kind, py::arg("state"));
     m.def(
         "decision_options",
@@ -66,7 +70,7 @@ void register_analysis(py::module_& m) {
            std::optional<std::function<bool(int, double)>> progress) {
             AnalysisConfig c;
             c.horizon = horizon_of(horizon);
-            c.policy = bot_kind_of(policy);
+            c.policy = policy_of(policy);
             c.seed = seed;
             c.rollouts = rollouts;
             c.max_rollouts = max_rollouts;
@@ -94,7 +98,7 @@ void register_analysis(py::module_& m) {
             return d;
         },
         py::arg("state"), py::kw_only(), py::arg("horizon") = "voyage",
-        py::arg("policy") = "greedy-wealth", py::arg("seed") = 0, py::arg("rollouts") = 0,
+        py::arg("policy") = default_policy(), py::arg("seed") = 0, py::arg("rollouts") = 0,
         py::arg("max_rollouts") = 20000, py::arg("time_limit") = 10.0, py::arg("target") = 0.0,
         py::arg("batch") = 64, py::arg("threads") = 0, py::arg("max_bids") = 0,
         py::arg("exact_shortcut") = true, py::arg("exact_answers") = true,

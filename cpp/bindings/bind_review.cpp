@@ -65,7 +65,7 @@ void register_review(py::module_& m) {
            std::optional<std::function<bool(int, int)>> progress) {
             ReviewConfig c;
             c.analysis.horizon = horizon_of(horizon);
-            c.analysis.policy = bot_kind_of(policy);
+            c.analysis.policy = policy_of(policy);
             c.analysis.seed = seed;
             c.analysis.rollouts = rollouts;
             c.analysis.max_rollouts = max_rollouts;
@@ -102,7 +102,7 @@ void register_review(py::module_& m) {
             return out;
         },
         py::arg("initial"), py::arg("history"), py::kw_only(), py::arg("horizon") = "voyage",
-        py::arg("policy") = "greedy-wealth", py::arg("seed") = 0, py::arg("rollouts") = 0,
+        py::arg("policy") = default_policy(), py::arg("seed") = 0, py::arg("rollouts") = 0,
         py::arg("max_rollouts") = 256, py::arg("time_limit") = 2.0, py::arg("target") = 0.0,
         py::arg("batch") = 16, py::arg("threads") = 0, py::arg("max_bids") = 8,
         py::arg("screen") = 12, py::arg("exact") = true, py::arg("sample_hidden") = true,

@@ -23,6 +23,25 @@ namespace manila {
 
 const char* horizon_name(Horizon h) { return h == Horizon::kVoyage ? "voyage" : "game"; }
 
+namespace {
+bool continues(BotKind k) { return k != BotKind::kRandom && k != BotKind::kExpert; }
+}  // namespace
+
+std::vector<std::string> continuation_policies() {
+    std::vector<std::string> out;
+    for (const std::string& name : bot_names())
+        if (continues(bot_kind_of(name))) out.push_back(name);
+    return out;
+}
+
+BotKind policy_of(const std::string& name) {
+    for (const std::string& p : continuation_policies())
+        if (p == name) return bot_kind_of(p);
+    std::string all;
+    for (const std::string& p : continuation_policies()) all += (all.empty() ? "" : ", ") + p;
+    invalid("policy: must be one of " + all + ", got \"" + name + "\"");
+}
+
 Horizon horizon_of(const std::string& name) {
     for (Horizon h : {Horizon::kVoyage, Horizon::kGame})
         if (name == horizon_name(h)) return h;
@@ -393,6 +412,7 @@ void check_config(const AnalysisConfig& c) {
     if (c.threads < 0) invalid("threads: must be at least 0, got " + std::to_string(c.threads));
     if (c.horizon != Horizon::kVoyage && c.horizon != Horizon::kGame)
         invalid("horizon: must be voyage or game");
+    if (!continues(c.policy)) invalid("policy: random and expert cannot continue a rollout");
 }
 
 }  // namespace

@@ -426,6 +426,10 @@ class VectorEnv(metaclass=_Pybind11Type):
 
 # ---- rollout analysis (bind_analysis.cpp)
 
+HORIZONS: tuple[str, ...]
+POLICIES: tuple[str, ...]
+DEFAULT_POLICY: str
+
 # "auction", "harbour_master", "placement", "boarding", "pilot_small", "pilot_large", "plunder".
 def decision_kind(state: GameState) -> str: ...
 

@@ -24,6 +24,11 @@ enum class Horizon : int { kVoyage, kGame };
 const char* horizon_name(Horizon h);
 // The horizon called `name`; std::invalid_argument naming the choices otherwise.
 Horizon horizon_of(const std::string& name);
+// The built-in bots that may continue a rollout (greedy, greedy-wealth, solver: not random,
+// whose play says nothing of an option, nor expert, which would roll out inside rollouts).
+std::vector<std::string> continuation_policies();
+// The continuation policy called `name`; std::invalid_argument naming the choices otherwise.
+BotKind policy_of(const std::string& name);
 
 // One option of a decision: the actions that make it, applied in order (the harbour
 // master's share, goods and start spaces are one option, valued as a whole).

@@ -10,7 +10,7 @@ import sys
 
 from ..common.inputs import InputError, parse_json, read_text, source_name
 from ..common.progress import terminal_bar
-from ..game.analysis import HORIZONS, POLICIES, analyse, render_analysis
+from ..game.analysis import DEFAULT_POLICY, HORIZONS, POLICIES, analyse, render_analysis
 
 # Rollouts shown as progress once the analysis has taken this long (seconds).
 PROGRESS_DELAY = 1.0
@@ -27,8 +27,8 @@ def add_analyse_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--policy",
         choices=POLICIES,
-        default="greedy-wealth",
-        help="the continuation policy (default greedy-wealth)",
+        default=DEFAULT_POLICY,
+        help=f"the continuation policy (default {DEFAULT_POLICY})",
     )
     parser.add_argument(
         "--rollouts",

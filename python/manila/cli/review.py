@@ -10,7 +10,7 @@ import sys
 from typing import Any, Optional
 
 from ..common.progress import ProgressBar, terminal_bar
-from ..game.analysis import HORIZONS, POLICIES
+from ..game.analysis import DEFAULT_POLICY, HORIZONS, POLICIES
 from ..game.review import Review, render_review, review
 from .replay import read_records
 
@@ -31,8 +31,8 @@ def add_review_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--policy",
         choices=POLICIES,
-        default="greedy-wealth",
-        help="the continuation policy (default greedy-wealth)",
+        default=DEFAULT_POLICY,
+        help=f"the continuation policy (default {DEFAULT_POLICY})",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the rollouts (default 0)")
     parser.add_argument("--quick", action="store_true", help="a coarser, faster pass (fewer rollouts)")

@@ -28,10 +28,11 @@ from .. import _core
 from .engine import State
 from .table import TableLike, table_state
 
-__all__ = ["HORIZONS", "POLICIES", "Analysis", "OptionValue", "analyse"]
+__all__ = ["DEFAULT_POLICY", "HORIZONS", "POLICIES", "Analysis", "OptionValue", "analyse"]
 
-HORIZONS = ("voyage", "game")
-POLICIES: tuple[str, ...] = tuple(b for b in _core.CORE_BOTS if b not in ("random", "expert"))
+HORIZONS: tuple[str, ...] = tuple(_core.HORIZONS)
+POLICIES: tuple[str, ...] = tuple(_core.POLICIES)  # the bots that may continue a rollout
+DEFAULT_POLICY: str = _core.DEFAULT_POLICY
 # The harbour master's combinations kept (by their exact no-placement value) for rollouts.
 HARBOUR_SCREEN = 30
 
@@ -210,7 +211,7 @@ def _check_number(value: Any, name: str, low: float, integer: bool = False) -> N
 def analyse(
     table_or_state: Union[State, TableLike],
     horizon: str = "voyage",
-    policy: str = "greedy-wealth",
+    policy: str = DEFAULT_POLICY,
     rollouts: Optional[int] = None,
     seed: int = 0,
     time_limit: float = 10.0,

@@ -30,7 +30,7 @@ import numpy as np
 from .. import _core
 from ..common.vocab import PLAYER_COUNTS
 from ..voyage.notation import format_moment, format_state
-from .analysis import HORIZONS, POLICIES
+from .analysis import DEFAULT_POLICY, HORIZONS, POLICIES
 from .engine import Game, IllegalActionError, State
 from .view import PlayerView
 
@@ -299,7 +299,7 @@ def _check(value: Any, name: str, low: float, integer: bool = True) -> None:
 def review(
     record: RecordLike,
     horizon: str = "voyage",
-    policy: str = "greedy-wealth",
+    policy: str = DEFAULT_POLICY,
     seed: int = 0,
     quick: bool = False,
     *,

@@ -19,7 +19,7 @@ from ..common.vocab import (
     SPOTS,
     THIRTEEN_OPTIONS,
 )
-from ..game.analysis import HORIZONS, POLICIES
+from ..game.analysis import DEFAULT_POLICY, HORIZONS, POLICIES
 from ..game.bots import bot_names
 from ..game.review import CLASSES
 from ..voyage.evaluation import TABLE_SPOTS
@@ -79,7 +79,7 @@ def _analyse_request() -> dict[str, Any]:
                 "or a serialized engine state (State.serialize())",
             },
             "horizon": {"enum": list(HORIZONS), "default": "voyage"},
-            "policy": {"enum": list(POLICIES), "default": "greedy-wealth"},
+            "policy": {"enum": list(POLICIES), "default": DEFAULT_POLICY},
             "rollouts": {
                 "type": "integer",
                 "minimum": 1,
@@ -142,7 +142,7 @@ def _review_request() -> dict[str, Any]:
                 "description": "a finished game: a line of simulate --record, or State.serialize()",
             },
             "horizon": {"enum": list(HORIZONS), "default": "voyage"},
-            "policy": {"enum": list(POLICIES), "default": "greedy-wealth"},
+            "policy": {"enum": list(POLICIES), "default": DEFAULT_POLICY},
             "seed": {"type": "integer", "minimum": 0, "default": 0},
             "quick": {
                 "type": "boolean",

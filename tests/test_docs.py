@@ -145,3 +145,22 @@ def test_the_analysis_examples_print_what_they_show(page):
         printed = render_analysis(analyse(json.loads((ROOT / path).read_text()), **kwargs)).split("\n")
         assert [line for line in shown if line != " ..."] == [line for line in printed if line in shown]
         assert all(line in printed for line in shown if line != " ..."), path
+
+
+REVIEWED = "tests/golden/4p-mixed-bots.jsonl"
+SECONDS = re.compile(r", [\d.]+ s$", re.M)  # the one part of the report that is not the seed's
+
+
+def test_the_review_example_prints_what_it_shows():
+    """docs/review.md's report of a golden game, and the sentence README and the page's
+    opening quote from it, are what `python -m manila review` prints today."""
+    from manila.game.review import render_review, review
+
+    page = (DOCS / "review.md").read_text(encoding="utf-8")
+    command = f"python -m manila review {REVIEWED} --worst 5"
+    shown = re.search(re.escape(command) + r"`:\n\n```text\n(.*?)```", page, re.S).group(1)
+    printed = render_review(review((ROOT / REVIEWED).read_text(encoding="utf-8")), 5) + "\n"
+    assert SECONDS.sub("", shown) == SECONDS.sub("", printed)
+    quoted = re.search(r"p2 finished .*? of play worse", printed).group(0)
+    for text in (page.split("```")[0], (ROOT / "README.md").read_text(encoding="utf-8")):
+        assert quoted in " ".join(text.split()), quoted

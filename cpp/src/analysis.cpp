@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -500,15 +501,16 @@ Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options
         };
         // The best option by mean, and the best other that is not the same as it in every
         // rollout (a bid the others outbid anyway plays out as the bid below it): ranking
-        // equals tells nothing.
+        // equals tells nothing. Only options still racing count: one dropped is already
+        // told apart from the best, and its few rollouts would hold the gap wide forever.
         auto best_two = [&](int& best, int& second) {
-            std::vector<double> means(K);
+            std::vector<double> means(K, -std::numeric_limits<double>::infinity());
             for (std::size_t k = 0; k < K; ++k)
-                means[k] = moments(values[k], values[k].size(), nullptr).mean;
+                if (active[k]) means[k] = moments(values[k], values[k].size(), nullptr).mean;
             best = static_cast<int>(std::max_element(means.begin(), means.end()) - means.begin());
             second = -1;
             for (std::size_t k = 0; k < K; ++k) {
-                if (static_cast<int>(k) == best) continue;
+                if (static_cast<int>(k) == best || !active[k]) continue;
                 if (second >= 0 && means[k] <= means[static_cast<std::size_t>(second)]) continue;
                 const auto& vk = values[k];
                 const auto& vb = values[static_cast<std::size_t>(best)];

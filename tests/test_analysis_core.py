@@ -173,7 +173,9 @@ def test_an_option_dropped_by_racing_does_not_hold_the_gap_open() -> None:
     # In this auction at horizon game racing drops bids after 64 rollouts whose means stay
     # second best: counted in the gap, they held it at 9 points until max_rollouts.
     state = first_decision("auction")
-    result = analyse(state, horizon="game", seed=1, max_bids=12, target=0.08, max_rollouts=1500, time_limit=60)
+    result = analyse(
+        state, horizon="game", seed=1, max_bids=12, target=0.08, max_rollouts=1500, time_limit=60
+    )
     assert result["stop"] == "target", (result["stop"], result["rollouts"], result["gap_ci95"])
     assert result["gap_ci95"] <= 0.08
 

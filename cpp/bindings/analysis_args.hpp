@@ -70,3 +70,13 @@ inline pybind11::list options_list(const manila::Analysis& a) {
     }
     return options;
 }
+
+// What an analysis and a reviewed decision both report of it.
+inline void put_outcome(pybind11::dict& d, const manila::Analysis& a) {
+    d["exact"] = a.exact;
+    d["stop"] = a.stop;
+    d["rollouts"] = a.rollouts;
+    d["best"] = a.best;
+    d["screened_out"] = a.screened_out;
+    d["options"] = options_list(a);
+}

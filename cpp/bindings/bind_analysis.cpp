@@ -26,16 +26,11 @@ py::dict analysis_dict(const Analysis& a) {
     d["decider"] = a.decider;
     d["kind"] = a.kind;
     d["horizon"] = horizon_name(a.config.horizon);
-    d["rollouts"] = a.rollouts;
     d["seed"] = a.config.seed;
-    d["exact"] = a.exact;
-    d["stop"] = a.stop;
     d["seconds"] = a.seconds;
     d["target"] = a.config.target;
     d["gap_ci95"] = a.best_gap_ci95;
-    d["best"] = a.best;
-    d["screened_out"] = a.screened_out;
-    d["options"] = options_list(a);
+    put_outcome(d, a);
     return d;
 }
 

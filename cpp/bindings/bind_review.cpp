@@ -25,13 +25,7 @@ py::dict decision_dict(const ReviewedDecision& d) {
     out["kind"] = d.kind;
     out["forced"] = d.forced;
     out["chosen"] = d.chosen;
-    const Analysis& a = d.analysis;
-    out["exact"] = a.exact;
-    out["stop"] = a.stop;
-    out["rollouts"] = a.rollouts;
-    out["best"] = a.best;
-    out["screened_out"] = a.screened_out;
-    out["options"] = options_list(a);
+    put_outcome(out, d.analysis);
     return out;
 }
 

@@ -416,6 +416,46 @@ void check_config(const AnalysisConfig& c) {
     if (!continues(c.policy)) invalid("policy: random and expert cannot continue a rollout");
 }
 
+// The harbour master's options by their exact voyage value with no placement at all (the
+// share's cost and the share gains of the start spaces, the one part of the value that
+// needs no rollout), highest first, ties in option order.
+std::vector<std::size_t> screen_order(const GameState& s,
+                                      const std::vector<DecisionOption>& options,
+                                      const AnalysisConfig& c) {
+    const int d = s.current_player();
+    std::vector<std::pair<double, std::size_t>> proxy;
+    // The screen values the others' shares too (relative): from one sampled deal when
+    // the decider may not see them.
+    GameState root = s;
+    if (c.sample_hidden) {
+        Board board = s.board();
+        Rng r(derive_seed(c.seed, kScreenKey));
+        resample_hidden(board, d, r);
+        root = GameState::from_board(board, s.seed());
+    }
+    for (std::size_t k = 0; k < options.size(); ++k) {
+        GameState g = root;
+        for (int a : options[k].actions) g.apply_legal(a);
+        const std::vector<double> e = expected_payoffs(g, d, c.relative);
+        auto delta = [&](int p) {
+            return g.wealth(p) - s.wealth(p) + e[static_cast<std::size_t>(p)];
+        };
+        double value = delta(d);
+        if (c.relative) {
+            double others = 0;
+            for (int p = 0; p < s.num_players(); ++p)
+                if (p != d) others += delta(p);
+            value -= others / (s.num_players() - 1);
+        }
+        proxy.push_back({value, k});
+    }
+    std::stable_sort(proxy.begin(), proxy.end(),
+                     [](const auto& x, const auto& y) { return x.first > y.first; });
+    std::vector<std::size_t> out;
+    for (const auto& [value, k] : proxy) out.push_back(k);
+    return out;
+}
+
 }  // namespace
 
 // The analysis of the given options of the decision due in s (the config checked).
@@ -438,40 +478,13 @@ Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options
     if (c.screen < 0) invalid("screen: must be at least 0, got " + std::to_string(c.screen));
     if (c.screen > 0 && out.kind == std::string("harbour_master") &&
         out.options.size() > static_cast<std::size_t>(c.screen)) {
-        std::vector<std::pair<double, std::size_t>> proxy;
-        // The screen values the others' shares too (relative): from one sampled deal when
-        // the decider may not see them.
-        GameState root = s;
-        if (c.sample_hidden) {
-            Board board = s.board();
-            Rng r(derive_seed(c.seed, kScreenKey));
-            resample_hidden(board, d, r);
-            root = GameState::from_board(board, s.seed());
-        }
-        for (std::size_t k = 0; k < out.options.size(); ++k) {
-            GameState g = root;
-            for (int a : out.options[k].actions) g.apply_legal(a);
-            const std::vector<double> e = expected_payoffs(g, d, c.relative);
-            auto delta = [&](int p) {
-                return g.wealth(p) - s.wealth(p) + e[static_cast<std::size_t>(p)];
-            };
-            double value = delta(d);
-            if (c.relative) {
-                double others = 0;
-                for (int p = 0; p < s.num_players(); ++p)
-                    if (p != d) others += delta(p);
-                value -= others / (s.num_players() - 1);
-            }
-            proxy.push_back({value, k});
-        }
-        // Highest first, ties in option order; the kept ones stay in option order.
-        std::stable_sort(proxy.begin(), proxy.end(),
-                         [](const auto& x, const auto& y) { return x.first > y.first; });
+        const std::vector<std::size_t> order = screen_order(s, out.options, c);
+        // The kept ones stay in option order.
         std::vector<std::size_t> keep;
         if (c.keep_first) keep.push_back(0);
         for (std::size_t k = 0;
-             k < proxy.size() && keep.size() < static_cast<std::size_t>(c.screen); ++k)
-            if (!c.keep_first || proxy[k].second != 0) keep.push_back(proxy[k].second);
+             k < order.size() && keep.size() < static_cast<std::size_t>(c.screen); ++k)
+            if (!c.keep_first || order[k] != 0) keep.push_back(order[k]);
         std::sort(keep.begin(), keep.end());
         std::vector<DecisionOption> kept;
         for (std::size_t k : keep) kept.push_back(out.options[k]);
@@ -662,7 +675,9 @@ AnalysisConfig expert_rollouts(const ExpertConfig& e, int rollouts, std::uint64_
 
 // What winning the office is worth to the player to move, in pesos: becoming harbour
 // master now for nothing (everyone else passes at once) against passing, to the end of
-// the voyage, the same dice for both.
+// the voyage, the same dice for both. The office is worth what its holder makes of it, so
+// the rollouts take the screen's first combination (a cheap stand-in for the expert's own
+// choice): the continuation policy's crude choices would undervalue it.
 int office_worth(const GameState& s, const ExpertConfig& e, Rng& rng) {
     const Board& b = s.board();
     const int me = b.current;
@@ -675,6 +690,12 @@ int office_worth(const GameState& s, const ExpertConfig& e, Rng& rng) {
         while (g.board().phase == Phase::kAuction) {
             win.actions.push_back(action::kPass);
             g.apply_legal(action::kPass);
+        }
+        if (g.board().phase == Phase::kBuyShare) {
+            const AnalysisConfig plan = expert_rollouts(e, 0, rng.next());
+            const std::vector<DecisionOption> master = decision_options(g, 0);
+            const std::vector<int>& best = master[screen_order(g, master, plan).front()].actions;
+            win.actions.insert(win.actions.end(), best.begin(), best.end());
         }
         options.push_back(win);
     }

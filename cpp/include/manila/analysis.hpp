@@ -123,8 +123,9 @@ std::vector<double> expected_payoffs(const GameState& g, int decider, bool every
 // the voyage (its own view only: the others' face-down shares sampled), every other
 // decision by the continuation policy.
 // - auction: once per auction, the office's worth = (value of becoming harbour master now
-//   for nothing) - (value of passing), `office_rollouts` paired rollouts; it bids one more
-//   while that bid, with the interest of the loans it forces, costs less than the worth;
+//   for nothing and taking the harbour master's combination that the screen ranks first)
+//   - (value of passing), `office_rollouts` paired rollouts; it bids one more while that
+//   bid, with the interest of the loans it forces, costs less than the worth;
 // - harbour master: the share, goods and start spaces as one option, the `master_screen`
 //   best by the exact no-placement value, each rolled out `master_rollouts` times;
 // - placement: part 4's search (max^n) over the next turns of the round.

@@ -51,6 +51,7 @@ def engine(position):
     }
 
 
+@pytest.mark.reference
 @pytest.mark.parametrize("position", PLACEMENTS, ids=[f"placement-{i}" for i in range(len(PLACEMENTS))])
 def test_placement_advice_equals_the_brute_force_max_n(position):
     assert engine(position) == advice_reference(position)

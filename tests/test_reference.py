@@ -13,6 +13,7 @@ from helpers.states import random_state
 CASES = sampled_cases()
 
 
+@pytest.mark.reference
 @pytest.mark.parametrize("state", [c[2] for c in CASES], ids=[f"roll{c[0]}-{c[1]}" for c in CASES])
 def test_engine_equals_reference(state):
     assert engine_tables(state) == evaluate_reference(state)
@@ -26,6 +27,7 @@ SEED_CASES = json.loads(
 )["cases"]
 
 
+@pytest.mark.reference
 @pytest.mark.parametrize("state", [c["state"] for c in SEED_CASES], ids=[c["id"] for c in SEED_CASES])
 def test_seed_calculator_cases_equal_reference(state):
     # strict as the benchmark calls it: the state's own "strict" key decides.

@@ -39,6 +39,7 @@ def sample(next_roll, count):
 CASES = [(roll, i, s) for roll, n in SAMPLES for i, s in enumerate(sample(roll, n))]
 
 
+@pytest.mark.reference
 @pytest.mark.parametrize("state", [c[2] for c in CASES], ids=[f"roll{c[0]}-{c[1]}" for c in CASES])
 def test_engine_equals_reference_with_shares_prices_and_budgets(state):
     assert engine_tables(state) == evaluate_reference(state)

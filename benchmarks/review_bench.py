@@ -13,7 +13,7 @@ import statistics
 import time
 from typing import Any
 
-from manila.game.review import review
+from manila.game.review import pooled_losses, review
 from manila.game.simulate import simulate
 
 
@@ -52,15 +52,12 @@ def main() -> None:
             print(f"{k:<6}{bots:<28}{len(full.decisions):>10}{t_full:>9.1f}{t_quick:>9.1f}")
     if not args.acceptance:
         return
-    for bots in ("random,solver,solver,solver", "greedy-wealth"):
+    # Mean loss per non-forced decision, the games as the units (pooled_losses).
+    for bots in ("random,solver,solver,solver", "greedy-wealth", "solver"):
         games: list[dict[str, Any]] = []
         simulate(players=4, games=8, bots=bots, seed=7, record=games.append)
-        losses: dict[str, list[float]] = {}
-        for r in games:
-            for d in review(r, threads=args.threads, luck_rollouts=0).decisions:
-                if not d.forced:
-                    losses.setdefault(d.player, []).append(d.loss)
-        print(bots, {p: mean_ci(xs) for p, xs in sorted(losses.items())})
+        pooled = pooled_losses([review(r, threads=args.threads, luck_rollouts=0) for r in games])
+        print(bots, {p: f"{x.mean_loss:.2f} ± {x.mean_loss_ci95:.2f}" for p, x in sorted(pooled.items())})
     games = []
     simulate(players=4, games=64, bots="greedy-wealth", seed=9, record=games.append)
     lucks: dict[str, list[float]] = {}

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
@@ -40,7 +41,9 @@ __all__ = [
     "THRESHOLDS",
     "Decision",
     "PlayerSummary",
+    "PooledLoss",
     "Review",
+    "pooled_losses",
     "render_review",
     "review",
 ]
@@ -487,6 +490,58 @@ def _summaries(
             classes={c: sum(d.cls == c for d in free) for c in CLASSES},
             wealth=int(wealth[p]),
         )
+    return out
+
+
+@dataclass(frozen=True)
+class PooledLoss:
+    """One seat's mean loss per non-forced decision over several reviewed games."""
+
+    games: int
+    non_forced: int
+    mean_loss: float
+    mean_loss_ci95: float
+
+
+def _t95(df: int) -> float:
+    # Student's t quantile (0.975): closed forms for 1 and 2 degrees of freedom, else the
+    # Cornish-Fisher expansion around the normal quantile (within 0.004 from 3 on); no
+    # dependency for so small a need.
+    p = 0.975
+    if df == 1:
+        return math.tan(math.pi * (p - 0.5))
+    if df == 2:
+        return (2 * p - 1) / math.sqrt(2 * p * (1 - p))
+    z = statistics.NormalDist().inv_cdf(p)
+    terms = (
+        (z**3 + z) / 4,
+        (5 * z**5 + 16 * z**3 + 3 * z) / 96,
+        (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
+        (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160,
+    )
+    return z + sum(t / df ** (k + 1) for k, t in enumerate(terms))
+
+
+def pooled_losses(results: Sequence[Review]) -> dict[str, PooledLoss]:
+    """Each seat's mean loss per non-forced decision over the reviewed games.
+
+    The games are the independent units, not the decisions: a seat's decisions in one game
+    share its fortunes (who holds the office, which boats it backs). The interval is the
+    ratio estimator's, clustered by game, with Student's t for the number of games."""
+    if len(results) < 2:
+        raise ValueError(f"results: at least 2 reviewed games, got {len(results)}")
+    if len({r.horizon for r in results}) > 1:
+        raise ValueError("results: every review at the same horizon")
+    out = {}
+    for seat in results[0].players:
+        totals = [sum(d.loss for d in r.decisions if d.player == seat and not d.forced) for r in results]
+        counts = [sum(d.player == seat and not d.forced for d in r.decisions) for r in results]
+        n = sum(counts)
+        mean = sum(totals) / n if n else 0.0
+        g = len(results)
+        residuals = sum((t - mean * c) ** 2 for t, c in zip(totals, counts))
+        se = math.sqrt(g / (g - 1) * residuals) / n if n else 0.0
+        out[seat] = PooledLoss(games=g, non_forced=n, mean_loss=mean, mean_loss_ci95=_t95(g - 1) * se)
     return out
 
 

@@ -31,6 +31,20 @@ def test_example_then_evaluate():
     assert json.loads(out.stdout) == manila.evaluate(manila.EXAMPLE).to_dict()
 
 
+def test_text_even_when_piped_and_never_with_json():
+    example = run("example").stdout
+    position = "r3 ginseng@9:a silk@11:b jade@10:c,d order=a,b,c,d turn=b"
+    for command, given, head in (("evaluate", "-", "Voyage before roll 3"), ("advise", position, "")):
+        out = run(command, given, "--text", stdin=example)
+        assert out.returncode == 0, out.stderr
+        assert head in out.stdout and "\033[" not in out.stdout  # a pipe gets no colours
+        with pytest.raises(json.JSONDecodeError):
+            json.loads(out.stdout)
+        assert json.loads(run(command, given, stdin=example).stdout)  # piped: JSON
+        both = run(command, given, "--text", "--json", stdin=example)
+        assert both.returncode == 2 and "not allowed with argument" in both.stderr
+
+
 def test_exact_and_player(tmp_path):
     path = tmp_path / "state.json"
     path.write_text(EXAMPLE_JSON)

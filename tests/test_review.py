@@ -278,6 +278,24 @@ def test_cli_json_and_report(tmp_path: Path) -> None:
     )
     assert run.returncode == 0, run.stderr
     assert [d["index"] for d in json.loads(run.stdout)["decisions"]] == [d["index"] for d in out["decisions"]]
+    # --text: the report, even into a pipe.
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "manila",
+            "review",
+            str(path),
+            "--text",
+            "--rollouts",
+            "4",
+            "--luck-rollouts",
+            "0",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0 and run.stdout.startswith("Review at horizon voyage"), run.stderr
 
 
 def test_report_lists_the_worst_first(mixed: Review) -> None:

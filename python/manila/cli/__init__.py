@@ -26,6 +26,7 @@ from ..voyage.suggest import with_suggestions
 from . import serve, web
 from .analyse import add_analyse_arguments, run_analyse
 from .games import add_ladder_arguments, add_simulate_arguments, run_ladder, run_simulate
+from .output import add_output_flags, wants_json
 from .plot import add_plot_arguments, run_plot
 from .replay import add_replay_arguments, run_replay
 from .report import render, render_advice
@@ -61,11 +62,11 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     _check_player(as_state(data, _strict(args)), args)
     exact = True if args.exact else None  # None: as the JSON's own "exact" says
     result = evaluate(data, exact=exact, player=args.player, threads=args.threads, strict=_strict(args))
-    if args.json or not sys.stdout.isatty():
+    if wants_json(args):
         json.dump(result.to_dict(), sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        color = "NO_COLOR" not in os.environ
+        color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
         print(render(result, color=color))
     return 0
 
@@ -74,11 +75,11 @@ def _cmd_advise(args: argparse.Namespace) -> int:
     data = read_state(args.position)
     position = as_position(data, _strict(args))
     result = advise(position, exact=True if args.exact else None, threads=args.threads)
-    if args.json or not sys.stdout.isatty():
+    if wants_json(args):
         json.dump(result.to_dict(), sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        print(render_advice(result, color="NO_COLOR" not in os.environ))
+        print(render_advice(result, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ))
     return 0
 
 
@@ -130,9 +131,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="let --player name a newcomer who holds nothing on the board yet",
     )
-    ev.add_argument(
-        "--json", action="store_true", help="print JSON even on a terminal (the default when piped)"
-    )
+    add_output_flags(ev, "print JSON")
     ev.add_argument(
         "--threads",
         type=int,
@@ -162,9 +161,7 @@ def _parser() -> argparse.ArgumentParser:
         "e.g. 'r3 ginseng@9:a silk@11:b jade@10:c turn=a order=a,b,c'",
     )
     ad.add_argument("--exact", action="store_true", help='exact fractions ("n/d") instead of floats')
-    ad.add_argument(
-        "--json", action="store_true", help="print JSON even on a terminal (the default when piped)"
-    )
+    add_output_flags(ad, "print JSON")
     ad.add_argument(
         "--threads",
         type=int,

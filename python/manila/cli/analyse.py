@@ -11,6 +11,7 @@ import sys
 from ..common.inputs import InputError, parse_json, read_text, source_name
 from ..common.progress import terminal_bar
 from ..game.analysis import DEFAULT_POLICY, HORIZONS, POLICIES, analyse, render_analysis
+from .output import add_output_flags, wants_json
 
 # Rollouts shown as progress once the analysis has taken this long (seconds).
 PROGRESS_DELAY = 1.0
@@ -65,7 +66,7 @@ def add_analyse_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-exact", action="store_true", help="roll every die: no exact answers or shortcut"
     )
     parser.add_argument("--threads", type=int, default=0, help="threads (default all)")
-    parser.add_argument("--json", action="store_true", help="print the JSON of docs/analysis.md")
+    add_output_flags(parser, "print the JSON of docs/analysis.md")
     parser.add_argument("--no-progress", action="store_true", help="no progress on standard error")
 
 
@@ -106,7 +107,7 @@ def run_analyse(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
-    if args.json or not sys.stdout.isatty():
+    if wants_json(args):
         json.dump(result.to_dict(), sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:

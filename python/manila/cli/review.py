@@ -12,6 +12,7 @@ from typing import Any, Optional
 from ..common.progress import ProgressBar, terminal_bar
 from ..game.analysis import DEFAULT_POLICY, HORIZONS, POLICIES
 from ..game.review import Review, render_review, review
+from .output import add_output_flags, wants_json
 from .replay import read_records
 
 # The progress bar shows once a review has taken this long (seconds).
@@ -47,7 +48,7 @@ def add_review_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--worst", type=int, default=10, metavar="N", help="decisions listed (default 10)")
     parser.add_argument("--threads", type=int, default=0, help="threads (default all)")
-    parser.add_argument("--json", action="store_true", help="print the JSON (docs/review.md)")
+    add_output_flags(parser, "print the JSON (docs/review.md)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on standard error")
 
 
@@ -100,7 +101,7 @@ def review_records(args: argparse.Namespace, records: list[tuple[str, dict[str, 
 
 def run_review(args: argparse.Namespace) -> int:
     results = review_records(args, selected_records(args.record, args.game))
-    if args.json or not sys.stdout.isatty():
+    if wants_json(args):
         for r in results:
             json.dump(r.to_dict(), sys.stdout, indent=None if len(results) > 1 else 2)
             sys.stdout.write("\n")

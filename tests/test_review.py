@@ -195,6 +195,10 @@ def test_pooled_losses_count_games_as_the_units() -> None:
         assert p.games == 4 and p.mean_loss_ci95 > 0
     with pytest.raises(ValueError, match="at least 2 reviewed games"):
         pooled_losses(games[:1])
+    three = []
+    simulate(players=3, games=1, bots="greedy", seed=2, record=three.append)
+    with pytest.raises(ValueError, match="the same seats"):
+        pooled_losses([*games, review(three[0], **TINY)])
 
 
 def test_luck_is_unbiased() -> None:

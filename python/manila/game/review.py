@@ -530,8 +530,11 @@ def pooled_losses(results: Sequence[Review]) -> dict[str, PooledLoss]:
     ratio estimator's, clustered by game, with Student's t for the number of games."""
     if len(results) < 2:
         raise ValueError(f"results: at least 2 reviewed games, got {len(results)}")
-    if len({r.horizon for r in results}) > 1:
-        raise ValueError("results: every review at the same horizon")
+    horizons = sorted({r.horizon for r in results})
+    if len(horizons) > 1:
+        raise ValueError(f"results: every review at one horizon, got {', '.join(horizons)}")
+    if any(set(r.players) != set(results[0].players) for r in results):
+        raise ValueError("results: every review of games with the same seats")
     out = {}
     for seat in results[0].players:
         totals = [sum(d.loss for d in r.decisions if d.player == seat and not d.forced) for r in results]

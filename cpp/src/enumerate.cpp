@@ -78,12 +78,10 @@ std::int64_t reach_denominator(int next_roll) {
     return power_of_six(kNumBoats * (next_roll - 1));
 }
 
-std::array<std::int64_t, kNumPositions> boat_counts(int space, int rolls) {
-    if (space < 0 || space > kArrived)
-        reject("space", "must be 0..13 or arrived (14), got " + std::to_string(space));
-    if (rolls < 0 || rolls > kNumRollsPerVoyage)
-        reject("rolls", "must be 0.." + std::to_string(kNumRollsPerVoyage) + ", got " +
-                            std::to_string(rolls));
+namespace {
+
+// Where a boat from `space` ends after `rolls` rolls, counted over the 6^rolls dice.
+std::array<std::int64_t, kNumPositions> count_boat(int space, int rolls) {
     std::array<std::int64_t, kNumPositions> w{};
     w[static_cast<std::size_t>(space)] = 1;
     for (int r = 0; r < rolls; ++r) {
@@ -101,6 +99,26 @@ std::array<std::int64_t, kNumPositions> boat_counts(int space, int rolls) {
         w = next;
     }
     return w;
+}
+
+}  // namespace
+
+std::array<std::int64_t, kNumPositions> boat_counts(int space, int rolls) {
+    if (space < 0 || space > kArrived)
+        reject("space", "must be 0..13 or arrived (14), got " + std::to_string(space));
+    if (rolls < 0 || rolls > kNumRollsPerVoyage)
+        reject("rolls", "must be 0.." + std::to_string(kNumRollsPerVoyage) + ", got " +
+                            std::to_string(rolls));
+    // Every evaluation and every greedy auction asks: counted once, for every start and roll.
+    using Counts = std::array<std::int64_t, kNumPositions>;
+    static const auto table = [] {
+        std::array<std::array<Counts, kNumRollsPerVoyage + 1>, kArrived + 1> t{};
+        for (int q = 0; q <= kArrived; ++q)
+            for (int r = 0; r <= kNumRollsPerVoyage; ++r)
+                t[static_cast<std::size_t>(q)][static_cast<std::size_t>(r)] = count_boat(q, r);
+        return t;
+    }();
+    return table[static_cast<std::size_t>(space)][static_cast<std::size_t>(rolls)];
 }
 
 std::vector<Reached> reachable(const Start& start, int next_roll) {

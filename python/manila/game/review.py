@@ -519,7 +519,7 @@ def _t95(df: int) -> float:
         (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
         (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160,
     )
-    return z + sum(t / df ** (k + 1) for k, t in enumerate(terms))
+    return z + sum(t / float(df) ** (k + 1) for k, t in enumerate(terms))
 
 
 def pooled_losses(results: Sequence[Review]) -> dict[str, PooledLoss]:

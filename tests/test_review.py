@@ -249,24 +249,15 @@ def test_bad_records_name_the_line_and_the_action(tmp_path: Path) -> None:
     assert run.stderr.count("\n") == 1
 
 
-def test_cli_json_and_report(tmp_path: Path) -> None:
-    path = GOLDEN / "4p-mixed-bots.jsonl"
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "manila",
-            "review",
-            str(path),
-            "--json",
-            "--rollouts",
-            "4",
-            "--luck-rollouts",
-            "2",
-        ],
-        capture_output=True,
-        text=True,
+def review_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "manila", "review", *args], input=stdin, capture_output=True, text=True
     )
+
+
+def test_cli_json_and_report(tmp_path: Path) -> None:
+    path = str(GOLDEN / "4p-mixed-bots.jsonl")
+    run = review_cli(path, "--json", "--rollouts", "4", "--luck-rollouts", "2")
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
     assert out["players"]["p0"]["decisions"] > 0
@@ -274,31 +265,11 @@ def test_cli_json_and_report(tmp_path: Path) -> None:
     state = State.deserialize(
         {"game": "manila", **{k: golden()[k] for k in ("players", "seed", "rules", "history")}}
     )
-    run = subprocess.run(
-        [sys.executable, "-m", "manila", "review", "-", "--rollouts", "4", "--luck-rollouts", "2", "--json"],
-        input=state.serialize(),
-        capture_output=True,
-        text=True,
-    )
+    run = review_cli("-", "--rollouts", "4", "--luck-rollouts", "2", "--json", stdin=state.serialize())
     assert run.returncode == 0, run.stderr
     assert [d["index"] for d in json.loads(run.stdout)["decisions"]] == [d["index"] for d in out["decisions"]]
     # --text: the report, even into a pipe.
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "manila",
-            "review",
-            str(path),
-            "--text",
-            "--rollouts",
-            "4",
-            "--luck-rollouts",
-            "0",
-        ],
-        capture_output=True,
-        text=True,
-    )
+    run = review_cli(path, "--text", "--rollouts", "4", "--luck-rollouts", "0")
     assert run.returncode == 0 and run.stdout.startswith("Review at horizon voyage"), run.stderr
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn, Optional, cast
@@ -26,7 +25,7 @@ from ..voyage.suggest import with_suggestions
 from . import serve, web
 from .analyse import add_analyse_arguments, run_analyse
 from .games import add_ladder_arguments, add_simulate_arguments, run_ladder, run_simulate
-from .output import add_output_flags, wants_json
+from .output import add_output_flags, wants_color, wants_json
 from .plot import add_plot_arguments, run_plot
 from .replay import add_replay_arguments, run_replay
 from .report import render, render_advice
@@ -66,8 +65,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         json.dump(result.to_dict(), sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        print(render(result, color=color))
+        print(render(result, color=wants_color()))
     return 0
 
 
@@ -79,7 +77,7 @@ def _cmd_advise(args: argparse.Namespace) -> int:
         json.dump(result.to_dict(), sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        print(render_advice(result, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ))
+        print(render_advice(result, color=wants_color()))
     return 0
 
 

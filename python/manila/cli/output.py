@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
@@ -17,3 +18,8 @@ def add_output_flags(parser: argparse.ArgumentParser, json_help: str) -> None:
 
 def wants_json(args: argparse.Namespace) -> bool:
     return bool(args.json or (not args.text and not sys.stdout.isatty()))
+
+
+def wants_color() -> bool:
+    """Colours only on a terminal, and never under NO_COLOR."""
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ

@@ -242,12 +242,20 @@ struct DecisionCache {
     }
 };
 
+// How a boat ends a voyage, as far as its payout goes.
+enum BoatEnd : int { kEndPort, kEndShipyard, kEndPlunderedPort, kEndPlunderedShipyard, kEnds };
+// A payout is the sum of one row per boat (by how it ends) and one row for how many boats
+// end in Manila (the ports, shipyards and insurance).
+constexpr int kBoatRows = kNumBoats * kEnds;
+constexpr int kPayoutRows = kBoatRows + kNumBoats + 1;
+
 // Work tables of one crew configuration.
 struct ConfigWork {
     Crews crews;
     bool settled = false, weighted = false;
     std::vector<std::int64_t>
-        settle;  // [kClassCombos][K]: payouts once the final classes are known
+        settle;                      // [kClassCombos][K]: payouts once the final classes are known
+    std::vector<std::int64_t> rows;  // [kPayoutRows][K]
     // Per decider, the id (in the DecisionCache) of their expected payoff (times 6^3) at each
     // reach cell before roll 3, or -1 before it is needed: the decisions compare only these,
     // so the other channels never need a table of their own.
@@ -266,6 +274,8 @@ struct ConfigWork {
         const std::size_t need =
             static_cast<std::size_t>(kClassCombos) * static_cast<std::size_t>(K);
         if (settle.size() < need) settle.resize(need);
+        const std::size_t rows_need = std::size_t(kPayoutRows) * std::size_t(K);
+        if (rows.size() < rows_need) rows.resize(rows_need);
         crews = c;
         settled = weighted = false;
         table.fill(-1);
@@ -492,61 +502,75 @@ class Solver {
         return static_cast<int>(configs_.size()) - 1;
     }
 
+    // A payout is a sum of rows (see kPayoutRows), built once per configuration: the 27
+    // combinations of final classes, and the captain's plunder options within them, are then
+    // sums of four rows, without a branch per seat.
+    std::int64_t* row(ConfigWork& w, int r) const { return &w.rows[std::size_t(r) * K_]; }
+    const std::int64_t* boat_row(const ConfigWork& w, int boat, int end) const {
+        return &w.rows[std::size_t(boat * kEnds + end) * K_];
+    }
+    const std::int64_t* count_row(const ConfigWork& w, int manila) const {
+        return &w.rows[std::size_t(kBoatRows + manila) * K_];
+    }
+
     void pay(std::int64_t* out, int owner, std::int64_t amount) const {
         const int ch = channel(owner);
         if (ch >= 0) out[ch] += amount;
     }
 
-    // Payoff of every channel for one way the voyage ends.
-    // What one seat and one plundering pirate get of each boat's cargo in a configuration:
-    // computed once per configuration, not once per way the voyage ends (divisions are slow
-    // and the payouts are summed for every combination of final classes).
-    struct Cuts {
-        std::array<int, kNumBoats> seat{}, pirate{};
-    };
-    Cuts cuts_of(const Crews& c) const {
-        Cuts cuts;
+    void build_rows(ConfigWork& w) const {
+        const Crews& c = w.crews;
+        std::fill(w.rows.begin(), w.rows.begin() + std::ptrdiff_t(kPayoutRows) * K_, 0);
         const int pirates = c.pirates_on_ship();
         for (int i = 0; i < kNumBoats; ++i) {
             const int value = kGoods[v_.boats[i].good].value;
-            cuts.seat[i] = c.size[i] > 0 ? value / c.size[i] : 0;
-            cuts.pirate[i] = pirates > 0 ? value / pirates : 0;
+            std::int64_t* port = row(w, i * kEnds + kEndPort);
+            std::int64_t* plundered_port = row(w, i * kEnds + kEndPlunderedPort);
+            std::int64_t* plundered_yard = row(w, i * kEnds + kEndPlunderedShipyard);
+            for (int s = 0; s < c.size[i]; ++s) pay(port, c.crew[i][s], value / c.size[i]);
+            for (int k = 0; k < 2; ++k)
+                if ((c.on_ship >> k) & 1) {
+                    pay(plundered_port, c.pirate[k], value / pirates);
+                    pay(plundered_yard, c.pirate[k], value / pirates);
+                }
+            // Shares pay when the boat reaches Manila, plundered or not.
+            for (int b = 0; b < num_bonus_; ++b)
+                if (bonus_[b].boat == i) {
+                    port[bonus_[b].channel] += bonus_[b].amount;
+                    plundered_port[bonus_[b].channel] += bonus_[b].amount;
+                }
+            if (boat_base_ >= 0) {
+                const int outcome = boat_base_ + i * kNumOutcomes;
+                port[outcome + kOutcomePort] += 1;
+                row(w, i * kEnds + kEndShipyard)[outcome + kOutcomeShipyard] += 1;
+                plundered_port[outcome + kOutcomePlundered] += 1;
+                plundered_yard[outcome + kOutcomePlundered] += 1;
+                port[boat_base_ + kArrivalChannel + i] += 1;
+                plundered_port[boat_base_ + kArrivalChannel + i] += 1;
+            }
         }
-        return cuts;
+        for (int manila = 0; manila <= kNumBoats; ++manila) {
+            std::int64_t* out = row(w, kBoatRows + manila);
+            const int shipyard = kNumBoats - manila;
+            if (boat_base_ >= 0) out[boat_base_ + kManilaCountChannel + manila] += 1;
+            for (int k = 0; k < kNumBoats; ++k) {
+                if (manila > k) pay(out, v_.spots[kPortA + k], kSlotPayout[k]);
+                if (shipyard > k) pay(out, v_.spots[kShipyardA + k], kSlotPayout[k]);
+            }
+            pay(out, v_.spots[kInsurance], -kInsuranceClaim[shipyard]);
+        }
     }
 
-    void payout(const Crews& c, const Cuts& cuts, const Triple& in_manila, const Triple& plundered,
-                std::int64_t* out) const {
-        std::fill(out, out + K_, 0);
+    // out = the payout when each boat ends as `ends` says.
+    void payout(const ConfigWork& w, const Triple& ends, std::int64_t* __restrict out) const {
         int manila = 0;
-        for (int i = 0; i < kNumBoats; ++i) {
-            manila += in_manila[i];
-            int outcome;
-            if (plundered[i]) {
-                for (int k = 0; k < 2; ++k)
-                    if ((c.on_ship >> k) & 1) pay(out, c.pirate[k], cuts.pirate[i]);
-                outcome = kOutcomePlundered;
-            } else if (in_manila[i]) {
-                for (int s = 0; s < c.size[i]; ++s) pay(out, c.crew[i][s], cuts.seat[i]);
-                outcome = kOutcomePort;
-            } else {
-                outcome = kOutcomeShipyard;
-            }
-            if (boat_base_ >= 0) out[boat_base_ + i * kNumOutcomes + outcome] += 1;
-        }
-        for (int b = 0; b < num_bonus_; ++b)
-            if (in_manila[bonus_[b].boat]) out[bonus_[b].channel] += bonus_[b].amount;
-        if (boat_base_ >= 0) {
-            out[boat_base_ + kManilaCountChannel + manila] += 1;
-            for (int i = 0; i < kNumBoats; ++i)
-                out[boat_base_ + kArrivalChannel + i] += in_manila[i];
-        }
-        const int shipyard = kNumBoats - manila;
-        for (int k = 0; k < kNumBoats; ++k) {
-            if (manila > k) pay(out, v_.spots[kPortA + k], kSlotPayout[k]);
-            if (shipyard > k) pay(out, v_.spots[kShipyardA + k], kSlotPayout[k]);
-        }
-        pay(out, v_.spots[kInsurance], -kInsuranceClaim[shipyard]);
+        for (int i = 0; i < kNumBoats; ++i)
+            manila += ends[i] == kEndPort || ends[i] == kEndPlunderedPort;
+        const std::int64_t* __restrict a = boat_row(w, 0, ends[0]);
+        const std::int64_t* __restrict b = boat_row(w, 1, ends[1]);
+        const std::int64_t* __restrict c = boat_row(w, 2, ends[2]);
+        const std::int64_t* __restrict n = count_row(w, manila);
+        for (int k = 0; k < K_; ++k) out[k] = a[k] + b[k] + c[k] + n[k];
     }
 
     // Payouts of one configuration for every combination of final classes, with the
@@ -555,28 +579,28 @@ class Solver {
         ConfigWork& w = *configs_[config];
         if (w.settled) return w.settle.data();
         w.settled = true;
-        const Cuts cuts = cuts_of(w.crews);
+        build_rows(w);
         for (int combo = 0; combo < kClassCombos; ++combo)
-            settle(w, cuts, combo, &w.settle[static_cast<std::size_t>(combo) * K_]);
+            settle(w, combo, &w.settle[static_cast<std::size_t>(combo) * K_]);
         return w.settle.data();
     }
 
-    void settle(const ConfigWork& w, const Cuts& cuts, int combo, std::int64_t* out) const {
+    void settle(const ConfigWork& w, int combo, std::int64_t* out) const {
         const Crews& c = w.crews;
         const Triple cls{combo / 9, (combo / 3) % 3, combo % 3};
-        Triple in_manila{}, plundered{};
+        Triple ends{};
         std::array<int, kNumBoats> on13{};
         int n13 = 0;
         for (int i = 0; i < kNumBoats; ++i) {
-            in_manila[i] = cls[i] == kInManila;
+            ends[i] = cls[i] == kInManila ? kEndPort : kEndShipyard;
             if (cls[i] == kOnThirteen) on13[n13++] = i;
         }
         if (n13 == 0 || c.on_ship == 0) {
-            for (int k = 0; k < n13; ++k) in_manila[on13[k]] = v_.rules.thirteen_to_port;
-            payout(c, cuts, in_manila, plundered, out);
+            for (int k = 0; k < n13; ++k)
+                ends[on13[k]] = v_.rules.thirteen_to_port ? kEndPort : kEndShipyard;
+            payout(w, ends, out);
             return;
         }
-        for (int k = 0; k < n13; ++k) plundered[on13[k]] = 1;
         const int captain = channel(c.captain());
         std::array<std::int64_t, 128> scratch;
         std::vector<std::int64_t> heap;
@@ -587,8 +611,10 @@ class Solver {
         }
         // Options in canonical order: binary counting, first boat most significant, Manila = 0.
         for (int mask = 0; mask < (1 << n13); ++mask) {
-            for (int k = 0; k < n13; ++k) in_manila[on13[k]] = !((mask >> (n13 - 1 - k)) & 1);
-            payout(c, cuts, in_manila, plundered, mask == 0 ? out : trial);
+            for (int k = 0; k < n13; ++k)
+                ends[on13[k]] =
+                    ((mask >> (n13 - 1 - k)) & 1) ? kEndPlunderedShipyard : kEndPlunderedPort;
+            payout(w, ends, mask == 0 ? out : trial);
             if (mask > 0 && trial[captain] > out[captain]) std::copy(trial, trial + K_, out);
         }
     }

@@ -248,14 +248,70 @@ enum BoatEnd : int { kEndPort, kEndShipyard, kEndPlunderedPort, kEndPlunderedShi
 // end in Manila (the ports, shipyards and insurance).
 constexpr int kBoatRows = kNumBoats * kEnds;
 constexpr int kPayoutRows = kBoatRows + kNumBoats + 1;
+// The rows of one payout: one per boat, then the count row.
+using PayoutRows = std::array<std::int8_t, kNumBoats + 1>;
+
+// The rows of a payout when each boat ends as `ends` says.
+PayoutRows rows_of(const Triple& ends) {
+    PayoutRows r{};
+    int manila = 0;
+    for (int i = 0; i < kNumBoats; ++i) {
+        manila += ends[i] == kEndPort || ends[i] == kEndPlunderedPort;
+        r[i] = static_cast<std::int8_t>(i * kEnds + ends[i]);
+    }
+    r[kNumBoats] = static_cast<std::int8_t>(kBoatRows + manila);
+    return r;
+}
+
+// Per combination of final classes, the rows of its payout: `plain` (by the rule for
+// boats on 13) when no pirate plunders, else each of the captain's options, in canonical
+// order: binary counting over the boats on 13, first boat most significant, Manila = 0.
+struct ComboRows {
+    std::array<std::array<PayoutRows, kClassCombos>, 2> plain;  // [thirteen_to_port][combo]
+    std::array<std::array<PayoutRows, 1 << kNumBoats>, kClassCombos> plunder;
+    std::array<int, kClassCombos> options{};  // how many plunder options (1: nothing on 13)
+
+    ComboRows() {
+        for (int combo = 0; combo < kClassCombos; ++combo) {
+            const Triple cls{combo / 9, (combo / 3) % 3, combo % 3};
+            std::array<int, kNumBoats> on13{};
+            int n13 = 0;
+            Triple ends{};
+            for (int i = 0; i < kNumBoats; ++i) {
+                ends[i] = cls[i] == kInManila ? kEndPort : kEndShipyard;
+                if (cls[i] == kOnThirteen) on13[n13++] = i;
+            }
+            for (int to_port = 0; to_port < 2; ++to_port) {
+                for (int k = 0; k < n13; ++k) ends[on13[k]] = to_port ? kEndPort : kEndShipyard;
+                plain[to_port][combo] = rows_of(ends);
+            }
+            options[combo] = 1 << n13;
+            for (int mask = 0; mask < options[combo]; ++mask) {
+                for (int k = 0; k < n13; ++k)
+                    ends[on13[k]] =
+                        ((mask >> (n13 - 1 - k)) & 1) ? kEndPlunderedShipyard : kEndPlunderedPort;
+                plunder[combo][mask] = rows_of(ends);
+            }
+        }
+    }
+};
+
+const ComboRows& combo_rows() {
+    static const ComboRows rows;
+    return rows;
+}
 
 // Work tables of one crew configuration.
 struct ConfigWork {
     Crews crews;
-    bool settled = false, weighted = false;
-    std::vector<std::int64_t>
-        settle;                      // [kClassCombos][K]: payouts once the final classes are known
+    bool settled = false, weighted = false, counted = false;
     std::vector<std::int64_t> rows;  // [kPayoutRows][K]
+    // Per combination of final classes (the captain's plunder choice made), the four rows
+    // its payout is the sum of.
+    std::array<PayoutRows, kClassCombos> payout_rows;
+    // How often each row is paid in this run: every channel's expectation is these times the
+    // rows, summed once at the end (Solver::collect).
+    std::array<std::int64_t, kPayoutRows> times;
     // Per decider, the id (in the DecisionCache) of their expected payoff (times 6^3) at each
     // reach cell before roll 3, or -1 before it is needed: the decisions compare only these,
     // so the other channels never need a table of their own.
@@ -271,13 +327,10 @@ struct ConfigWork {
 
     void prepare(int K, const Crews& c) {
         if (weight.empty()) weight.assign(kReachCells, 0);
-        const std::size_t need =
-            static_cast<std::size_t>(kClassCombos) * static_cast<std::size_t>(K);
-        if (settle.size() < need) settle.resize(need);
-        const std::size_t rows_need = std::size_t(kPayoutRows) * std::size_t(K);
-        if (rows.size() < rows_need) rows.resize(rows_need);
+        const std::size_t need = std::size_t(kPayoutRows) * std::size_t(K);
+        if (rows.size() < need) rows.resize(need);
         crews = c;
-        settled = weighted = false;
+        settled = weighted = counted = false;
         table.fill(-1);
         boarded.fill(-1);
         large_memo = small_memo = nullptr;
@@ -369,6 +422,7 @@ class Solver {
            std::uint64_t generation = next_generation())
         : v_(v),
           moves_(pilot_moves()),
+          combo_rows_(combo_rows()),
           ws_(lease_.get()),
           cache_(ws_.cache),
           tracked_(std::move(tracked)) {
@@ -405,7 +459,8 @@ class Solver {
         const Triple start{v_.boats[0].position, v_.boats[1].position, v_.boats[2].position};
         std::vector<std::int64_t> result(static_cast<std::size_t>(K_), 0);
         if (v_.next_roll == kNumRollsPerVoyage) {
-            add_value(result.data(), 0, after_pilots(0, cell_of(start)));
+            add_value(0, after_pilots(0, cell_of(start)));
+            collect(result.data());
             return result;
         }
         // Nothing is decided between the rolls before roll 2 ends, so each boat's dice can be
@@ -414,16 +469,17 @@ class Solver {
         for (int i = 0; i < kNumBoats; ++i)
             dist[i] = roll_distribution(start[i], kNumRollsPerVoyage - v_.next_roll);
         if (small_ < 0 && large_ < 0) {
-            independent_boats(dist, result.data());
-            return result;
+            independent_boats(dist);
+        } else {
+            for (auto [q0, w0] : dist[0])
+                for (auto [q1, w1] : dist[1])
+                    for (auto [q2, w2] : dist[2]) {
+                        auto [config, rc] = after_boarding({q0, q1, q2});
+                        weights(config)[rc] += w0 * w1 * w2;
+                    }
+            fold_weights();
         }
-        for (auto [q0, w0] : dist[0])
-            for (auto [q1, w1] : dist[1])
-                for (auto [q2, w2] : dist[2]) {
-                    auto [config, rc] = after_boarding({q0, q1, q2});
-                    weights(config)[rc] += w0 * w1 * w2;
-                }
-        fold_weights(result.data());
+        collect(result.data());
         return result;
     }
 
@@ -432,20 +488,15 @@ class Solver {
     // boarding positions the three boats' dice are independent all the way: the sum over
     // all positions factors into one sum per boat, corrected where pirates board.
     void independent_boats(
-        const std::array<std::vector<std::pair<int, std::int64_t>>, kNumBoats>& dist,
-        std::int64_t* result) {
+        const std::array<std::vector<std::pair<int, std::int64_t>>, kNumBoats>& dist) {
         std::array<std::array<std::int64_t, kNumClasses>, kNumBoats> odds{};
         for (int i = 0; i < kNumBoats; ++i)
             for (auto [p, w] : dist[i]) {
                 const auto& f = kFinalFaces[reach(p)];
                 for (int c = 0; c < kNumClasses; ++c) odds[i][c] += w * f[c];
             }
-        const std::int64_t* settle = settled(0);
-        for (int combo = 0; combo < kClassCombos; ++combo) {
-            const std::int64_t m =
-                odds[0][combo / 9] * odds[1][(combo / 3) % 3] * odds[2][combo % 3];
-            if (m != 0) add_scaled(result, m, settle + combo * K_);
-        }
+        for (int combo = 0; combo < kClassCombos; ++combo)
+            count(0, combo, odds[0][combo / 9] * odds[1][(combo / 3) % 3] * odds[2][combo % 3]);
         if (configs_[0]->crews.on_ship == 0) return;
         // Boarding depends on which boats are on 13 and, through the values, on the reach
         // groups: positions alike in both are decided once.
@@ -474,7 +525,7 @@ class Solver {
             weights(config)[to] += weight;
             weights(0)[moves_.reach_of[cell]] -= weight;
         }
-        fold_weights(result);
+        fold_weights();
     }
 
     void track(int owner) {
@@ -502,16 +553,10 @@ class Solver {
         return static_cast<int>(configs_.size()) - 1;
     }
 
-    // A payout is a sum of rows (see kPayoutRows), built once per configuration: the 27
-    // combinations of final classes, and the captain's plunder options within them, are then
-    // sums of four rows, without a branch per seat.
+    // A payout is a sum of rows (see kPayoutRows), built once per configuration: a
+    // combination of final classes, or one of the captain's plunder options in it, is then
+    // four rows, and a channel's payout there four numbers, without a branch per seat.
     std::int64_t* row(ConfigWork& w, int r) const { return &w.rows[std::size_t(r) * K_]; }
-    const std::int64_t* boat_row(const ConfigWork& w, int boat, int end) const {
-        return &w.rows[std::size_t(boat * kEnds + end) * K_];
-    }
-    const std::int64_t* count_row(const ConfigWork& w, int manila) const {
-        return &w.rows[std::size_t(kBoatRows + manila) * K_];
-    }
 
     void pay(std::int64_t* out, int owner, std::int64_t amount) const {
         const int ch = channel(owner);
@@ -561,67 +606,60 @@ class Solver {
         }
     }
 
-    // out = the payout when each boat ends as `ends` says.
-    void payout(const ConfigWork& w, const Triple& ends, std::int64_t* __restrict out) const {
-        int manila = 0;
-        for (int i = 0; i < kNumBoats; ++i)
-            manila += ends[i] == kEndPort || ends[i] == kEndPlunderedPort;
-        const std::int64_t* __restrict a = boat_row(w, 0, ends[0]);
-        const std::int64_t* __restrict b = boat_row(w, 1, ends[1]);
-        const std::int64_t* __restrict c = boat_row(w, 2, ends[2]);
-        const std::int64_t* __restrict n = count_row(w, manila);
-        for (int k = 0; k < K_; ++k) out[k] = a[k] + b[k] + c[k] + n[k];
+    std::int64_t channel_payout(const ConfigWork& w, const PayoutRows& r, int ch) const {
+        std::int64_t sum = 0;
+        for (std::int8_t x : r) sum += w.rows[std::size_t(x) * K_ + ch];
+        return sum;
     }
 
-    // Payouts of one configuration for every combination of final classes, with the
-    // captain's plunder choice: [kClassCombos][K].
-    const std::int64_t* settled(int config) {
+    // The rows of every combination of final classes in a configuration, with the captain's
+    // plunder choice made.
+    ConfigWork& settled(int config) {
         ConfigWork& w = *configs_[config];
-        if (w.settled) return w.settle.data();
+        if (w.settled) return w;
         w.settled = true;
         build_rows(w);
-        for (int combo = 0; combo < kClassCombos; ++combo)
-            settle(w, combo, &w.settle[static_cast<std::size_t>(combo) * K_]);
-        return w.settle.data();
+        for (int combo = 0; combo < kClassCombos; ++combo) w.payout_rows[combo] = settle(w, combo);
+        return w;
     }
 
-    void settle(const ConfigWork& w, int combo, std::int64_t* out) const {
-        const Crews& c = w.crews;
-        const Triple cls{combo / 9, (combo / 3) % 3, combo % 3};
-        Triple ends{};
-        std::array<int, kNumBoats> on13{};
-        int n13 = 0;
-        for (int i = 0; i < kNumBoats; ++i) {
-            ends[i] = cls[i] == kInManila ? kEndPort : kEndShipyard;
-            if (cls[i] == kOnThirteen) on13[n13++] = i;
+    PayoutRows settle(const ConfigWork& w, int combo) const {
+        const ComboRows& t = combo_rows_;
+        const int options = t.options[combo];
+        if (options == 1 || w.crews.on_ship == 0) return t.plain[v_.rules.thirteen_to_port][combo];
+        const int captain = channel(w.crews.captain());
+        int best = 0;
+        std::int64_t best_value = channel_payout(w, t.plunder[combo][0], captain);
+        for (int mask = 1; mask < options; ++mask) {
+            const std::int64_t value = channel_payout(w, t.plunder[combo][mask], captain);
+            if (value > best_value) best_value = value, best = mask;
         }
-        if (n13 == 0 || c.on_ship == 0) {
-            for (int k = 0; k < n13; ++k)
-                ends[on13[k]] = v_.rules.thirteen_to_port ? kEndPort : kEndShipyard;
-            payout(w, ends, out);
-            return;
-        }
-        const int captain = channel(c.captain());
-        std::array<std::int64_t, 128> scratch;
-        std::vector<std::int64_t> heap;
-        std::int64_t* trial = scratch.data();
-        if (K_ > static_cast<int>(scratch.size())) {
-            heap.resize(static_cast<std::size_t>(K_));
-            trial = heap.data();
-        }
-        // Options in canonical order: binary counting, first boat most significant, Manila = 0.
-        for (int mask = 0; mask < (1 << n13); ++mask) {
-            for (int k = 0; k < n13; ++k)
-                ends[on13[k]] =
-                    ((mask >> (n13 - 1 - k)) & 1) ? kEndPlunderedShipyard : kEndPlunderedPort;
-            payout(w, ends, mask == 0 ? out : trial);
-            if (mask > 0 && trial[captain] > out[captain]) std::copy(trial, trial + K_, out);
-        }
+        return t.plunder[combo][best];
     }
 
-    // out += m * vec, over the K channels.
-    void add_scaled(std::int64_t* out, std::int64_t m, const std::int64_t* vec) const {
-        for (int k = 0; k < K_; ++k) out[k] += m * vec[k];
+    // The voyage ends in combination `combo` of configuration `config` in m more of the
+    // dice sequences counted.
+    void count(int config, int combo, std::int64_t m) {
+        if (m == 0) return;
+        ConfigWork& w = settled(config);
+        if (!w.counted) {
+            w.counted = true;
+            w.times.fill(0);
+        }
+        for (std::int8_t r : w.payout_rows[combo]) w.times[r] += m;
+    }
+
+    // result += every channel's payoff over the sequences counted.
+    void collect(std::int64_t* __restrict result) const {
+        for (const ConfigWork* w : configs_) {
+            if (!w->counted) continue;
+            for (int r = 0; r < kPayoutRows; ++r) {
+                const std::int64_t m = w->times[r];
+                if (m == 0) continue;
+                const std::int64_t* __restrict vec = &w->rows[std::size_t(r) * K_];
+                for (int k = 0; k < K_; ++k) result[k] += m * vec[k];
+            }
+        }
     }
 
     // Decider d's expected payoff (times 6^3) at every reach cell before roll 3 in a
@@ -631,10 +669,11 @@ class Solver {
     int table_id(int config, int d) {
         ConfigWork& w = *configs_[config];
         if (w.table[d] >= 0) return w.table[d];
-        const std::int64_t* settle = settled(config);
+        settled(config);
         const int ch = decider_channel_[d];
         DecisionCache::Finals finals;
-        for (int combo = 0; combo < kClassCombos; ++combo) finals[combo] = settle[combo * K_ + ch];
+        for (int combo = 0; combo < kClassCombos; ++combo)
+            finals[combo] = channel_payout(w, w.payout_rows[combo], ch);
         w.table[d] = cache_.intern(finals);
         return w.table[d];
     }
@@ -649,10 +688,9 @@ class Solver {
         return w.weight.data();
     }
 
-    // result += every channel's payoff summed over the weights of every configuration: the
-    // weights are pushed through the last three dice, one boat at a time, onto the 27
-    // combinations of final classes.
-    void fold_weights(std::int64_t* result) {
+    // The weights of every configuration pushed through the last three dice, one boat at a
+    // time, onto the 27 combinations of final classes.
+    void fold_weights() {
         constexpr int kPlane = kReaches * kReaches;
         for (std::size_t config = 0; config < configs_.size(); ++config) {
             const ConfigWork& w = *configs_[config];
@@ -666,21 +704,18 @@ class Solver {
             std::array<std::int64_t, kClassCombos> w0;  // [a][b][c]
             for (int ab = 0; ab < kNumClasses * kNumClasses; ++ab)
                 gather(&w1[ab * kReaches], 1, &w0[ab * 3], &w0[ab * 3 + 1], &w0[ab * 3 + 2]);
-            const std::int64_t* settle = settled(static_cast<int>(config));
             for (int combo = 0; combo < kClassCombos; ++combo)
-                if (w0[combo] != 0) add_scaled(result, w0[combo], settle + combo * K_);
+                count(static_cast<int>(config), combo, w0[combo]);
         }
     }
 
-    // result += every channel's payoff (times 6^3) at one reach cell before roll 3.
-    void add_value(std::int64_t* result, int config, int rc) {
-        const std::int64_t* settle = settled(config);
+    // Counts the last three dice from one reach cell before roll 3.
+    void add_value(int config, int rc) {
         const auto& f0 = kFinalFaces[rc / (kReaches * kReaches)];
         const auto& f1 = kFinalFaces[(rc / kReaches) % kReaches];
         const auto& f2 = kFinalFaces[rc % kReaches];
         for (int combo = 0; combo < kClassCombos; ++combo) {
-            const std::int64_t m = f0[combo / 9] * f1[(combo / 3) % 3] * f2[combo % 3];
-            if (m != 0) add_scaled(result, m, settle + combo * K_);
+            count(config, combo, f0[combo / 9] * f1[(combo / 3) % 3] * f2[combo % 3]);
         }
     }
 
@@ -791,6 +826,7 @@ class Solver {
 
     const Voyage& v_;
     const PilotMoves& moves_;
+    const ComboRows& combo_rows_;
     std::array<Bonus, kMaxOwners * kNumBoats> bonus_;
     int num_bonus_ = 0;
     WorkspaceLease lease_;

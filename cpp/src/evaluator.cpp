@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -69,11 +70,18 @@ void gather(const std::int64_t* __restrict in, int n, std::int64_t* __restrict x
 }
 
 // The positions one boat can reach in `rolls` dice, each with its number of face sequences.
-std::vector<std::pair<int, std::int64_t>> roll_distribution(int p, int rolls) {
+struct RollDistribution {
+    std::array<std::pair<int, std::int64_t>, kNumPositions> at;
+    int n = 0;
+    const std::pair<int, std::int64_t>* begin() const { return at.data(); }
+    const std::pair<int, std::int64_t>* end() const { return at.data() + n; }
+};
+
+RollDistribution roll_distribution(int p, int rolls) {
     const auto w = boat_counts(p, rolls);
-    std::vector<std::pair<int, std::int64_t>> out;
+    RollDistribution out;
     for (int q = 0; q < kNumPositions; ++q)
-        if (w[q] != 0) out.emplace_back(q, w[q]);
+        if (w[q] != 0) out.at[out.n++] = {q, w[q]};
     return out;
 }
 
@@ -341,6 +349,7 @@ struct ConfigWork {
 // would cost more than a whole last-roll evaluation.
 struct Workspace {
     std::vector<std::unique_ptr<ConfigWork>> pool;
+    std::vector<ConfigWork*> configs;  // the pool's first ones, in use by this evaluation
     DecisionCache cache;
 };
 
@@ -425,7 +434,9 @@ class Solver {
           combo_rows_(combo_rows()),
           ws_(lease_.get()),
           cache_(ws_.cache),
-          tracked_(std::move(tracked)) {
+          tracked_(std::move(tracked)),
+          configs_(ws_.configs) {
+        configs_.clear();
         chan_.fill(-1);
         // Every decision maker must be tracked: their choices depend on their own income.
         for (Spot s : kDecisionSpots)
@@ -465,18 +476,30 @@ class Solver {
         }
         // Nothing is decided between the rolls before roll 2 ends, so each boat's dice can be
         // summed on their own and only the positions after roll 2 need the game tree.
-        std::array<std::vector<std::pair<int, std::int64_t>>, kNumBoats> dist;
+        std::array<RollDistribution, kNumBoats> dist;
         for (int i = 0; i < kNumBoats; ++i)
             dist[i] = roll_distribution(start[i], kNumRollsPerVoyage - v_.next_roll);
         if (small_ < 0 && large_ < 0) {
             independent_boats(dist);
         } else {
-            for (auto [q0, w0] : dist[0])
-                for (auto [q1, w1] : dist[1])
-                    for (auto [q2, w2] : dist[2]) {
-                        auto [config, rc] = after_boarding({q0, q1, q2});
-                        weights(config)[rc] += w0 * w1 * w2;
+            if (configs_[0]->crews.on_ship == 0) {
+                // Nobody boards: one configuration, and only the pilots' choices.
+                std::int64_t* weight = weights(0);
+                for (auto [q0, w0] : dist[0])
+                    for (auto [q1, w1] : dist[1]) {
+                        const std::int64_t w01 = w0 * w1;
+                        const int cell01 = (q0 * kNumPositions + q1) * kNumPositions;
+                        for (auto [q2, w2] : dist[2])
+                            weight[after_pilots(0, cell01 + q2)] += w01 * w2;
                     }
+            } else {
+                for (auto [q0, w0] : dist[0])
+                    for (auto [q1, w1] : dist[1])
+                        for (auto [q2, w2] : dist[2]) {
+                            auto [config, rc] = after_boarding({q0, q1, q2});
+                            weights(config)[rc] += w0 * w1 * w2;
+                        }
+            }
             fold_weights();
         }
         collect(result.data());
@@ -487,8 +510,7 @@ class Solver {
     // Without pilots nothing is decided before roll 3 except boarding, so away from the
     // boarding positions the three boats' dice are independent all the way: the sum over
     // all positions factors into one sum per boat, corrected where pirates board.
-    void independent_boats(
-        const std::array<std::vector<std::pair<int, std::int64_t>>, kNumBoats>& dist) {
+    void independent_boats(const std::array<RollDistribution, kNumBoats>& dist) {
         std::array<std::array<std::int64_t, kNumClasses>, kNumBoats> odds{};
         for (int i = 0; i < kNumBoats; ++i)
             for (auto [p, w] : dist[i]) {
@@ -840,7 +862,7 @@ class Solver {
     int num_deciders_ = 0;
     int small_ = -1, large_ = -1;  // decider index of each pilot, or -1
     std::array<int, 2> pirate_{-1, -1};
-    std::vector<ConfigWork*> configs_;
+    std::vector<ConfigWork*>& configs_;  // the workspace's: its memory outlives the evaluation
 };
 
 }  // namespace
@@ -994,9 +1016,16 @@ class PayoffMemo {
 
   private:
     struct Hash {
+        // Eight bytes at a time: the key is hashed for every spot a search values.
         std::size_t operator()(const Key& k) const {
-            std::uint64_t h = 0xcbf29ce484222325ull;
-            for (std::int16_t x : k) h = (h ^ static_cast<std::uint16_t>(x)) * 0x100000001b3ull;
+            const char* bytes = reinterpret_cast<const char*>(k.data());
+            std::uint64_t h = 0;
+            for (std::size_t i = 0; i < sizeof(Key); i += sizeof(std::uint64_t)) {
+                std::uint64_t word = 0;
+                std::memcpy(&word, bytes + i, std::min(sizeof word, sizeof(Key) - i));
+                h = (h ^ word) * 0x9E3779B97F4A7C15ull;
+                h ^= h >> 29;
+            }
             return static_cast<std::size_t>(h);
         }
     };

@@ -1018,11 +1018,11 @@ class PayoffMemo {
     struct Hash {
         // Eight bytes at a time: the key is hashed for every spot a search values.
         std::size_t operator()(const Key& k) const {
-            const char* bytes = reinterpret_cast<const char*>(k.data());
+            constexpr std::size_t kWords = sizeof(Key) / sizeof(std::uint64_t);
+            std::array<std::uint64_t, kWords + 1> words{};
+            std::memcpy(words.data(), k.data(), sizeof(Key));
             std::uint64_t h = 0;
-            for (std::size_t i = 0; i < sizeof(Key); i += sizeof(std::uint64_t)) {
-                std::uint64_t word = 0;
-                std::memcpy(&word, bytes + i, std::min(sizeof word, sizeof(Key) - i));
+            for (std::uint64_t word : words) {
                 h = (h ^ word) * 0x9E3779B97F4A7C15ull;
                 h ^= h >> 29;
             }

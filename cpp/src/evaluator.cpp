@@ -1,7 +1,6 @@
 #include "manila/evaluator.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -176,10 +175,14 @@ struct PilotMemo {
 
 // A pilot's choices depend on nothing but the tables of the pilots still to move: the
 // large pilot's on the large pilot's table, the small pilot's on both. Spot values solve
-// many voyages that differ in one accomplice, most of which leave the pilots' payoffs, and
-// so their choices, as they were: choices are kept by table contents, so that every voyage
-// of one spot table shares them. Tables are kept for one generation (one spot table).
+// many voyages that differ in one accomplice, and a placement search many boards, most of
+// which leave the pilots' payoffs, and so their choices, as they were: choices are kept by
+// table contents, so that every voyage with the same pilots' payoffs shares them. The cache
+// is bounded: once full, the next evaluation starts it afresh.
 struct DecisionCache {
+    static constexpr int kMaxTables = 512;  // 4 kB each
+    static constexpr int kMaxMemos = 128;   // 20 kB each
+
     // A decider's table follows from their payoffs in the 27 combinations of final
     // classes, so those are the key.
     using Finals = std::array<std::int64_t, kClassCombos>;
@@ -192,22 +195,20 @@ struct DecisionCache {
         Finals finals;
         std::array<std::int64_t, kReachCells> value;
     };
-    struct Key {
-        int small, large;
-        PilotMemo* memo;
-    };  // small: -1 for the large pilot alone
-
-    std::uint64_t generation = 0;
     std::vector<std::unique_ptr<Table>> tables;
     int num_tables = 0;
+    std::unordered_multimap<std::uint64_t, int> by_hash;  // table ids by their finals' hash
     std::vector<std::unique_ptr<PilotMemo>> memos;
-    std::vector<Key> keys;
+    int num_memos = 0;
+    // Memos by (small pilot's table + 1, large pilot's table); small -1: the large pilot alone.
+    std::unordered_map<std::uint64_t, PilotMemo*> by_pair;
 
-    void start(std::uint64_t g) {
-        if (g == generation) return;
-        generation = g;
-        num_tables = 0;
-        keys.clear();
+    // Before an evaluation (none holds an id then).
+    void start() {
+        if (num_tables < kMaxTables && num_memos < kMaxMemos) return;
+        num_tables = num_memos = 0;
+        by_hash.clear();
+        by_pair.clear();
     }
 
     // The id of the table of these final payoffs, built if new.
@@ -215,8 +216,10 @@ struct DecisionCache {
         std::uint64_t hash = 0;
         for (std::int64_t x : finals)
             hash = (hash ^ static_cast<std::uint64_t>(x)) * 0x9E3779B97F4A7C15ull;
-        for (int id = 0; id < num_tables; ++id)
-            if (tables[id]->hash == hash && tables[id]->finals == finals) return id;
+        const auto [first, last] = by_hash.equal_range(hash);
+        for (auto it = first; it != last; ++it)
+            if (tables[it->second]->finals == finals) return it->second;
+        by_hash.emplace(hash, num_tables);
         if (num_tables == static_cast<int>(tables.size()))
             tables.push_back(std::make_unique<Table>());
         Table& t = *tables[num_tables];
@@ -240,12 +243,15 @@ struct DecisionCache {
     bool flat(int id) const { return tables[id]->flat; }
 
     PilotMemo& memo(int small, int large) {
-        for (const Key& k : keys)
-            if (k.small == small && k.large == large) return *k.memo;
-        if (keys.size() == memos.size()) memos.push_back(std::make_unique<PilotMemo>());
-        PilotMemo* m = memos[keys.size()].get();
+        const std::uint64_t key =
+            std::uint64_t(std::uint32_t(small + 1)) << 32 | std::uint32_t(large);
+        auto [it, fresh] = by_pair.try_emplace(key, nullptr);
+        if (!fresh) return *it->second;
+        if (num_memos == static_cast<int>(memos.size()))
+            memos.push_back(std::make_unique<PilotMemo>());
+        PilotMemo* m = memos[static_cast<std::size_t>(num_memos++)].get();
         m->reuse();
-        keys.push_back({small, large, m});
+        it->second = m;
         return *m;
     }
 };
@@ -353,12 +359,6 @@ struct Workspace {
     DecisionCache cache;
 };
 
-// Each spot table (or other top-level evaluation) is a generation of the decision cache.
-std::uint64_t next_generation() {
-    static std::atomic<std::uint64_t> counter{0};
-    return ++counter;
-}
-
 // Workspaces are lent to the evaluating thread. A thread keeps the one it used last (its
 // memo tables stay in that core's cache) and hands it back to the shared pool when it ends,
 // so short-lived worker threads still find warm memory.
@@ -426,9 +426,7 @@ constexpr int kOutcomeChannels = kArrivalChannel + kNumBoats;
 // evaluator's hottest loops.
 class Solver {
   public:
-    // generation: the decision cache's (solvers of one spot table share their choices).
-    Solver(const Voyage& v, std::vector<int> tracked, bool boat_channels,
-           std::uint64_t generation = next_generation())
+    Solver(const Voyage& v, std::vector<int> tracked, bool boat_channels)
         : v_(v),
           moves_(pilot_moves()),
           combo_rows_(combo_rows()),
@@ -452,7 +450,7 @@ class Solver {
             for (int i = 0; i < kNumBoats; ++i)
                 if (const int b = v.manila_bonus(tracked_[k], i))
                     bonus_[num_bonus_++] = {static_cast<int>(k), i, b};
-        cache_.start(generation);
+        cache_.start();
     }
 
     int channel(int owner) const { return owner == kNoOwner ? -1 : chan_[owner]; }
@@ -1045,8 +1043,7 @@ SpotValues spot_values(const Voyage& v, const PointOfView& pov, int threads) {
     std::vector<int> everyone(static_cast<std::size_t>(v.num_owners));
     for (int o = 0; o < v.num_owners; ++o) everyone[static_cast<std::size_t>(o)] = o;
     const auto started = std::chrono::steady_clock::now();
-    const std::uint64_t generation = next_generation();
-    out.all = Solver(v, everyone, true, generation).run();
+    out.all = Solver(v, everyone, true).run();
     out.num_owners = v.num_owners;
     if (threads <= 0) {
         // Starting a thread costs tens of microseconds: worth it only when each spot's own
@@ -1083,7 +1080,7 @@ SpotValues spot_values(const Voyage& v, const PointOfView& pov, int threads) {
         if (const std::optional<std::int64_t> known = memo.find(key)) {
             with = *known;
         } else {
-            with = Solver(w, {who}, false, generation).run()[0];
+            with = Solver(w, {who}, false).run()[0];
             memo.insert(key, with);
         }
         out.gain[k] = with - without;

@@ -978,7 +978,13 @@ class PayoffMemo {
             for (int seat = 0; seat < kMaxSeats; ++seat)
                 k[n++] = anyone && seat < b.crew_size ? id(b.crew[seat]) : std::int16_t{-1};
         }
-        for (int s = 0; s < kNumSpots; ++s) k[n++] = id(v.spots[s]);
+        // The deciders' spots are held by tracked owners; any other spot pays only its holder,
+        // so one held by someone untracked is keyed as free.
+        for (int s = 0; s < kNumSpots; ++s) {
+            const int owner = v.spots[s];
+            k[n++] = owner != kNoOwner && tracked[owner] ? static_cast<std::int16_t>(owner)
+                                                         : std::int16_t{-1};
+        }
         // Share gains count only under the wealth objective, for the tracked owners (at
         // most the owner and four deciders), and only for the goods that sail.
         if (v.objective == Objective::kWealth) {

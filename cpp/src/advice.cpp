@@ -25,13 +25,14 @@ class PlacementSearch {
         std::vector<Turn> line;             // the turns from this one on, last turn first
     };
 
-    PlacementSearch(const std::vector<int>& movers, std::int64_t den)
-        : movers_(movers), den_(den) {}
+    // generation: one for the whole search (the pilots' choices are shared across its boards).
+    PlacementSearch(const std::vector<int>& movers, std::int64_t den, std::uint64_t generation)
+        : movers_(movers), den_(den), generation_(generation) {}
 
     Result solve(const Voyage& v, std::size_t depth) {
         if (depth == movers_.size()) {
             ++positions;
-            return {payoffs_of(v), {}};
+            return {payoffs_of(v, generation_), {}};
         }
         const int m = movers_[depth];
         if (depth + 1 == movers_.size()) return last_turn(v, m);
@@ -50,7 +51,7 @@ class PlacementSearch {
     // The last mover of the round needs one spot table: most spots change nobody's
     // decisions, and their values come from the outcome odds without a game tree.
     Result last_turn(const Voyage& v, int m) {
-        const SpotValues sv = spot_values(v, {m, kAnyAccomplices}, 1);
+        const SpotValues sv = spot_values(v, {m, kAnyAccomplices}, 1, generation_);
         ++positions;
         const std::int64_t without = sv.all[static_cast<std::size_t>(m)];
         std::int64_t best_value = without;
@@ -73,7 +74,7 @@ class PlacementSearch {
             out.payoffs[static_cast<std::size_t>(m)] += sv.gain[k];
         } else {
             ++positions;
-            out.payoffs = payoffs_of(with_accomplice(v, id, m));
+            out.payoffs = payoffs_of(with_accomplice(v, id, m), generation_);
         }
         out.line.push_back({m, id});
         return out;
@@ -84,6 +85,7 @@ class PlacementSearch {
   private:
     const std::vector<int>& movers_;
     std::int64_t den_;
+    std::uint64_t generation_;
 };
 
 void check_owner(const Voyage& v, int owner, const std::string& field) {
@@ -138,7 +140,7 @@ void add_option(DecisionAdvice& a, std::string name, const Voyage& after, Next n
         a.payoffs.push_back(r.payoffs[static_cast<std::size_t>(r.best)]);
         a.line.push_back(r.line.front());  // kept per option for now; trimmed to the best below
     } else {
-        a.payoffs.push_back(payoffs_of(after));
+        a.payoffs.push_back(payoffs_of(after, next_generation()));
         a.line.push_back({kNoOwner, ""});
     }
 }
@@ -246,7 +248,7 @@ PlacementAdvice advise_placement(const Voyage& v, const std::vector<int>& movers
     std::vector<std::int64_t> positions(n, 0);
     if (movers.size() == 1) {
         // The plain spot table, with decline as the option worth nothing more.
-        const SpotValues sv = spot_values(v, {m, kAnyAccomplices}, threads);
+        const SpotValues sv = spot_values(v, {m, kAnyAccomplices}, threads, next_generation());
         results[0] = {std::vector<std::int64_t>(sv.all.begin(), sv.all.begin() + sv.num_owners),
                       {}};
         for (std::size_t k = 1; k < n; ++k) {
@@ -255,8 +257,9 @@ PlacementAdvice advise_placement(const Voyage& v, const std::vector<int>& movers
         }
         positions[0] = 1;
     } else {
+        const std::uint64_t generation = next_generation();
         parallel_for(static_cast<int>(n), threads <= 0 ? hardware_threads() : threads, [&](int k) {
-            PlacementSearch search(movers, out.denominator);
+            PlacementSearch search(movers, out.denominator, generation);
             const LegalSpot& o = out.options[static_cast<std::size_t>(k)];
             results[static_cast<std::size_t>(k)] =
                 search.solve(o.id == kDeclineSpot ? v : with_accomplice(v, o.id, m), 1);
@@ -277,8 +280,8 @@ PlacementAdvice advise_placement(const Voyage& v, const std::vector<int>& movers
     if (movers.size() == 1) {
         // Only the mover's own payoff moved with a spot that changes no decision.
         const int id = out.options[best].id;
-        out.payoffs =
-            id == kDeclineSpot ? results[0].payoffs : payoffs_of(with_accomplice(v, id, m));
+        out.payoffs = id == kDeclineSpot ? results[0].payoffs
+                                         : payoffs_of(with_accomplice(v, id, m), next_generation());
     } else {
         out.payoffs = results[best].payoffs;
     }

@@ -243,7 +243,7 @@ std::vector<double> expected_payoffs(const GameState& g, int decider, bool every
     std::optional<Voyage> v = g.voyage();
     if (!v) throw std::logic_error("analysis: no voyage to evaluate");
     v->objective = Objective::kWealth;
-    const std::vector<std::int64_t> all = payoffs_of(*v);
+    const std::vector<std::int64_t> all = payoffs_of(*v, next_generation());
     const auto den = static_cast<double>(denominator(v->next_roll));
     for (std::size_t p = 0; p < out.size(); ++p) out[p] = static_cast<double>(all[p]) / den;
     return out;

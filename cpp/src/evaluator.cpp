@@ -1,6 +1,7 @@
 #include "manila/evaluator.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -16,6 +17,12 @@
 #include "parallel.hpp"
 
 namespace manila {
+
+std::uint64_t next_generation() {
+    static std::atomic<std::uint64_t> counter{0};
+    return ++counter;
+}
+
 namespace {
 
 // Where a boat stands once roll 3 is over.
@@ -177,8 +184,9 @@ struct PilotMemo {
 // large pilot's on the large pilot's table, the small pilot's on both. Spot values solve
 // many voyages that differ in one accomplice, and a placement search many boards, most of
 // which leave the pilots' payoffs, and so their choices, as they were: choices are kept by
-// table contents, so that every voyage with the same pilots' payoffs shares them. The cache
-// is bounded: once full, the next evaluation starts it afresh.
+// table contents, so that every voyage of one generation (a spot table, or a whole search)
+// with the same pilots' payoffs shares them. A new generation starts the cache afresh, and
+// so does a full one, before the next evaluation.
 struct DecisionCache {
     static constexpr int kMaxTables = 512;  // 4 kB each
     static constexpr int kMaxMemos = 128;   // 20 kB each
@@ -203,9 +211,12 @@ struct DecisionCache {
     // Memos by (small pilot's table + 1, large pilot's table); small -1: the large pilot alone.
     std::unordered_map<std::uint64_t, PilotMemo*> by_pair;
 
+    std::uint64_t generation = 0;
+
     // Before an evaluation (none holds an id then).
-    void start() {
-        if (num_tables < kMaxTables && num_memos < kMaxMemos) return;
+    void start(std::uint64_t g) {
+        if (g == generation && num_tables < kMaxTables && num_memos < kMaxMemos) return;
+        generation = g;
         num_tables = num_memos = 0;
         by_hash.clear();
         by_pair.clear();
@@ -426,7 +437,9 @@ constexpr int kOutcomeChannels = kArrivalChannel + kNumBoats;
 // evaluator's hottest loops.
 class Solver {
   public:
-    Solver(const Voyage& v, std::vector<int> tracked, bool boat_channels)
+    // generation: the decision cache's (see DecisionCache).
+    Solver(const Voyage& v, std::vector<int> tracked, bool boat_channels,
+           std::uint64_t generation = next_generation())
         : v_(v),
           moves_(pilot_moves()),
           combo_rows_(combo_rows()),
@@ -450,7 +463,7 @@ class Solver {
             for (int i = 0; i < kNumBoats; ++i)
                 if (const int b = v.manila_bonus(tracked_[k], i))
                     bonus_[num_bonus_++] = {static_cast<int>(k), i, b};
-        cache_.start();
+        cache_.start(generation);
     }
 
     int channel(int owner) const { return owner == kNoOwner ? -1 : chan_[owner]; }
@@ -1038,18 +1051,19 @@ class PayoffMemo {
 };
 }  // namespace
 
-std::vector<std::int64_t> payoffs_of(const Voyage& v) {
+std::vector<std::int64_t> payoffs_of(const Voyage& v, std::uint64_t generation) {
     std::vector<int> everyone(static_cast<std::size_t>(v.num_owners));
     for (int o = 0; o < v.num_owners; ++o) everyone[static_cast<std::size_t>(o)] = o;
-    return Solver(v, std::move(everyone), false).run();
+    return Solver(v, std::move(everyone), false, generation).run();
 }
 
-SpotValues spot_values(const Voyage& v, const PointOfView& pov, int threads) {
+SpotValues spot_values(const Voyage& v, const PointOfView& pov, int threads,
+                       std::uint64_t generation) {
     SpotValues out;
     std::vector<int> everyone(static_cast<std::size_t>(v.num_owners));
     for (int o = 0; o < v.num_owners; ++o) everyone[static_cast<std::size_t>(o)] = o;
     const auto started = std::chrono::steady_clock::now();
-    out.all = Solver(v, everyone, true).run();
+    out.all = Solver(v, everyone, true, generation).run();
     out.num_owners = v.num_owners;
     if (threads <= 0) {
         // Starting a thread costs tens of microseconds: worth it only when each spot's own
@@ -1086,7 +1100,7 @@ SpotValues spot_values(const Voyage& v, const PointOfView& pov, int threads) {
         if (const std::optional<std::int64_t> known = memo.find(key)) {
             with = *known;
         } else {
-            with = Solver(w, {who}, false).run()[0];
+            with = Solver(w, {who}, false, generation).run()[0];
             memo.insert(key, with);
         }
         out.gain[k] = with - without;
@@ -1098,7 +1112,7 @@ namespace {
 
 // Fills one row of the table; `threads` splits the spot evaluations.
 void fill_row(Table& t, int row, const Voyage& v, const PointOfView& pov, int threads) {
-    const SpotValues sv = spot_values(v, pov, threads);
+    const SpotValues sv = spot_values(v, pov, threads, next_generation());
     const std::int64_t* outcomes = sv.outcomes();
     const std::int64_t den = denominator(v.next_roll);
     t.denominator[row] = den;

@@ -10,8 +10,12 @@
 
 namespace manila {
 
+// Evaluations of one generation share the pilots' choices wherever the pilots' payoffs are
+// the same (a placement search shares one generation; a new one starts afresh).
+std::uint64_t next_generation();
+
 // Every owner's expected payoff (numerators over denominator(v.next_roll)).
-std::vector<std::int64_t> payoffs_of(const Voyage& v);
+std::vector<std::int64_t> payoffs_of(const Voyage& v, std::uint64_t generation);
 
 // The evaluation behind one spot table.
 struct SpotValues {
@@ -23,7 +27,8 @@ struct SpotValues {
     const std::int64_t* outcomes() const { return all.data() + num_owners; }
 };
 // threads: splits the spots that need a game tree of their own (0: decide by the work).
-SpotValues spot_values(const Voyage& v, const PointOfView& pov, int threads);
+SpotValues spot_values(const Voyage& v, const PointOfView& pov, int threads,
+                       std::uint64_t generation);
 
 // The voyage with `owner`'s accomplice on spot-table id `id` (a free spot or seat).
 Voyage with_accomplice(const Voyage& v, int id, int owner);

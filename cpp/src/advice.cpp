@@ -239,6 +239,7 @@ PlacementAdvice advise_placement(const Voyage& v, const std::vector<int>& movers
     }
     PlacementAdvice out;
     out.denominator = denominator(v.next_roll);
+    const std::uint64_t generation = next_generation();  // one for the whole search
     const int m = movers.front();
     out.options.push_back({kDeclineSpot, 0});
     for (const LegalSpot& s : legal_spots(v, {m, kAnyAccomplices})) out.options.push_back(s);
@@ -248,7 +249,7 @@ PlacementAdvice advise_placement(const Voyage& v, const std::vector<int>& movers
     std::vector<std::int64_t> positions(n, 0);
     if (movers.size() == 1) {
         // The plain spot table, with decline as the option worth nothing more.
-        const SpotValues sv = spot_values(v, {m, kAnyAccomplices}, threads, next_generation());
+        const SpotValues sv = spot_values(v, {m, kAnyAccomplices}, threads, generation);
         results[0] = {std::vector<std::int64_t>(sv.all.begin(), sv.all.begin() + sv.num_owners),
                       {}};
         for (std::size_t k = 1; k < n; ++k) {
@@ -257,7 +258,6 @@ PlacementAdvice advise_placement(const Voyage& v, const std::vector<int>& movers
         }
         positions[0] = 1;
     } else {
-        const std::uint64_t generation = next_generation();
         parallel_for(static_cast<int>(n), threads <= 0 ? hardware_threads() : threads, [&](int k) {
             PlacementSearch search(movers, out.denominator, generation);
             const LegalSpot& o = out.options[static_cast<std::size_t>(k)];
@@ -281,7 +281,7 @@ PlacementAdvice advise_placement(const Voyage& v, const std::vector<int>& movers
         // Only the mover's own payoff moved with a spot that changes no decision.
         const int id = out.options[best].id;
         out.payoffs = id == kDeclineSpot ? results[0].payoffs
-                                         : payoffs_of(with_accomplice(v, id, m), next_generation());
+                                         : payoffs_of(with_accomplice(v, id, m), generation);
     } else {
         out.payoffs = results[best].payoffs;
     }

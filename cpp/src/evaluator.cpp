@@ -195,7 +195,6 @@ struct DecisionCache {
     // classes, so those are the key.
     using Finals = std::array<std::int64_t, kClassCombos>;
     struct Table {
-        std::uint64_t hash = 0;
         // The same payoff however the voyage ends: every pilot move ties, and ties go to
         // the first option, no move. (Not so for a pirate, whose boarding changes the
         // configuration and so the table.)
@@ -234,7 +233,6 @@ struct DecisionCache {
         if (num_tables == static_cast<int>(tables.size()))
             tables.push_back(std::make_unique<Table>());
         Table& t = *tables[num_tables];
-        t.hash = hash;
         t.finals = finals;
         t.flat = std::all_of(finals.begin(), finals.end(),
                              [&](std::int64_t x) { return x == finals[0]; });

@@ -491,24 +491,12 @@ class Solver {
         if (small_ < 0 && large_ < 0) {
             independent_boats(dist);
         } else {
-            if (configs_[0]->crews.on_ship == 0) {
-                // Nobody boards: one configuration, and only the pilots' choices.
-                std::int64_t* weight = weights(0);
-                for (auto [q0, w0] : dist[0])
-                    for (auto [q1, w1] : dist[1]) {
-                        const std::int64_t w01 = w0 * w1;
-                        const int cell01 = (q0 * kNumPositions + q1) * kNumPositions;
-                        for (auto [q2, w2] : dist[2])
-                            weight[after_pilots(0, cell01 + q2)] += w01 * w2;
+            for (auto [q0, w0] : dist[0])
+                for (auto [q1, w1] : dist[1])
+                    for (auto [q2, w2] : dist[2]) {
+                        auto [config, rc] = after_boarding({q0, q1, q2});
+                        weights(config)[rc] += w0 * w1 * w2;
                     }
-            } else {
-                for (auto [q0, w0] : dist[0])
-                    for (auto [q1, w1] : dist[1])
-                        for (auto [q2, w2] : dist[2]) {
-                            auto [config, rc] = after_boarding({q0, q1, q2});
-                            weights(config)[rc] += w0 * w1 * w2;
-                        }
-            }
             fold_weights();
         }
         collect(result.data());

@@ -264,6 +264,30 @@ def test_the_expert_bot_plays() -> None:
     assert result.games == 2
 
 
+def test_the_rollout_bot_plays_unlike_the_others() -> None:
+    # It is there to test the others against a different player: at its own decisions of a
+    # game, it must part from each deterministic bot somewhere, and replay with its seed.
+    def moves(seed: int) -> list[tuple[State, int]]:
+        state = Game(4, seed=3).new_initial_state()
+        rng = _core.Rng(seed)
+        out = []
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_chance()
+                continue
+            a = _core.bot_action(state._s, "rollout", rng) if state.current_player() == 0 else _core.greedy_action(state._s, True)
+            if state.current_player() == 0:
+                out.append((state.clone(), a))
+            state.apply_action(a)
+        return out
+
+    played = moves(5)
+    assert [a for _, a in played] == [a for _, a in moves(5)]
+    for other in ("greedy", "greedy-wealth", "solver"):
+        differ = sum(_core.bot_action(s._s, other) != a for s, a in played)
+        assert differ > len(played) // 10, (other, differ, len(played))
+
+
 # ---------------------------------------------------------------- the command and the server
 
 

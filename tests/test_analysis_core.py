@@ -256,7 +256,28 @@ def test_the_engine_names_horizons_and_phases() -> None:
         _core.analyse_decision(first_decision("auction")._s, horizon="week")
     with pytest.raises(ValueError, match='horizon: must be "voyage" or "game"'):
         _core.review_game(Game(3, seed=2).new_initial_state()._s, [], horizon="week")
-    for policy in ("random", "expert"):  # nothing to learn from, and rollouts inside rollouts
+    for policy in ("random", "expert", "rollout"):  # nothing to learn, or rollouts in rollouts
         with pytest.raises(ValueError, match="policy: must be one of greedy, greedy-wealth, solver"):
             _core.analyse_decision(first_decision("auction")._s, policy=policy)
     assert _core.DEFAULT_POLICY in _core.POLICIES
+
+
+def test_final_worth_adds_each_share_s_premium_at_the_voyage_s_end() -> None:
+    # At the end of the first voyage no good stands above 5, so the premium of a share is
+    # 15.28 (at 0, every good at 0), 6.37 (at 0, some good at 5) or 18.62 (at 5): with the
+    # same luck, an option's value counted at the final worth exceeds its value at today's
+    # prices by the decider's shares times one of these, averaged over the rollouts.
+    state = first_decision("placement")
+    d = state._s.current_player()
+    shares = sum(state._s.snapshot()["players"][d]["shares"].values())
+    assert shares >= 2
+    kw: dict[str, Any] = dict(rollouts=24, seed=3, threads=1, exact_shortcut=False, exact_answers=False, racing=False)
+    today = _core.analyse_decision(state._s, **kw)
+    final = _core.analyse_decision(state._s, final_worth=True, **kw)
+    gains = [f["mean"] - t["mean"] for f, t in zip(final["options"], today["options"])]
+    assert all(shares * 6.37 - 1e-9 <= gain <= shares * 18.62 + 1e-9 for gain in gains), gains
+    assert len({round(gain, 9) for gain in gains}) > 1  # the options end with other prices
+    assert not any(o["exact"] for o in final["options"])
+    # The exact shortcut and part 4's answers count today's prices: final worth skips both.
+    exact = _core.analyse_decision(state._s, final_worth=True, rollouts=24, seed=3, threads=1)
+    assert exact["options"] == final["options"]

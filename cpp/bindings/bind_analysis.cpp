@@ -61,7 +61,7 @@ void register_analysis(py::module_& m) {
         [](const GameState& s, const std::string& horizon, const std::string& policy,
            std::uint64_t seed, int rollouts, int max_rollouts, double time_limit, double target,
            int batch, int threads, int max_bids, bool exact_shortcut, bool exact_answers,
-           bool sample_hidden, bool racing, int screen, bool relative,
+           bool sample_hidden, bool racing, int screen, bool relative, bool final_worth,
            std::optional<std::function<bool(int, double)>> progress) {
             AnalysisConfig c;
             c.horizon = horizon_of(horizon);
@@ -80,6 +80,7 @@ void register_analysis(py::module_& m) {
             c.racing = racing;
             c.screen = screen;
             c.relative = relative;
+            c.final_worth = final_worth;
             const GameState copy = s;
             PythonProgress<int, double> report(std::move(progress));
             Analysis a;
@@ -98,7 +99,8 @@ void register_analysis(py::module_& m) {
         py::arg("batch") = 64, py::arg("threads") = 0, py::arg("max_bids") = 0,
         py::arg("exact_shortcut") = true, py::arg("exact_answers") = true,
         py::arg("sample_hidden") = false, py::arg("racing") = true, py::arg("screen") = 0,
-        py::arg("relative") = false, py::arg("progress") = py::none());
+        py::arg("relative") = false, py::arg("final_worth") = false,
+        py::arg("progress") = py::none());
 
     // The expert's rollouts take a fraction of a second: on a copy, the GIL released.
     m.def(

@@ -289,8 +289,8 @@ int greedy_action(const GameState& s, Objective objective) {
 }
 
 const std::vector<std::string>& bot_names() {
-    static const std::vector<std::string> names{"random", "greedy", "greedy-wealth", "solver",
-                                                "expert"};
+    static const std::vector<std::string> names{"random", "greedy", "greedy-wealth",
+                                                "solver", "expert", "rollout"};
     return names;
 }
 
@@ -323,11 +323,15 @@ int bot_action(BotKind kind, const GameState& s, Rng& rng) {
             return solver_action(s);
         case BotKind::kExpert:
             return expert_action(s, rng);
+        case BotKind::kRollout:
+            return rollout_action(s, rng);
     }
     invalid("bot_action: unknown bot kind " + std::to_string(static_cast<int>(kind)));
 }
 
-bool bot_draws(BotKind kind) { return kind == BotKind::kRandom || kind == BotKind::kExpert; }
+bool bot_draws(BotKind kind) {
+    return kind == BotKind::kRandom || kind == BotKind::kExpert || kind == BotKind::kRollout;
+}
 
 // ---------------------------------------------------------------------------------------
 // Play-outs

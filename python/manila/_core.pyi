@@ -457,6 +457,7 @@ def analyse_decision(
     racing: bool = True,
     screen: int = 0,
     relative: bool = False,
+    final_worth: bool = False,
     progress: Callable[[int, float], bool] | None = None,
 ) -> dict[str, Any]: ...
 def expert_action(state: GameState, rng: Rng) -> int: ...

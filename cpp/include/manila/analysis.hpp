@@ -69,6 +69,10 @@ struct AnalysisConfig {
     // Horizon voyage: the decider's change of wealth minus the mean of the others' (the
     // shortcut then values every player's payoff as the rollout's state holds their shares).
     bool relative = false;
+    // Horizon voyage: every share also counts its expected premium at the game's end over
+    // today's price (learned from self-play), at the voyage's end. The voyage is then played
+    // to its end: the exact shortcut would value the price rises at today's prices only.
+    bool final_worth = false;
     // The screen keeps option 0 whatever its value (a review's chosen option).
     bool keep_first = false;
 };
@@ -120,8 +124,8 @@ bool no_placement_remains(const Board& b);
 std::vector<double> expected_payoffs(const GameState& g, int decider, bool everyone);
 
 // The expert bot: the auction and the harbour master's choices by rollouts to the end of
-// the voyage (its own view only: the others' face-down shares sampled), every other
-// decision by the continuation policy.
+// the voyage (its own view only: the others' face-down shares sampled), the shares counted
+// at their expected final worth, every other decision by the continuation policy.
 // - auction: once per auction, the office's worth = (value of becoming harbour master now
 //   for nothing and taking the harbour master's combination that the screen ranks first)
 //   - (value of passing), `office_rollouts` paired rollouts; it bids one more while that
@@ -134,10 +138,19 @@ struct ExpertConfig {
     int office_rollouts = 48;
     int master_rollouts = 24;
     int master_screen = 12;
+    // The rollouts' shares at their expected worth at the game's end (final_worth): the
+    // office buys a share, which is worth far more than its price early in a game.
+    bool final_worth = true;
     // Placement: part 4's search over this many turns of the round (0: the policy), by the
     // roll that comes next (1, 2, 3); before roll 3 the whole round.
     std::array<std::size_t, 3> placement_turns{2, 3, 99};
 };
 int expert_action(const GameState& s, Rng& rng, const ExpertConfig& config = {});
+
+// The rollout bot, built to test the others against a player unlike them: every decision
+// (bids, the harbour master's, placements, pilots, boarding, plunder) by flat Monte Carlo,
+// a fixed number of paired rollouts per option to the end of the voyage with greedy (income)
+// continuing, from its own view, relative to the others. No exact answers, no search.
+int rollout_action(const GameState& s, Rng& rng);
 
 }  // namespace manila

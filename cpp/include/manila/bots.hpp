@@ -9,8 +9,9 @@
 
 namespace manila {
 
-// kExpert: manila/analysis.hpp (rollouts where they pay, the solver elsewhere).
-enum class BotKind : int { kRandom, kGreedy, kGreedyWealth, kSolver, kExpert };
+// kExpert: manila/analysis.hpp (rollouts where they pay, the solver elsewhere); kRollout:
+// manila/analysis.hpp too (every decision by rollouts of greedy, an opponent unlike ours).
+enum class BotKind : int { kRandom, kGreedy, kGreedyWealth, kSolver, kExpert, kRollout };
 
 // The built-in bots' names ("random", "greedy", ...), in BotKind order: manila.bots
 // registers them for Python, and play_games takes them by these names.
@@ -32,7 +33,8 @@ int solver_action(const GameState& s);
 // player's view only; `rng` is the seat's own generator (only the random bot draws from it).
 // Rollouts, self-play and the ladder all ask the bots through this one call.
 int bot_action(BotKind kind, const GameState& s, Rng& rng);
-// Whether the bot draws from the seat's generator (random, expert); the others are deterministic.
+// Whether the bot needs the seat's generator: random and rollout draw from it, expert salts
+// its rollouts with it; the others are deterministic.
 bool bot_draws(BotKind kind);
 
 struct GameResult {

@@ -120,6 +120,20 @@ class ExpertBot:
         return f"ExpertBot(state={self._rng.state:#x})"
 
 
+class RolloutBot(ExpertBot):
+    """The rollout bot (docs/bots.md): every decision by a few paired rollouts per option to
+    the end of the voyage with greedy continuing, on its own view. Built as an opponent
+    unlike the others, not to be strong."""
+
+    name = "rollout"
+
+    def step(self, state: PlayerView) -> int:
+        return state.builtin_move("rollout", self._rng)
+
+    def __repr__(self) -> str:
+        return f"RolloutBot(state={self._rng.state:#x})"
+
+
 BotFactory = Callable[[int], Bot]
 _REGISTRY: dict[str, BotFactory] = {}
 
@@ -203,4 +217,5 @@ register_bot("random", RandomBot)
 register_bot("greedy", GreedyBot)
 register_bot("greedy-wealth", GreedyWealthBot)
 register_bot("expert", ExpertBot)
+register_bot("rollout", RolloutBot)
 register_bot("solver", SolverBot)

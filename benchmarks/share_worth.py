@@ -72,7 +72,9 @@ def main() -> None:
     for (step, top), xs in sorted(cells.items()):
         mean = sum(xs) / len(xs)
         se = math.sqrt(sum((x - mean) ** 2 for x in xs) / (len(xs) - 1) / len(xs))
-        print(f"{TRACK[step]:>5} {TRACK[top]:>5} {len(xs):>7} {mean:>8.2f} {se:>6.2f} {held[step][top]:>7.2f}")
+        print(
+            f"{TRACK[step]:>5} {TRACK[top]:>5} {len(xs):>7} {mean:>8.2f} {se:>6.2f} {held[step][top]:>7.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -271,7 +271,9 @@ def test_final_worth_adds_each_share_s_premium_at_the_voyage_s_end() -> None:
     d = state._s.current_player()
     shares = sum(state._s.snapshot()["players"][d]["shares"].values())
     assert shares >= 2
-    kw: dict[str, Any] = dict(rollouts=24, seed=3, threads=1, exact_shortcut=False, exact_answers=False, racing=False)
+    kw: dict[str, Any] = dict(
+        rollouts=24, seed=3, threads=1, exact_shortcut=False, exact_answers=False, racing=False
+    )
     today = _core.analyse_decision(state._s, **kw)
     final = _core.analyse_decision(state._s, final_worth=True, **kw)
     gains = [f["mean"] - t["mean"] for f, t in zip(final["options"], today["options"])]

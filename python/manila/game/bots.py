@@ -121,7 +121,7 @@ class ExpertBot:
 
 
 class RolloutBot(ExpertBot):
-    """The rollout bot (docs/bots.md): every decision by a few paired rollouts per option to
+    """The rollout bot (docs/analysis.md): every decision by a few paired rollouts per option to
     the end of the voyage with greedy continuing, on its own view. Built as an opponent
     unlike the others, not to be strong."""
 

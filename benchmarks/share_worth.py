@@ -19,13 +19,13 @@ from manila import _core
 TRACK = (0, 5, 10, 20, 30)
 HEADER = Path(__file__).resolve().parents[1] / "cpp" / "src" / "share_worth.hpp"
 LINEUPS = (
-    (3, ("solver",) * 3),
-    (3, ("greedy",) * 3),
     (4, ("solver",) * 4),
     (4, ("greedy",) * 4),
     (4, ("solver", "greedy", "greedy", "greedy")),
+    (3, ("solver",) * 3),
     (5, ("solver",) * 5),
     (5, ("greedy",) * 5),
+    (3, ("greedy",) * 3),
 )
 
 

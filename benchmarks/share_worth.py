@@ -15,8 +15,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from manila import _core
+from manila.common.vocab import PRICE_TRACK as TRACK
 
-TRACK = (0, 5, 10, 20, 30)
 HEADER = Path(__file__).resolve().parents[1] / "cpp" / "src" / "share_worth.hpp"
 LINEUPS = (
     (4, ("solver",) * 4),

@@ -275,13 +275,11 @@ def test_the_rollout_bot_plays_unlike_the_others() -> None:
             if state.is_chance_node():
                 state.apply_chance()
                 continue
-            a = (
-                _core.bot_action(state._s, "rollout", rng)
-                if state.current_player() == 0
-                else _core.greedy_action(state._s, True)
-            )
             if state.current_player() == 0:
+                a = _core.bot_action(state._s, "rollout", rng)
                 out.append((state.clone(), a))
+            else:
+                a = _core.greedy_action(state._s, True)
             state.apply_action(a)
         return out
 

@@ -1,6 +1,7 @@
-"""Fits the table of cpp/src/share_worth.hpp from self-play and prints it beside the table
-the engine holds: ``python benchmarks/share_worth.py --games 600`` (about 4 minutes on 2
-cores at 600 games a lineup).
+"""Fits the table of cpp/include/manila/share_worth.hpp from self-play and prints it beside
+the table the engine holds (``_core.SHARE_PREMIUM``):
+``python benchmarks/share_worth.py --games 600`` (about 4 minutes on 2 cores at 600 games
+a lineup).
 
 For every voyage start (the auction's first move) of every game, each good's price step
 and the highest step of any good are recorded with the good's final price. A cell is the
@@ -10,14 +11,11 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 from collections import defaultdict
-from pathlib import Path
 
 from manila import _core
 from manila.common.vocab import PRICE_TRACK as TRACK
 
-HEADER = Path(__file__).resolve().parents[1] / "cpp" / "src" / "share_worth.hpp"
 LINEUPS = (
     (4, ("solver",) * 4),
     (4, ("greedy",) * 4),
@@ -44,11 +42,6 @@ def voyage_starts(players: int, seed: int, history: list[int]) -> tuple[list[lis
     return starts, steps(g)
 
 
-def held_table() -> list[list[float]]:
-    body = HEADER.read_text().split("kSharePremium{{", 1)[1].split("}};", 1)[0]
-    return [[float(x) for x in re.findall(r"-?\d+\.\d+", row)] for row in body.split("},")[:4]]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=600, help="games per lineup")
@@ -66,7 +59,7 @@ def main() -> None:
             for st in starts:
                 for g, step in enumerate(st):
                     cells[(step, max(st))].append(TRACK[final[g]] - TRACK[step])
-    held = held_table()
+    held = _core.SHARE_PREMIUM
     print(f"{starts_seen} voyage starts of {args.games * len(LINEUPS)} games")
     print(f"{'step':>5} {'top':>5} {'n':>7} {'fitted':>8} {'s.e.':>6} {'held':>7}")
     for (step, top), xs in sorted(cells.items()):

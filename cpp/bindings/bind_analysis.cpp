@@ -14,6 +14,7 @@
 #include "manila/analysis.hpp"
 #include "manila/bots.hpp"
 #include "manila/game.hpp"
+#include "manila/share_worth.hpp"
 #include "manila/table.hpp"
 
 namespace py = pybind11;
@@ -41,6 +42,9 @@ void register_analysis(py::module_& m) {
         py::make_tuple(horizon_name(Horizon::kVoyage), horizon_name(Horizon::kGame));
     m.attr("POLICIES") = py::tuple(py::cast(continuation_policies()));
     m.attr("DEFAULT_POLICY") = default_policy();
+    py::list premium;
+    for (const auto& row : kSharePremium) premium.append(py::tuple(py::cast(row)));
+    m.attr("SHARE_PREMIUM") = py::tuple(premium);
     m.def("decision_kind", &decision_kind, py::arg("state"));
     m.def(
         "decision_options",

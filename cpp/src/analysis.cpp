@@ -16,10 +16,10 @@
 #include "game_internal.hpp"
 #include "manila/advice.hpp"
 #include "manila/evaluator.hpp"
+#include "manila/share_worth.hpp"
 #include "manila/table.hpp"
 #include "parallel.hpp"
 #include "rollout.hpp"
-#include "share_worth.hpp"
 
 namespace manila {
 

@@ -429,6 +429,7 @@ class VectorEnv(metaclass=_Pybind11Type):
 HORIZONS: tuple[str, ...]
 POLICIES: tuple[str, ...]
 DEFAULT_POLICY: str
+SHARE_PREMIUM: tuple[tuple[float, ...], ...]
 
 # "auction", "harbour_master", "placement", "boarding", "pilot_small", "pilot_large", "plunder".
 def decision_kind(state: GameState) -> str: ...

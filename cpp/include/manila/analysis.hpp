@@ -129,13 +129,22 @@ std::vector<double> expected_payoffs(const GameState& g, int decider, bool every
 // - auction: once per auction, the office's worth = (value of becoming harbour master now
 //   for nothing and taking the harbour master's combination that the screen ranks first)
 //   - (value of passing), `office_rollouts` paired rollouts; it bids one more while that
-//   bid, with the interest of the loans it forces, costs less than the worth;
+//   bid, with the interest of the loans it forces, costs less than `office_share` of the
+//   worth;
 // - harbour master: the share, goods and start spaces as one option, the `master_screen`
 //   best by the exact no-placement value, each rolled out `master_rollouts` times;
-// - placement: part 4's search (max^n) over the next turns of the round.
+// - placement: part 4's search (max^n) over the next turns of the round; before the last
+//   round, its `placement_options` best each valued anew by `placement_rollouts` paired
+//   rollouts that play the later rounds out (today's prices).
 struct ExpertConfig {
     BotKind policy = BotKind::kGreedyWealth;
     int office_rollouts = 48;
+    // The share of the office's estimated worth it bids up to, by the number of players
+    // (3, 4, 5). The office is worth much the same to every bidder, so the one who wins it
+    // is the one who rates it highest: on average one who rates it too high (the winner's
+    // curse), the more so the more bidders. Bidding the whole estimate paid for the office
+    // all it was worth; docs/analysis.md has the shares measured (5 players: 4 players').
+    std::array<double, kMaxPlayers - kMinPlayers + 1> office_share{0.8, 0.6, 0.6};
     int master_rollouts = 24;
     int master_screen = 12;
     // The rollouts' shares at their expected worth at the game's end (final_worth): the
@@ -144,6 +153,10 @@ struct ExpertConfig {
     // Placement: part 4's search over this many turns of the round (0: the policy), by the
     // roll that comes next (1, 2, 3); before roll 3 the whole round.
     std::array<std::size_t, 3> placement_turns{2, 3, 99};
+    // Before the last round the search's horizon is the end of the round, as if nobody
+    // placed after it: its best options are rolled out to the end of the voyage (1: none).
+    int placement_options = 4;
+    int placement_rollouts = 32;
 };
 int expert_action(const GameState& s, Rng& rng, const ExpertConfig& config = {});
 

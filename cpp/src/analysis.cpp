@@ -688,9 +688,9 @@ AnalysisConfig expert_rollouts(const ExpertConfig& e, int rollouts, std::uint64_
 // What the player to move bids up to for the office, in pesos: its `office_share` of what
 // winning it is worth, which is becoming harbour master now for nothing (everyone else
 // passes at once) against passing, to the end of the voyage, the same dice for both. The
-// office is worth what its holder makes of it, so
-// the rollouts take the screen's first combination (a cheap stand-in for the expert's own
-// choice): the continuation policy's crude choices would undervalue it.
+// office is worth what its holder makes of it, so the rollouts take the screen's first
+// combination (a cheap stand-in for the expert's own choice): the continuation policy's
+// crude choices would undervalue it.
 int office_limit(const GameState& s, const ExpertConfig& e, std::uint64_t seed) {
     const Board& b = s.board();
     const int me = b.current;
@@ -755,7 +755,9 @@ int placement_by_rollouts(const GameState& s, const PlacementAdvice& a, const Ex
         derive_seed(voyage_key(s, rng, 0),
                     static_cast<std::uint64_t>(b.next_roll * 8 + b.accomplices(b.current)));
     AnalysisConfig c = expert_rollouts(e, e.placement_rollouts, key);
-    c.final_worth = false;  // today's prices: 0.417 against 0.432 with the final worth (3p)
+    // Today's prices, and so the exact shortcut: with the final worth it won 0.417 of 600
+    // games against two solvers, at today's prices 0.432.
+    c.final_worth = false;
     const Analysis r = analyse_options(s, options, c, {});
     return options[static_cast<std::size_t>(r.best)].actions.front();
 }

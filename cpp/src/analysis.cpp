@@ -382,9 +382,7 @@ std::optional<std::vector<OptionValue>> exact_values(const GameState& s, int d,
                 declined = advise_placement(v, rest, threads).payoffs[static_cast<std::size_t>(d)];
             }
             for (const DecisionOption& o : options) {
-                const int id = o.actions.front() == action::kDecline
-                                   ? kDeclineSpot
-                                   : o.actions.front() - action::kPlace;
+                const int id = placement_spot(o.actions.front());
                 std::size_t k = 0;
                 while (k < a.options.size() && a.options[k].id != id) ++k;
                 if (k == a.options.size()) return std::nullopt;
@@ -725,8 +723,6 @@ int bid_cost(const PlayerState& ps, int bid) {
     const int loans = (bid - ps.cash + kLoanAmount - 1) / kLoanAmount;
     return bid + loans * (kRepayAmount - kLoanAmount);
 }
-
-int placement_action(int id) { return id == kDeclineSpot ? action::kDecline : action::kPlace + id; }
 
 // A placement before the last round: the round search's `placement_options` best options,
 // each valued anew by paired rollouts that play the later rounds out. The search's horizon

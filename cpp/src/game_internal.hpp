@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "manila/advice.hpp"
 #include "manila/game.hpp"
 
 namespace manila {
@@ -36,6 +37,14 @@ inline int seat_cost(const Boat& b) {
 // face-down shares are hidden, so it counts only the shares they were seen to buy. Every
 // bot that values a voyage starts from it.
 std::optional<Voyage> voyage_of(const GameState& s, int viewer, Objective objective);
+
+// A placement of the advice (a table spot id, or kDeclineSpot) as a game action, and back.
+inline int placement_action(int spot) {
+    return spot == kDeclineSpot ? action::kDecline : action::kPlace + spot;
+}
+inline int placement_spot(int act) {
+    return act == action::kDecline ? kDeclineSpot : act - action::kPlace;
+}
 
 [[noreturn]] inline void invalid(const std::string& what) { throw std::invalid_argument(what); }
 

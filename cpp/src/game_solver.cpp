@@ -251,8 +251,7 @@ int solver_placement(const GameState& s) {
     }
     movers.resize(std::min(movers.size(), static_cast<std::size_t>(search_turns(v->next_roll))));
     const PlacementAdvice a = advise_placement(*v, movers, 1);
-    const int id = a.options[static_cast<std::size_t>(a.best)].id;
-    return id == kDeclineSpot ? action::kDecline : action::kPlace + id;
+    return placement_action(a.options[static_cast<std::size_t>(a.best)].id);
 }
 
 // The legal action of this name.

@@ -264,6 +264,29 @@ def test_the_expert_bot_plays() -> None:
     assert result.games == 2
 
 
+def test_the_expert_rolls_out_placements_before_the_last_round_only() -> None:
+    # The expert and the solver search a placement round alike; before the last round the
+    # expert re-values the search's best options by rollouts, and so parts from the solver
+    # there, and only there.
+    state = Game(4, seed=4).new_initial_state()
+    rng = _core.Rng(1)
+    earlier, last = [], []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_chance()
+            continue
+        if state.current_player() == 0:
+            a = _core.bot_action(state._s, "expert", rng)
+            if state.phase == "placement":
+                same = a == _core.solver_action(state._s)
+                (last if state._s.snapshot()["next_roll"] == 3 else earlier).append(same)
+        else:
+            a = _core.solver_action(state._s)
+        state.apply_action(a)
+    assert last and all(last), last
+    assert earlier and not all(earlier), earlier
+
+
 def test_the_rollout_bot_plays_unlike_the_others() -> None:
     # It is there to test the others against a different player: at its own decisions of a
     # game, it must part from each deterministic bot somewhere, and replay with its seed.

@@ -22,3 +22,11 @@ def pytest_collection_modifyitems(config, items):
         (dropped if item.get_closest_marker("reference") and index % k else kept).append(item)
     config.hook.pytest_deselected(items=dropped)
     items[:] = kept
+
+
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto` (pyproject.toml): a worker per core this process may run on.
+
+    pytest-xdist counts physical cores when psutil is installed (the Dask extra brings it),
+    which is one on a machine whose two cores are one core's two threads."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()

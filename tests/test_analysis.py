@@ -264,25 +264,34 @@ def test_the_expert_bot_plays() -> None:
     assert result.games == 2
 
 
-def test_the_expert_rolls_out_placements_before_the_last_round_only() -> None:
-    # The expert and the solver search a placement round alike; before the last round the
-    # expert re-values the search's best options by rollouts, and so parts from the solver
-    # there, and only there.
-    state = Game(4, seed=4).new_initial_state()
-    rng = _core.Rng(1)
-    earlier, last = [], []
+def seat0_moves(game_seed: int, hero: str, seed: int, other: Any) -> list[tuple[State, int]]:
+    """A 4-player game with `hero` in seat 0 (its generator seeded `seed`) and `other(state)`
+    choosing for the rest: seat 0's positions before each of its actions, and the actions."""
+    state = Game(4, seed=game_seed).new_initial_state()
+    rng = _core.Rng(seed)
+    out = []
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_chance()
             continue
         if state.current_player() == 0:
-            a = _core.bot_action(state._s, "expert", rng)
-            if state.phase == "placement":
-                same = a == _core.solver_action(state._s)
-                (last if state._s.snapshot()["next_roll"] == 3 else earlier).append(same)
+            a = _core.bot_action(state._s, hero, rng)
+            out.append((state.clone(), a))
         else:
-            a = _core.solver_action(state._s)
+            a = other(state._s)
         state.apply_action(a)
+    return out
+
+
+def test_the_expert_rolls_out_placements_before_the_last_round_only() -> None:
+    # The expert and the solver search a placement round alike; before the last round the
+    # expert re-values the search's best options by rollouts, and so parts from the solver
+    # there, and only there.
+    earlier, last = [], []
+    for s, a in seat0_moves(4, "expert", 1, _core.solver_action):
+        if s.phase == "placement":
+            same = a == _core.solver_action(s._s)
+            (last if s._s.snapshot()["next_roll"] == 3 else earlier).append(same)
     assert last and all(last), last
     assert earlier and not all(earlier), earlier
 
@@ -291,20 +300,7 @@ def test_the_rollout_bot_plays_unlike_the_others() -> None:
     # It is there to test the others against a different player: at its own decisions of a
     # game, it must part from each deterministic bot somewhere, and replay with its seed.
     def moves(seed: int) -> list[tuple[State, int]]:
-        state = Game(4, seed=3).new_initial_state()
-        rng = _core.Rng(seed)
-        out = []
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_chance()
-                continue
-            if state.current_player() == 0:
-                a = _core.bot_action(state._s, "rollout", rng)
-                out.append((state.clone(), a))
-            else:
-                a = _core.greedy_action(state._s, True)
-            state.apply_action(a)
-        return out
+        return seat0_moves(3, "rollout", seed, lambda s: _core.greedy_action(s, True))
 
     played = moves(5)
     assert [a for _, a in played] == [a for _, a in moves(5)]

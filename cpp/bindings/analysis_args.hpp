@@ -63,6 +63,8 @@ inline pybind11::list options_list(const manila::Analysis& a) {
         o["rollouts"] = v.rollouts;
         o["exact"] = v.exact;
         if (a.config.horizon == manila::Horizon::kGame) {
+            o["win"] = v.win;
+            o["win_ci95"] = v.win_ci95;
             o["margin"] = v.margin;
             o["margin_ci95"] = v.margin_ci95;
         }

@@ -42,6 +42,8 @@ void register_analysis(py::module_& m) {
         py::make_tuple(horizon_name(Horizon::kVoyage), horizon_name(Horizon::kGame));
     m.attr("POLICIES") = py::tuple(py::cast(continuation_policies()));
     m.attr("DEFAULT_POLICY") = default_policy();
+    m.attr("VALUE_SOURCES") = py::make_tuple(value_source_name(ValueSource::kLearned),
+                                             value_source_name(ValueSource::kRollout));
     py::list premium;
     for (const auto& row : kSharePremium) premium.append(py::tuple(py::cast(row)));
     m.attr("SHARE_PREMIUM") = py::tuple(premium);
@@ -62,13 +64,15 @@ void register_analysis(py::module_& m) {
     // raised again here.
     m.def(
         "analyse_decision",
-        [](const GameState& s, const std::string& horizon, const std::string& policy,
-           std::uint64_t seed, int rollouts, int max_rollouts, double time_limit, double target,
-           int batch, int threads, int max_bids, bool exact_shortcut, bool exact_answers,
-           bool sample_hidden, bool racing, int screen, bool relative, bool final_worth,
+        [](const GameState& s, const std::string& horizon, const std::string& value,
+           const std::string& policy, std::uint64_t seed, int rollouts, int max_rollouts,
+           double time_limit, double target, int batch, int threads, int max_bids,
+           bool exact_shortcut, bool exact_answers, bool sample_hidden, bool racing, int screen,
+           bool relative, bool final_worth,
            std::optional<std::function<bool(int, double)>> progress) {
             AnalysisConfig c;
             c.horizon = horizon_of(horizon);
+            c.value = value_source_of(value);
             c.policy = policy_of(policy);
             c.seed = seed;
             c.rollouts = rollouts;
@@ -98,10 +102,10 @@ void register_analysis(py::module_& m) {
             return d;
         },
         py::arg("state"), py::kw_only(), py::arg("horizon") = "voyage",
-        py::arg("policy") = default_policy(), py::arg("seed") = 0, py::arg("rollouts") = 0,
-        py::arg("max_rollouts") = 20000, py::arg("time_limit") = 10.0, py::arg("target") = 0.0,
-        py::arg("batch") = 64, py::arg("threads") = 0, py::arg("max_bids") = 0,
-        py::arg("exact_shortcut") = true, py::arg("exact_answers") = true,
+        py::arg("value") = "learned", py::arg("policy") = default_policy(), py::arg("seed") = 0,
+        py::arg("rollouts") = 0, py::arg("max_rollouts") = 20000, py::arg("time_limit") = 10.0,
+        py::arg("target") = 0.0, py::arg("batch") = 64, py::arg("threads") = 0,
+        py::arg("max_bids") = 0, py::arg("exact_shortcut") = true, py::arg("exact_answers") = true,
         py::arg("sample_hidden") = false, py::arg("racing") = true, py::arg("screen") = 0,
         py::arg("relative") = false, py::arg("final_worth") = false,
         py::arg("progress") = py::none());

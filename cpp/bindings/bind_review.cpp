@@ -53,12 +53,13 @@ void register_review(py::module_& m) {
     m.def(
         "review_game",
         [](const GameState& initial, const std::vector<int>& history, const std::string& horizon,
-           const std::string& policy, std::uint64_t seed, int rollouts, int max_rollouts,
-           double time_limit, double target, int batch, int threads, int max_bids, int screen,
-           bool exact, bool sample_hidden, bool relative, int luck_rollouts, bool with_decisions,
-           std::optional<std::function<bool(int, int)>> progress) {
+           const std::string& value, const std::string& policy, std::uint64_t seed, int rollouts,
+           int max_rollouts, double time_limit, double target, int batch, int threads, int max_bids,
+           int screen, bool exact, bool sample_hidden, bool relative, int luck_rollouts,
+           bool with_decisions, std::optional<std::function<bool(int, int)>> progress) {
             ReviewConfig c;
             c.analysis.horizon = horizon_of(horizon);
+            c.analysis.value = value_source_of(value);
             c.analysis.policy = policy_of(policy);
             c.analysis.seed = seed;
             c.analysis.rollouts = rollouts;
@@ -96,10 +97,11 @@ void register_review(py::module_& m) {
             return out;
         },
         py::arg("initial"), py::arg("history"), py::kw_only(), py::arg("horizon") = "voyage",
-        py::arg("policy") = default_policy(), py::arg("seed") = 0, py::arg("rollouts") = 0,
-        py::arg("max_rollouts") = 256, py::arg("time_limit") = 2.0, py::arg("target") = 0.0,
-        py::arg("batch") = 16, py::arg("threads") = 0, py::arg("max_bids") = 8,
-        py::arg("screen") = 12, py::arg("exact") = true, py::arg("sample_hidden") = true,
-        py::arg("relative") = false, py::arg("luck_rollouts") = 256, py::arg("decisions") = true,
+        py::arg("value") = "learned", py::arg("policy") = default_policy(), py::arg("seed") = 0,
+        py::arg("rollouts") = 0, py::arg("max_rollouts") = 256, py::arg("time_limit") = 2.0,
+        py::arg("target") = 0.0, py::arg("batch") = 16, py::arg("threads") = 0,
+        py::arg("max_bids") = 8, py::arg("screen") = 12, py::arg("exact") = true,
+        py::arg("sample_hidden") = true, py::arg("relative") = false,
+        py::arg("luck_rollouts") = 256, py::arg("decisions") = true,
         py::arg("progress") = py::none());
 }

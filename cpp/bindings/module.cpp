@@ -12,6 +12,7 @@ void register_game(py::module_& m);
 void register_vector_env(py::module_& m);
 void register_analysis(py::module_& m);
 void register_review(py::module_& m);
+void register_value(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
     m.doc() = "Exact Manila voyage evaluation (C++ core; use the manila package instead).";
@@ -24,4 +25,5 @@ PYBIND11_MODULE(_core, m) {
     register_vector_env(m);  // after the game: VectorEnv.game() returns a GameState
     register_analysis(m);    // after the game: it takes GameStates
     register_review(m);
+    register_value(m);       // after the game: it takes GameStates
 }

@@ -46,6 +46,16 @@ BotKind policy_of(const std::string& name) {
     invalid("policy: must be one of " + all + ", got \"" + name + "\"");
 }
 
+const char* value_source_name(ValueSource v) {
+    return v == ValueSource::kLearned ? "learned" : "rollout";
+}
+
+ValueSource value_source_of(const std::string& name) {
+    for (ValueSource v : {ValueSource::kLearned, ValueSource::kRollout})
+        if (name == value_source_name(v)) return v;
+    invalid("value: must be \"learned\" or \"rollout\", got \"" + name + "\"");
+}
+
 Horizon horizon_of(const std::string& name) {
     for (Horizon h : {Horizon::kVoyage, Horizon::kGame})
         if (name == horizon_name(h)) return h;
@@ -82,9 +92,8 @@ namespace {
 
 // Racing: an option this many paired standard errors behind the best stops rolling.
 constexpr double kRacingZ = 3.0;
-// The default stop targets: 1 peso at horizon voyage, 1 percentage point at horizon game.
-constexpr double kVoyageTarget = 1.0;
-constexpr double kGameTarget = 0.01;
+// The default stop target, in pesos of payoff (voyage) or of equity (game).
+constexpr double kTarget = 1.0;
 // The first batch: at most this many rollouts in all, and at least this many per option.
 constexpr int kFirstBatchWork = 4096;
 constexpr int kMinFirstBatch = 8;
@@ -255,9 +264,19 @@ std::vector<double> expected_payoffs(const GameState& g, int decider, bool every
 namespace {
 
 struct Outcome {
-    double value = 0;   // pesos (voyage) or the win share (game)
+    double value = 0;   // pesos: the payoff (voyage) or equity (game)
+    double win = 0;     // game: the share of the win
     double margin = 0;  // game: final wealth minus the best other's
 };
+
+// The decider's equity, win and margin from every player's (expected) final wealth.
+Outcome game_outcome(const PositionValue& v, int decider) {
+    const auto d = static_cast<std::size_t>(decider);
+    double best_other = -std::numeric_limits<double>::infinity();
+    for (std::size_t p = 0; p < v.wealth.size(); ++p)
+        if (p != d) best_other = std::max(best_other, v.wealth[p]);
+    return {v.equity[d], v.win[d], v.wealth[d] - best_other};
+}
 
 // Under a rollout's key: 1 the hidden shares (the seats and the dice: RolloutLuck).
 constexpr std::uint64_t kHiddenKey = 1;
@@ -285,7 +304,7 @@ Outcome play_out(GameState g, const DecisionOption& option, int decider, const A
                 if (p != decider) others += delta(p);
             value -= others / (n - 1);
         }
-        return Outcome{value, 0};
+        return Outcome{value, 0, 0};
     };
     for (int a : option.actions) g.apply_legal(a);
     RolloutLuck luck(key, g.num_players());
@@ -296,6 +315,10 @@ Outcome play_out(GameState g, const DecisionOption& option, int decider, const A
             if (b.voyage != root_voyage) break;
             if (c.exact_shortcut && !c.final_worth && no_placement_remains(b))
                 return voyage_value(expected_payoffs(g, decider, c.relative));
+        } else if (c.value == ValueSource::kLearned && exact_from_here(g)) {
+            return game_outcome(
+                value_to_boundary(g, c.model ? *c.model : shipped_value_model(), c.policy),
+                decider);
         }
         const int a = luck.next(g, c.policy);
         g.apply_legal(a);
@@ -303,12 +326,7 @@ Outcome play_out(GameState g, const DecisionOption& option, int decider, const A
             throw std::runtime_error("analysis: a rollout does not end");
     }
     if (c.horizon == Horizon::kVoyage) return voyage_value({});
-    const std::vector<int> w = g.returns();
-    int best_other = kMinWealth - 1;
-    for (int p = 0; p < g.num_players(); ++p)
-        if (p != decider) best_other = std::max(best_other, w[static_cast<std::size_t>(p)]);
-    const int mine = w[static_cast<std::size_t>(decider)];
-    return {win_share(w, decider), static_cast<double>(mine - best_other)};
+    return game_outcome(final_value(g), decider);
 }
 
 // Part 4's exact values where they exist (horizon voyage); nothing where they do not.
@@ -415,6 +433,8 @@ void check_config(const AnalysisConfig& c) {
     if (c.threads < 0) invalid("threads: must be at least 0, got " + std::to_string(c.threads));
     if (c.horizon != Horizon::kVoyage && c.horizon != Horizon::kGame)
         invalid("horizon: must be voyage or game");
+    if (c.value != ValueSource::kLearned && c.value != ValueSource::kRollout)
+        invalid("value: must be learned or rollout");
     if (!continues(c.policy)) invalid("policy: random and expert cannot continue a rollout");
 }
 
@@ -472,8 +492,7 @@ Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options
     };
     Analysis out;
     out.config = config;
-    if (out.config.target == 0)
-        out.config.target = config.horizon == Horizon::kVoyage ? kVoyageTarget : kGameTarget;
+    if (out.config.target == 0) out.config.target = kTarget;
     const AnalysisConfig& c = out.config;
     out.kind = decision_kind(s);
     out.decider = s.current_player();
@@ -506,7 +525,7 @@ Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options
         }
     }
     if (!out.exact) {
-        std::vector<std::vector<double>> values(K), margins(K);
+        std::vector<std::vector<double>> values(K), wins(K), margins(K);
         std::vector<char> active(K, 1);
         int done = 0;
         const int fixed = c.rollouts;
@@ -564,6 +583,7 @@ Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options
                 if (active[k]) {
                     live.push_back(static_cast<int>(k));
                     values[k].resize(static_cast<std::size_t>(done + n));
+                    wins[k].resize(static_cast<std::size_t>(done + n));
                     margins[k].resize(static_cast<std::size_t>(done + n));
                 }
             const int work = static_cast<int>(live.size()) * n;
@@ -574,6 +594,7 @@ Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options
                 const Outcome o =
                     play_out(bases[static_cast<std::size_t>(i)], out.options[k], d, c, key);
                 values[k][static_cast<std::size_t>(done + i)] = o.value;
+                wins[k][static_cast<std::size_t>(done + i)] = o.win;
                 margins[k][static_cast<std::size_t>(done + i)] = o.margin;
             });
             done += n;
@@ -610,12 +631,15 @@ Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options
             const std::size_t n = values[k].size();
             const Moments m = moments(values[k], n, nullptr);
             const Moments df = moments(values[k], std::min(n, values[0].size()), &values[0]);
-            const Moments mg = moments(margins[k], n, nullptr);
             v.mean = m.mean;
             v.ci95 = m.ci95;
             v.diff = df.mean;
             v.diff_ci95 = df.ci95;
             if (c.horizon == Horizon::kGame) {
+                const Moments w = moments(wins[k], n, nullptr);
+                const Moments mg = moments(margins[k], n, nullptr);
+                v.win = w.mean;
+                v.win_ci95 = w.ci95;
                 v.margin = mg.mean;
                 v.margin_ci95 = mg.ci95;
             }

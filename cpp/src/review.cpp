@@ -72,11 +72,10 @@ ChanceLuck event_luck(const GameState& s, int a, std::size_t index, const Review
     // The first rollout tells whether any chance is left: if not, both sides are exact.
     bool sampled_before = false, sampled_after = false;
     const std::vector<double> b0 =
-        rollout_values(s, c.horizon, out.voyage, c.policy, derive_seed(base, 0), sampled_before);
+        rollout_values(s, c, out.voyage, derive_seed(base, 0), sampled_before);
     const std::vector<double> a0 =
-        rollout_values(after, c.horizon, out.voyage, c.policy, derive_seed(base, 0), sampled_after);
-    if (c.horizon == Horizon::kVoyage && c.exact_shortcut && no_placement_remains(b) &&
-        !sampled_after && deterministic) {
+        rollout_values(after, c, out.voyage, derive_seed(base, 0), sampled_after);
+    if (!sampled_before && !sampled_after && deterministic) {
         // The rollout from s took the exact expectation at once (no chance drawn either).
         out.exact = true;
         out.before = b0;
@@ -93,12 +92,10 @@ ChanceLuck event_luck(const GameState& s, int a, std::size_t index, const Review
     parallel_for(rollouts, threads, [&](int i) {
         const std::uint64_t key = derive_seed(base, static_cast<std::uint64_t>(i));
         bool sb = false, sa = false;
-        const std::vector<double> vb =
-            i == 0 ? b0 : rollout_values(s, c.horizon, out.voyage, c.policy, key, sb);
-        const std::vector<double> va =
-            i == 0 || (!sampled_after && deterministic)
-                ? a0
-                : rollout_values(after, c.horizon, out.voyage, c.policy, key, sa);
+        const std::vector<double> vb = i == 0 ? b0 : rollout_values(s, c, out.voyage, key, sb);
+        const std::vector<double> va = i == 0 || (!sampled_after && deterministic)
+                                           ? a0
+                                           : rollout_values(after, c, out.voyage, key, sa);
         for (std::size_t p = 0; p < n; ++p) {
             const auto k = static_cast<std::size_t>(i);
             before[p][k] = vb[p];
@@ -153,8 +150,10 @@ ReviewedDecision review_decision(const GameState& s, const std::vector<int>& cho
 
 }  // namespace
 
-std::vector<double> rollout_values(GameState g, Horizon horizon, int voyage, BotKind policy,
+std::vector<double> rollout_values(GameState g, const AnalysisConfig& c, int voyage,
                                    std::uint64_t key, bool& sampled) {
+    const Horizon horizon = c.horizon;
+    const BotKind policy = c.policy;
     sampled = false;
     const auto n = static_cast<std::size_t>(g.num_players());
     RolloutLuck luck(key, g.num_players());
@@ -168,6 +167,8 @@ std::vector<double> rollout_values(GameState g, Horizon horizon, int voyage, Bot
                 expected = expected_payoffs(g, 0, true);
                 break;
             }
+        } else if (c.value == ValueSource::kLearned && exact_from_here(g)) {
+            return value_to_boundary(g, c.model ? *c.model : shipped_value_model(), policy).equity;
         }
         sampled |= g.is_chance_node();
         const int a = luck.next(g, policy);
@@ -181,8 +182,7 @@ std::vector<double> rollout_values(GameState g, Horizon horizon, int voyage, Bot
         for (std::size_t p = 0; p < n; ++p) out[p] = w[p] + expected[p];
         return out;
     }
-    for (std::size_t p = 0; p < n; ++p) out[p] = win_share(w, static_cast<int>(p));
-    return out;
+    return final_value(g).equity;
 }
 
 Review review_game(const GameState& initial, const std::vector<int>& history,

@@ -17,6 +17,7 @@
 
 #include "manila/bots.hpp"
 #include "manila/game.hpp"
+#include "manila/value.hpp"
 
 namespace manila {
 
@@ -24,6 +25,13 @@ enum class Horizon : int { kVoyage, kGame };
 const char* horizon_name(Horizon h);
 // The horizon called `name`; std::invalid_argument naming the choices otherwise.
 Horizon horizon_of(const std::string& name);
+
+// How a rollout at horizon game ends: at the next voyage boundary with the learned value
+// (manila/value.hpp), or played to the end of the game.
+enum class ValueSource : int { kLearned, kRollout };
+const char* value_source_name(ValueSource v);
+// The value source called `name`; std::invalid_argument naming the choices otherwise.
+ValueSource value_source_of(const std::string& name);
 // The built-in bots that may continue a rollout (greedy, greedy-wealth, solver: not random,
 // whose play says nothing of an option, nor expert, which would roll out inside rollouts).
 std::vector<std::string> continuation_policies();
@@ -48,12 +56,14 @@ std::vector<DecisionOption> decision_options(const GameState& s, int max_bids = 
 
 struct AnalysisConfig {
     Horizon horizon = Horizon::kVoyage;
-    BotKind policy = BotKind::kGreedyWealth;  // every later decision, the decider's included
+    ValueSource value = ValueSource::kLearned;  // horizon game
+    const ValueModel* model = nullptr;          // the learned value's (null: the shipped one)
+    BotKind policy = BotKind::kGreedyWealth;    // every later decision, the decider's included
     std::uint64_t seed = 0;
     int rollouts = 0;            // a fixed number per option; 0: until the stop rule
     int max_rollouts = 20000;    // stop rule: per option
     double time_limit = 10.0;    // stop rule: seconds (0: none)
-    double target = 0.0;         // stop rule: the best two's diff_ci95; 0: 1 peso / 0.01
+    double target = 0.0;         // stop rule: the best two's diff_ci95; 0: 1 peso
     int batch = 64;              // rollouts per option between checks of the stop rule
     int threads = 0;             // 0: all hardware threads (results do not depend on it)
     int max_bids = 0;            // see decision_options
@@ -78,8 +88,9 @@ struct AnalysisConfig {
 };
 
 struct OptionValue {
-    double mean = 0, ci95 = 0;           // pesos (voyage) or the win probability (game)
+    double mean = 0, ci95 = 0;           // pesos: the payoff (voyage) or equity (game)
     double diff = 0, diff_ci95 = 0;      // minus the first option's, paired
+    double win = 0, win_ci95 = 0;        // game: the probability of winning (ties shared)
     double margin = 0, margin_ci95 = 0;  // game: final wealth minus the best other's
     int rollouts = 0;
     bool exact = false;

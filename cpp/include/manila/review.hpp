@@ -8,8 +8,8 @@
 // Luck of a chance event for player p: p's value after it minus p's expected value before
 // it (the expectation over the event and everything after it, under the policy), where the
 // value is p's wealth at the end of the event's voyage (horizon voyage; the deal counts to
-// voyage 1) or p's win share (horizon game). Both sides are rolled out with the same keys,
-// so the difference is paired; where no chance is left before the horizon's end once the
+// voyage 1) or p's equity (horizon game; manila/value.hpp). Both sides are rolled out with the same
+// keys, so the difference is paired; where no chance is left before the horizon's end once the
 // event is over (the last roll of a voyage; a roll after which nobody places), both sides
 // are exact (the evaluator's expectation, parts 2 and 3).
 #pragma once
@@ -72,9 +72,10 @@ using ReviewProgress = std::function<bool(int done, int total)>;
 Review review_game(const GameState& initial, const std::vector<int>& history,
                    const ReviewConfig& config, const ReviewProgress& progress = {});
 
-// Every player's value of s (see above; voyage: at the end of voyage `voyage`) in one
-// rollout keyed by `key`; `sampled` tells whether any chance was drawn.
-std::vector<double> rollout_values(GameState g, Horizon horizon, int voyage, BotKind policy,
+// Every player's value of s (see above; voyage: at the end of voyage `voyage`; game: equity,
+// with the learned value from the next boundary or played to the end as c.value says) in
+// one rollout keyed by `key`; `sampled` tells whether any chance was drawn.
+std::vector<double> rollout_values(GameState g, const AnalysisConfig& c, int voyage,
                                    std::uint64_t key, bool& sampled);
 
 }  // namespace manila

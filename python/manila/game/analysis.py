@@ -195,13 +195,13 @@ def _state_of(table_or_state: Union[State, TableLike], seed: int) -> tuple[State
     )
 
 
-def _check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
+def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
     if value not in choices:
         raise ValueError(f"{name}: must be one of {', '.join(choices)}, got {value!r}")
     return str(value)
 
 
-def _check_number(value: Any, name: str, low: float, integer: bool = False) -> None:
+def check_number(value: Any, name: str, low: float, integer: bool = False) -> None:
     ok = isinstance(value, int) if integer else isinstance(value, (int, float))
     if isinstance(value, bool) or not ok or (not integer and not math.isfinite(value)) or value < low:
         kind = "an integer" if integer else "a number"
@@ -237,21 +237,21 @@ def analyse(
     not for a full state). ``progress(rollouts, gap_ci95)`` is called between batches;
     returning False stops early.
     """
-    horizon = _check_choice(horizon, "horizon", HORIZONS)
-    policy = _check_choice(policy, "policy", POLICIES)
+    horizon = check_choice(horizon, "horizon", HORIZONS)
+    policy = check_choice(policy, "policy", POLICIES)
     if rollouts is not None:
-        _check_number(rollouts, "rollouts", 1, integer=True)
-    _check_number(seed, "seed", 0, integer=True)
-    _check_number(time_limit, "time_limit", 0)
-    _check_number(max_rollouts, "max_rollouts", 1, integer=True)
-    _check_number(threads, "threads", 0, integer=True)
-    _check_number(max_bids, "max_bids", 0, integer=True)
+        check_number(rollouts, "rollouts", 1, integer=True)
+    check_number(seed, "seed", 0, integer=True)
+    check_number(time_limit, "time_limit", 0)
+    check_number(max_rollouts, "max_rollouts", 1, integer=True)
+    check_number(threads, "threads", 0, integer=True)
+    check_number(max_bids, "max_bids", 0, integer=True)
     if target is not None:
-        _check_number(target, "target", 0)
+        check_number(target, "target", 0)
         if target == 0:
             raise ValueError("target: must be above 0 (0 would never stop)")
     if screen is not None:
-        _check_number(screen, "screen", 0, integer=True)
+        check_number(screen, "screen", 0, integer=True)
     if not isinstance(exact, bool):
         raise ValueError(f"exact: true or false, got {exact!r}")
     state, from_table = _state_of(table_or_state, seed)

@@ -27,6 +27,7 @@ from .game.engine import Game, IllegalActionError
 from .game.ladder import LadderResult, ladder
 from .game.review import Review, review
 from .game.simulate import SimulationResult, simulate
+from .game.value import Value, value
 from .game.vector_env import VectorEnv
 from .sweeps.enumerate import enumerate_starts, reachable
 from .sweeps.pattern import Pattern
@@ -61,6 +62,7 @@ __all__ = [
     "SimulationResult",
     "StateError",
     "Sweep",
+    "Value",
     "VectorEnv",
     "VoyageState",
     "advise",
@@ -78,4 +80,5 @@ __all__ = [
     "simulate",
     "sweep",
     "validate",
+    "value",
 ]

@@ -31,6 +31,7 @@ from .replay import add_replay_arguments, run_replay
 from .report import render, render_advice
 from .review import add_review_arguments, run_review
 from .sweep import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
+from .value import add_train_arguments, add_value_arguments, run_train, run_value
 
 
 class _Parser(argparse.ArgumentParser):
@@ -259,6 +260,26 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_analyse_arguments(an)
     an.set_defaults(run=run_analyse)
+
+    vl = sub.add_parser(
+        "value",
+        help="every player's expected final wealth, equity and chance of winning",
+        description="The learned value of a position (a table or a serialized state): each "
+        "player's expected final wealth, equity (wealth minus the others' mean) and chance of "
+        "winning, exact up to the next voyage where no placement remains: docs/value.md.",
+    )
+    add_value_arguments(vl)
+    vl.set_defaults(run=run_value)
+
+    tv = sub.add_parser(
+        "train-value",
+        help="play seeded games and train the learned value's model",
+        description="Play the training and held-out games (seats mixed from the built-in "
+        "bots), fit the network, measure it on the held-out games and write the C++ include "
+        "the engine is built with: docs/value.md.",
+    )
+    add_train_arguments(tv)
+    tv.set_defaults(run=run_train)
 
     rv = sub.add_parser(
         "review",

@@ -10,7 +10,7 @@ import sys
 
 from ..common.inputs import InputError, parse_json, read_text, source_name
 from ..common.progress import terminal_bar
-from ..game.analysis import DEFAULT_POLICY, HORIZONS, POLICIES, analyse, render_analysis
+from ..game.analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES, analyse, render_analysis
 from .output import add_output_flags, wants_json
 
 # Rollouts shown as progress once the analysis has taken this long (seconds).
@@ -23,7 +23,15 @@ def add_analyse_arguments(parser: argparse.ArgumentParser) -> None:
         "--horizon",
         choices=HORIZONS,
         default="voyage",
-        help="voyage: pesos to the end of this voyage (default); game: win probability",
+        help="voyage: pesos to the end of this voyage (default); game: equity, "
+        "with the win probability beside it",
+    )
+    parser.add_argument(
+        "--value",
+        choices=VALUE_SOURCES,
+        default=VALUE_SOURCES[0],
+        help="horizon game: learned (rollouts stop at the next voyage with the learned value; "
+        "default) or rollout (played to the end of the game)",
     )
     parser.add_argument(
         "--policy",
@@ -46,7 +54,7 @@ def add_analyse_arguments(parser: argparse.ArgumentParser) -> None:
         "--target",
         type=float,
         default=None,
-        help="stop rule: the best two's diff_ci95 (default 1 peso / 0.01)",
+        help="stop rule: the best two's diff_ci95 in pesos (default 1)",
     )
     parser.add_argument(
         "--max-bids",
@@ -93,6 +101,7 @@ def run_analyse(args: argparse.Namespace) -> int:
         result = analyse(
             data,
             horizon=args.horizon,
+            value=args.value,
             policy=args.policy,
             rollouts=args.rollouts,
             seed=args.seed,

@@ -13,8 +13,11 @@
 Every option of the decision due is played out with a continuation policy (every later
 decision, the decider's own included), the same dice for every option's i-th rollout.
 Horizon ``"voyage"``: the decider's payoff in wealth at the end of this voyage, exact once
-no placement remains (and exact outright where part 4 is). Horizon ``"game"``: the
-decider's win probability (ties shared), with the final wealth margin over the best other.
+no placement remains (and exact outright where the advice is). Horizon ``"game"``: the
+decider's equity (expected final wealth minus the mean of the others'), with the win
+probability (ties shared) and the final wealth margin over the best other beside it;
+``value="learned"`` (the default) stops each rollout at the next voyage boundary and takes
+the learned value there (docs/value.md), ``value="rollout"`` plays it to the end.
 """
 
 from __future__ import annotations
@@ -28,9 +31,10 @@ from .. import _core
 from .engine import State
 from .table import TableLike, table_state
 
-__all__ = ["DEFAULT_POLICY", "HORIZONS", "POLICIES", "Analysis", "OptionValue", "analyse"]
+__all__ = ["DEFAULT_POLICY", "HORIZONS", "POLICIES", "VALUE_SOURCES", "Analysis", "OptionValue", "analyse"]
 
 HORIZONS: tuple[str, ...] = tuple(_core.HORIZONS)
+VALUE_SOURCES: tuple[str, ...] = tuple(_core.VALUE_SOURCES)  # horizon game: learned first
 POLICIES: tuple[str, ...] = tuple(_core.POLICIES)  # the bots that may continue a rollout
 DEFAULT_POLICY: str = _core.DEFAULT_POLICY
 # The harbour master's combinations kept (by their exact no-placement value) for rollouts.
@@ -41,8 +45,9 @@ Progress = Callable[[int, float], Optional[bool]]
 
 @dataclass(frozen=True)
 class OptionValue:
-    """One option: its value (pesos at horizon voyage, a probability at game) with its 95%
-    half-width, and its paired difference from the first option."""
+    """One option: its value (pesos of payoff at horizon voyage, of equity at game) with its
+    95% half-width, and its paired difference from the first option; at horizon game its
+    win probability and final wealth margin over the best other beside it."""
 
     name: str
     mean: float
@@ -54,6 +59,8 @@ class OptionValue:
     actions: tuple[int, ...]
     margin: Optional[float] = None
     margin_ci95: Optional[float] = None
+    win: Optional[float] = None
+    win_ci95: Optional[float] = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -64,6 +71,9 @@ class OptionValue:
             "rollouts": self.rollouts,
             "exact": self.exact,
         }
+        if self.win is not None:
+            out["win"] = self.win
+            out["win_ci95"] = self.win_ci95
         if self.margin is not None:
             out["margin"] = self.margin
             out["margin_ci95"] = self.margin_ci95
@@ -90,12 +100,14 @@ class Analysis:
     screened_out: int = 0
     phase: str = ""
     notes: list[str] = field(default_factory=list)
+    value: Optional[str] = None  # horizon game: "learned" or "rollout"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "decider": self.decider,
             "kind": self.kind,
             "horizon": self.horizon,
+            "unit": self.unit,
             "policy": self.policy,
             "rollouts": self.rollouts,
             "seed": self.seed,
@@ -108,10 +120,13 @@ class Analysis:
             "screened_out": self.screened_out,
             "seconds": self.seconds,
         }
+        if self.value is not None:
+            out["value"] = self.value
+        return out
 
     @property
     def unit(self) -> str:
-        return "pesos" if self.horizon == "voyage" else "win probability"
+        return "pesos" if self.horizon == "voyage" else "equity"
 
     def plain_words(self) -> list[str]:
         """The auction and the harbour master in plain words (other kinds: the best option)."""
@@ -125,9 +140,7 @@ class Analysis:
 
 
 def _fmt(mean: float, ci: float, horizon: str) -> str:
-    if horizon == "game":
-        return f"{100 * mean:.1f}% ± {100 * ci:.1f}"
-    return f"{mean:.2f} ± {ci:.2f}"
+    return f"{mean:.2f} ± {ci:.2f}" + (" equity" if horizon == "game" else "")
 
 
 def _auction_words(a: Analysis) -> list[str]:
@@ -135,19 +148,18 @@ def _auction_words(a: Analysis) -> list[str]:
     if not bids:
         return [f"{a.decider} cannot bid: passing is the only option."]
     paying = [(b, o) for b, o in bids if o.diff > 0]
-    unit = "pesos" if a.horizon == "voyage" else "percentage points"
-    scale = 1.0 if a.horizon == "voyage" else 100.0
+    unit = "pesos" if a.horizon == "voyage" else "pesos of equity"
     if not paying:
         b, o = bids[0]
         return [
-            f"No bid pays for {a.decider}: bid {b} is {scale * -o.diff:.2f} ± {scale * o.diff_ci95:.2f} "
+            f"No bid pays for {a.decider}: bid {b} is {-o.diff:.2f} ± {o.diff_ci95:.2f} "
             f"{unit} worse than passing."
         ]
     top, o = max(paying, key=lambda bo: bo[0])
     above = [b for b, _ in bids if b > top]
     words = [
         f"The office pays for {a.decider} up to a bid of {top} "
-        f"(+{scale * o.diff:.2f} ± {scale * o.diff_ci95:.2f} {unit} over passing)"
+        f"(+{o.diff:.2f} ± {o.diff_ci95:.2f} {unit} over passing)"
         + (f"; from bid {above[0]} on, passing is better." if above else ".")
     ]
     return words
@@ -224,20 +236,23 @@ def analyse(
     screen: Optional[int] = None,
     sample_hidden: Optional[bool] = None,
     progress: Optional[Progress] = None,
+    value: str = VALUE_SOURCES[0],
 ) -> Analysis:
     """Every option of the decision due, valued by rollouts (docs/analysis.md).
 
     ``rollouts``: a fixed number per option; None plays batches until the best two options'
-    ``diff_ci95`` is at most ``target`` (default 1 peso at horizon voyage, 0.01 at game),
+    ``diff_ci95`` is at most ``target`` (default 1 peso, of equity at horizon game),
     ``max_rollouts`` or ``time_limit`` seconds, whichever first. ``exact``: part 4's exact
     answers and the exact voyage expectation once no placement remains (horizon voyage);
     False rolls every die. ``screen``: the harbour master's combinations kept for rollouts
     by their exact no-placement value (default 30; 0 keeps all). ``sample_hidden``: deal
     the others' face-down shares anew in every rollout (default: for a table or a view,
     not for a full state). ``progress(rollouts, gap_ci95)`` is called between batches;
-    returning False stops early.
+    returning False stops early. ``value`` (horizon game): ``"learned"`` ends each rollout
+    at the next voyage boundary with the learned value, ``"rollout"`` plays it to the end.
     """
     horizon = check_choice(horizon, "horizon", HORIZONS)
+    value = check_choice(value, "value", VALUE_SOURCES)
     policy = check_choice(policy, "policy", POLICIES)
     if rollouts is not None:
         check_number(rollouts, "rollouts", 1, integer=True)
@@ -267,6 +282,7 @@ def analyse(
     raw = _core.analyse_decision(
         state._s,
         horizon=horizon,
+        value=value,
         policy=policy,
         seed=seed,
         rollouts=rollouts or 0,
@@ -294,6 +310,8 @@ def analyse(
             actions=tuple(o["actions"]),
             margin=o.get("margin"),
             margin_ci95=o.get("margin_ci95"),
+            win=o.get("win"),
+            win_ci95=o.get("win_ci95"),
         )
     names = list(options)
     return Analysis(
@@ -312,33 +330,45 @@ def analyse(
         target=raw["target"],
         screened_out=raw["screened_out"],
         phase=state.phase,
+        value=value if horizon == "game" else None,
     )
 
 
 def render_analysis(result: Analysis, limit: int = 20) -> str:
     """The terminal table: every option (the best ``limit`` and the first when there are
     more) with its value, the paired difference from the first option, and the intervals."""
-    pct = result.horizon == "game"
-    scale = 100.0 if pct else 1.0
-    head = f"{result.kind} for {result.decider}: horizon {result.horizon}, policy {result.policy}, " + (
-        "exact" if result.exact else f"{result.rollouts} rollouts, seed {result.seed}, stop: {result.stop}"
+    game = result.horizon == "game"
+    head = (
+        f"{result.kind} for {result.decider}: horizon {result.horizon}"
+        + (f" ({result.value} value)" if game else "")
+        + f", policy {result.policy}, "
+        + (
+            "exact"
+            if result.exact
+            else f"{result.rollouts} rollouts, seed {result.seed}, stop: {result.stop}"
+        )
     )
-    unit = "win %" if pct else "pesos"
+    unit = "equity" if game else "pesos"
     rows = list(result.options.values())
     first = rows[0]
     shown = sorted(rows, key=lambda o: -o.mean)[:limit]
     if first not in shown:
         shown.append(first)
     width = max(len(o.name) for o in shown) + 2
-    lines = [head, f"{'option':<{width}} {unit:>16} {'vs ' + first.name:>18} {'n':>6}"]
+    lines = [
+        head,
+        f"{'option':<{width}} {unit:>16} {'vs ' + first.name:>18} {'n':>6}"
+        + (f" {'win %':>13}" if game else ""),
+    ]
     for o in shown:
         mark = "*" if o.name == result.best else " "
-        value = f"{scale * o.mean:8.2f} ± {scale * o.ci95:5.2f}"
-        diff = f"{scale * o.diff:+8.2f} ± {scale * o.diff_ci95:5.2f}"
-        lines.append(f"{mark}{o.name:<{width - 1}} {value:>16} {diff:>18} {o.rollouts:>6}")
+        value = f"{o.mean:8.2f} ± {o.ci95:5.2f}"
+        diff = f"{o.diff:+8.2f} ± {o.diff_ci95:5.2f}"
+        win = f" {100 * (o.win or 0):6.1f} ± {100 * (o.win_ci95 or 0):4.1f}" if game else ""
+        lines.append(f"{mark}{o.name:<{width - 1}} {value:>16} {diff:>18} {o.rollouts:>6}{win}")
     if len(rows) > len(shown):
         lines.append(f"  ... {len(rows) - len(shown)} more options (--json lists them all)")
-    if pct:
+    if game:
         b = result.options[result.best]
         if b.margin is not None:
             lines.append(

@@ -344,9 +344,14 @@ def train(
 ) -> Trained:
     """Plays ``games`` training games and ``held_out`` others (their own seeds), fits the
     network on 90% of the training games' boundaries (the rest choose the epoch), and
-    measures it on the held-out games."""
-    data = collect(seed, games, threads, progress)
-    test = collect(held_out_seed(seed), held_out, threads, progress)
+    measures it on the held-out games. ``progress(games played, games in all)``."""
+    total = games + held_out
+
+    def part(offset: int) -> Optional[Progress]:
+        return None if progress is None else lambda n, _: progress(offset + n, total)
+
+    data = collect(seed, games, threads, part(0))
+    test = collect(held_out_seed(seed), held_out, threads, part(games))
     games_ = np.unique(data.game)
     rng = np.random.default_rng([seed, 1])
     valid_games = rng.choice(games_, size=max(1, len(games_) // 10), replace=False)

@@ -53,6 +53,7 @@ from ..common.inputs import json_error_text, json_type, no_json_constant
 from ..common.version import __version__
 from ..game.analysis import analyse
 from ..game.review import review
+from ..game.value import value as position_value
 from ..voyage.advice import advise
 from ..voyage.evaluation import evaluate
 from ..voyage.example import EXAMPLE
@@ -240,6 +241,22 @@ def _analyse(kwargs: dict[str, Any]) -> dict[str, Any]:
     """Runs on a worker thread (GIL released in C++)."""
     args = dict(kwargs)
     return analyse(args.pop("table"), **args).to_dict()
+
+
+def _value_input(data: Any) -> dict[str, Any]:
+    """The arguments of manila.game.value.value from a POST /v1/value body, bounded."""
+    kwargs = _heavy_body(
+        data, _openapi.VALUE_KEYS, "table", "the table to value (an observation or a serialized state)"
+    )
+    _at_most(kwargs, "rollouts", _openapi.VALUE_MAX_ROLLOUTS)
+    kwargs["threads"] = 1
+    return kwargs
+
+
+def _value(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Runs on a worker thread (GIL released in C++)."""
+    args = dict(kwargs)
+    return position_value(args.pop("table"), **args).to_dict()
 
 
 class _ReviewCancelled(Exception):
@@ -550,6 +567,20 @@ class Handler(BaseHTTPRequestHandler):
             raise ApiError(400, str(exc)) from None
         return self._json(result)
 
+    def route_value(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
+        # Play-outs from a moment where placements remain take a fraction of a second to
+        # seconds: a heavy slot, like /v1/analyse.
+        def work() -> tuple[Callable[..., Any], tuple[Any, ...]]:
+            self._params(query, ())
+            return _value, (_value_input(self._read_json()),)
+
+        late = f"the value took longer than the time limit of {self.server.time_limit:g} s"
+        try:
+            result = self._on_pool(self.server.heavy, self._heavy_busy(), late, work)
+        except ValueError as exc:  # a bad table or argument (the message names the field)
+            raise ApiError(400, str(exc)) from None
+        return self._json(result)
+
     def route_review(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         # A review runs many analyses: it takes a heavy slot like /v1/analyse, and stops
         # itself (503) rather than outlive the request.
@@ -744,6 +775,7 @@ ROUTES: dict[str, dict[str, Callable[..., tuple[int, bytes, str, dict[str, str]]
     "/v1/advise": {"POST": Handler.route_advise},
     "/v1/analyse": {"POST": Handler.route_analyse},
     "/v1/review": {"POST": Handler.route_review},
+    "/v1/value": {"POST": Handler.route_value},
     "/v1/validate": {"POST": Handler.route_validate},
 }
 

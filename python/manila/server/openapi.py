@@ -19,9 +19,10 @@ from ..common.vocab import (
     SPOTS,
     THIRTEEN_OPTIONS,
 )
-from ..game.analysis import DEFAULT_POLICY, HORIZONS, POLICIES
+from ..game.analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES
 from ..game.bots import bot_names
 from ..game.review import CLASSES
+from ..game.value import DEFAULT_ROLLOUTS
 from ..voyage.evaluation import TABLE_SPOTS
 from ..voyage.example import EXAMPLE
 from ..voyage.position import KINDS
@@ -35,6 +36,7 @@ ANALYSIS_MAX_ROLLOUTS = 2000  # per option, for one POST /v1/analyse
 ANALYSIS_KEYS = (
     "table",
     "horizon",
+    "value",
     "policy",
     "rollouts",
     "seed",
@@ -47,7 +49,10 @@ ANALYSIS_KEYS = (
 # POST /v1/review: the budgets of a quick review at most, one thread, and the whole review
 # within the request's time limit (else 503).
 REVIEW_MAX_ROLLOUTS = 64  # per option of a decision, and per chance event
-REVIEW_KEYS = ("record", "horizon", "policy", "seed", "quick", "rollouts", "luck_rollouts", "exact")
+# POST /v1/value: the play-outs from a moment where placements remain, bounded.
+VALUE_MAX_ROLLOUTS = 1000
+VALUE_KEYS = ("table", "policy", "rollouts", "seed")
+REVIEW_KEYS = ("record", "horizon", "value", "policy", "seed", "quick", "rollouts", "luck_rollouts", "exact")
 
 
 def _error_response(description: str) -> dict[str, Any]:
@@ -79,13 +84,19 @@ def _analyse_request() -> dict[str, Any]:
                 "or a serialized engine state (State.serialize())",
             },
             "horizon": {"enum": list(HORIZONS), "default": "voyage"},
+            "value": {
+                "enum": list(VALUE_SOURCES),
+                "default": VALUE_SOURCES[0],
+                "description": "horizon game: learned (rollouts stop at the next voyage "
+                "boundary with the learned value) or rollout (played to the end)",
+            },
             "policy": {"enum": list(POLICIES), "default": DEFAULT_POLICY},
             "rollouts": {
                 "type": "integer",
                 "minimum": 1,
                 "maximum": ANALYSIS_MAX_ROLLOUTS,
                 "description": "per option; absent: until the best two options' diff_ci95 "
-                "reaches 1 peso (voyage) or 0.01 (game), or the time limit",
+                "reaches 1 peso (of equity at horizon game), or the time limit",
             },
             "seed": {"type": "integer", "minimum": 0, "default": 0},
             "time_limit": {
@@ -105,7 +116,8 @@ def _analysis() -> dict[str, Any]:
         "type": "object",
         "required": ["mean", "ci95", "diff", "diff_ci95"],
         "properties": {
-            k: {"type": "number"} for k in ("mean", "ci95", "diff", "diff_ci95", "margin", "margin_ci95")
+            k: {"type": "number"}
+            for k in ("mean", "ci95", "diff", "diff_ci95", "win", "win_ci95", "margin", "margin_ci95")
         }
         | {"rollouts": {"type": "integer"}, "exact": {"type": "boolean"}},
     }
@@ -116,6 +128,8 @@ def _analysis() -> dict[str, Any]:
             "decider": {"type": "string"},
             "kind": {"type": "string"},
             "horizon": {"type": "string"},
+            "unit": {"enum": ["pesos", "equity"]},
+            "value": {"enum": list(VALUE_SOURCES)},
             "policy": {"type": "string"},
             "rollouts": {"type": "integer"},
             "seed": {"type": "integer"},
@@ -127,6 +141,55 @@ def _analysis() -> dict[str, Any]:
             "target": {"type": "number"},
             "screened_out": {"type": "integer"},
             "seconds": {"type": "number"},
+        },
+    }
+
+
+def _value_request() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": ["table"],
+        "additionalProperties": False,
+        "properties": {
+            "table": {
+                "type": "object",
+                "description": "a table (the JSON of state.observation(p): docs/observation.md) "
+                "or a serialized engine state (State.serialize())",
+            },
+            "policy": {"enum": list(POLICIES), "default": DEFAULT_POLICY},
+            "rollouts": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": VALUE_MAX_ROLLOUTS,
+                "default": DEFAULT_ROLLOUTS,
+                "description": "play-outs from a moment where placements remain",
+            },
+            "seed": {"type": "integer", "minimum": 0, "default": 0},
+        },
+    }
+
+
+def _value() -> dict[str, Any]:
+    number = {"type": "number"}
+    player = {
+        "type": "object",
+        "required": ["wealth", "equity", "win"],
+        "properties": {
+            k: number for k in ("wealth", "equity", "win", "wealth_ci95", "equity_ci95", "win_ci95")
+        },
+    }
+    return {
+        "type": "object",
+        "required": ["unit", "exact", "players"],
+        "properties": {
+            "unit": {"enum": ["equity"]},
+            "exact": {"type": "boolean"},
+            "rollouts": {"type": "integer"},
+            "policy": {"type": "string"},
+            "seed": {"type": "integer"},
+            "phase": {"type": "string"},
+            "players": {"type": "object", "additionalProperties": player},
+            "model": {"type": "object"},
         },
     }
 
@@ -687,6 +750,25 @@ def description() -> dict[str, Any]:
                     },
                 }
             },
+            "/v1/value": {
+                "post": {
+                    "operationId": "value",
+                    "summary": "every player's expected final wealth, equity and chance of winning",
+                    "description": "The learned value of a table (a player's view) or a serialized "
+                    "engine state (docs/value.md): exact up to the next voyage where no placement "
+                    "remains, else the mean of seeded play-outs (at most "
+                    f"{VALUE_MAX_ROLLOUTS}) with 95% intervals. It counts as a heavy search.",
+                    "requestBody": {
+                        "required": True,
+                        "content": {JSON_TYPE: {"schema": {"$ref": "#/components/schemas/ValueRequest"}}},
+                    },
+                    "responses": {
+                        "200": ok("the value JSON (docs/value.md)", {"$ref": "#/components/schemas/Value"}),
+                        **body_errors,
+                        "503": _error_response("busy (too many heavy searches at once)"),
+                    },
+                }
+            },
             "/v1/review": {
                 "post": {
                     "operationId": "review",
@@ -822,6 +904,8 @@ def description() -> dict[str, Any]:
                 "Problem": problem,
                 "Errors": errors,
                 "AnalyseRequest": _analyse_request(),
+                "ValueRequest": _value_request(),
+                "Value": _value(),
                 "Analysis": _analysis(),
                 "ReviewRequest": _review_request(),
                 "Review": _review(),

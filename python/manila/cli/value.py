@@ -1,0 +1,102 @@
+"""``python -m manila value FILE|-``: every player's expected final wealth, equity and chance
+of winning (docs/value.md); ``python -m manila train-value``: the seeded training that
+writes the model."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ..common.inputs import InputError, parse_json, read_text, source_name
+from ..common.progress import terminal_bar
+from ..game.analysis import DEFAULT_POLICY, POLICIES
+from ..game.value import DEFAULT_ROLLOUTS, value
+from .output import add_output_flags, wants_json
+
+
+def add_value_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("table", metavar="FILE|-", help="a table (observation JSON) or a serialized state")
+    parser.add_argument(
+        "--policy",
+        choices=POLICIES,
+        default=DEFAULT_POLICY,
+        help=f"the decisions up to the next voyage boundary (default {DEFAULT_POLICY})",
+    )
+    parser.add_argument(
+        "--rollouts",
+        type=int,
+        default=DEFAULT_ROLLOUTS,
+        metavar="N",
+        help=f"play-outs where placements remain (default {DEFAULT_ROLLOUTS})",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the play-outs (default 0)")
+    parser.add_argument("--threads", type=int, default=0, help="threads (default all)")
+    add_output_flags(parser, "print the JSON of docs/value.md")
+
+
+def run_value(args: argparse.Namespace) -> int:
+    name = source_name(args.table)
+    data = parse_json(read_text(args.table), name)
+    if not isinstance(data, dict):
+        raise InputError(f"{name}: a table is a JSON object")
+    result = value(data, policy=args.policy, rollouts=args.rollouts, seed=args.seed, threads=args.threads)
+    if wants_json(args):
+        json.dump(result.to_dict(), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(result.render())
+    return 0
+
+
+def add_train_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, default=1, help="seed of everything (default 1)")
+    parser.add_argument("--games", type=int, default=6000, help="training games (default 6000)")
+    parser.add_argument("--held-out", type=int, default=1500, help="held-out games (default 1500)")
+    parser.add_argument("--epochs", type=int, default=60, help="passes over the data (default 60)")
+    parser.add_argument("--threads", type=int, default=0, help="threads for the games (default all)")
+    parser.add_argument(
+        "--out",
+        default="cpp/src/value_model.inc",
+        metavar="PATH",
+        help="the C++ include the engine is built with (default cpp/src/value_model.inc)",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress on standard error")
+
+
+def run_train(args: argparse.Namespace) -> int:
+    from ..game.value_train import model_source, train
+
+    for field in ("games", "held_out", "epochs"):
+        if getattr(args, field) < 1:
+            raise InputError(f"--{field.replace('_', '-')}: must be at least 1, got {getattr(args, field)}")
+    out = Path(args.out)
+    if not out.parent.is_dir():
+        raise InputError(f"--out: no such folder: {out.parent}")
+    total = args.games + args.held_out
+    bar = terminal_bar(total, "game", "train-value", enabled=not args.no_progress, keep=False)
+
+    def progress(n: int, of: int) -> None:
+        if bar is not None:
+            bar.update_to(n)
+
+    trained = train(
+        seed=args.seed,
+        games=args.games,
+        held_out=args.held_out,
+        threads=args.threads,
+        epochs=args.epochs,
+        say=lambda line: print(line, file=sys.stderr) if not args.no_progress else None,
+        progress=progress,
+    )
+    if bar is not None:
+        bar.close()
+    out.write_text(model_source(trained.model))
+    acc = trained.accuracy
+    print(
+        f"wrote {out}: Brier {acc.brier:.4f} (1/n {acc.brier_uniform:.4f}, wealth {acc.brier_wealth:.4f}; "
+        f"skill {100 * acc.skill_uniform:.1f}% and {100 * acc.skill_wealth:.1f}%), "
+        f"wealth MAE {acc.wealth_mae:.1f} on {acc.positions} held-out positions"
+    )
+    return 0

@@ -212,7 +212,9 @@ def test_plain_words_for_the_auction_and_the_harbour_master(auction: State, harb
 
 def test_game_horizon(auction: State) -> None:
     result = analyse(auction, horizon="game", rollouts=8, seed=1, max_bids=2)
-    assert all(0 <= o.mean <= 1 and o.margin is not None for o in result.options.values())
+    assert result.to_dict()["unit"] == "equity" and result.to_dict()["value"] == "learned"
+    assert all(0 <= (o.win or 0) <= 1 and o.margin is not None for o in result.options.values())
+    assert "equity" in render_analysis(result)
 
 
 def test_progress_is_called_and_can_stop(auction: State) -> None:

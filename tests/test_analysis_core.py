@@ -170,14 +170,16 @@ def test_the_stop_rule_reaches_its_target() -> None:
 
 
 def test_an_option_dropped_by_racing_does_not_hold_the_gap_open() -> None:
-    # In this auction at horizon game racing drops bids after 64 rollouts whose means stay
-    # second best: counted in the gap, they held it at 9 points until max_rollouts.
+    # In this auction at horizon game (played to the end) racing drops bids after 64
+    # rollouts whose means stay second best: counted in the gap, they held it at 9 points of
+    # win probability until max_rollouts.
     state = first_decision("auction")
     result = analyse(
-        state, horizon="game", seed=1, max_bids=12, target=0.08, max_rollouts=1500, time_limit=60
+        state, horizon="game", value="rollout", seed=1, max_bids=12, target=8.0,
+        max_rollouts=1500, time_limit=60,
     )
     assert result["stop"] == "target", (result["stop"], result["rollouts"], result["gap_ci95"])
-    assert result["gap_ci95"] <= 0.08
+    assert result["gap_ci95"] <= 8.0
 
 
 def test_auction_options_and_grouping() -> None:
@@ -199,12 +201,15 @@ def test_harbour_master_combinations() -> None:
     assert len(screened["options"]) == 10 and screened["screened_out"] == len(options) - 10
 
 
-def test_game_horizon_gives_win_shares_and_margins() -> None:
+@pytest.mark.parametrize("value", ["learned", "rollout"])
+def test_game_horizon_gives_equity_win_shares_and_margins(value: str) -> None:
     state = first_decision("auction", players=3)
-    result = analyse(state, horizon="game", rollouts=16, seed=1, max_bids=3)
+    result = analyse(state, horizon="game", value=value, rollouts=16, seed=1, max_bids=3)
     for option in result["options"]:
-        assert 0.0 <= option["mean"] <= 1.0
+        assert 0.0 <= option["win"] <= 1.0
         assert "margin" in option and math.isfinite(option["margin"])
+        # Equity, in pesos: a bid paid costs the decider's equity the whole bid.
+        assert math.isfinite(option["mean"]) and abs(option["mean"]) < 200
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,7 @@ const char* horizon_name(Horizon h) { return h == Horizon::kVoyage ? "voyage" : 
 
 namespace {
 bool continues(BotKind k) {
-    return k != BotKind::kRandom && k != BotKind::kExpert && k != BotKind::kRollout;
+    return !bot_draws(k);
 }
 }  // namespace
 
@@ -695,7 +695,7 @@ std::uint64_t voyage_key(const GameState& s, const Rng& rng, int tag) {
 
 AnalysisConfig expert_rollouts(const ExpertConfig& e, int rollouts, std::uint64_t seed) {
     AnalysisConfig c;
-    c.horizon = Horizon::kVoyage;
+    c.horizon = e.learned_value ? Horizon::kGame : Horizon::kVoyage;
     c.policy = e.policy;
     c.seed = seed;
     c.rollouts = rollouts;
@@ -703,9 +703,19 @@ AnalysisConfig expert_rollouts(const ExpertConfig& e, int rollouts, std::uint64_
     c.sample_hidden = true;  // a bot sees only its own view
     c.relative = true;       // a game is won against the others
     c.racing = false;
-    c.final_worth = e.final_worth;
+    c.final_worth = e.final_worth && !e.learned_value;
     return c;
 }
+
+}  // namespace
+
+ExpertConfig sage_config() {
+    ExpertConfig e;
+    e.learned_value = true;
+    return e;
+}
+
+namespace {
 
 // What the player to move bids up to for the office, in pesos: its `office_share` of what
 // winning it is worth, which is becoming harbour master now for nothing (everyone else

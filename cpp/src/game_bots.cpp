@@ -290,7 +290,7 @@ int greedy_action(const GameState& s, Objective objective) {
 
 const std::vector<std::string>& bot_names() {
     static const std::vector<std::string> names{"random", "greedy", "greedy-wealth",
-                                                "solver", "expert", "rollout"};
+                                                "solver", "expert", "rollout", "sage"};
     return names;
 }
 
@@ -325,12 +325,15 @@ int bot_action(BotKind kind, const GameState& s, Rng& rng) {
             return expert_action(s, rng);
         case BotKind::kRollout:
             return rollout_action(s, rng);
+        case BotKind::kSage:
+            return expert_action(s, rng, sage_config());
     }
     invalid("bot_action: unknown bot kind " + std::to_string(static_cast<int>(kind)));
 }
 
 bool bot_draws(BotKind kind) {
-    return kind == BotKind::kRandom || kind == BotKind::kExpert || kind == BotKind::kRollout;
+    return kind == BotKind::kRandom || kind == BotKind::kExpert || kind == BotKind::kRollout ||
+           kind == BotKind::kSage;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -168,7 +168,14 @@ struct ExpertConfig {
     // placed after it: its best options are rolled out to the end of the voyage (1: none).
     int placement_options = 4;
     int placement_rollouts = 32;
+    // Every rollout (the office's worth, the harbour master's choices, placements before
+    // the last round) ends at the next voyage boundary with the learned value, and values
+    // equity there (manila/value.hpp), instead of the voyage's end with the shares at their
+    // expected final worth: the sage bot.
+    bool learned_value = false;
 };
+// The sage's configuration: the expert's, with learned_value.
+ExpertConfig sage_config();
 int expert_action(const GameState& s, Rng& rng, const ExpertConfig& config = {});
 
 // The rollout bot, built to test the others against a player unlike them: every decision

@@ -10,8 +10,9 @@
 namespace manila {
 
 // kExpert: manila/analysis.hpp (rollouts where they pay, the solver elsewhere); kRollout:
-// manila/analysis.hpp too (every decision by rollouts of greedy, an opponent unlike ours).
-enum class BotKind : int { kRandom, kGreedy, kGreedyWealth, kSolver, kExpert, kRollout };
+// manila/analysis.hpp too (every decision by rollouts of greedy, an opponent unlike ours);
+// kSage: the expert with its rollouts ending in the learned value (manila/value.hpp).
+enum class BotKind : int { kRandom, kGreedy, kGreedyWealth, kSolver, kExpert, kRollout, kSage };
 
 // The built-in bots' names ("random", "greedy", ...), in BotKind order: manila.bots
 // registers them for Python, and play_games takes them by these names.

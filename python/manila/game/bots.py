@@ -134,6 +134,19 @@ class RolloutBot(ExpertBot):
         return f"RolloutBot(state={self._rng.state:#x})"
 
 
+class SageBot(ExpertBot):
+    """The sage bot (docs/value.md): the expert, its rollouts ending at the next voyage
+    boundary with the learned value and valuing equity there."""
+
+    name = "sage"
+
+    def step(self, state: PlayerView) -> int:
+        return state.builtin_move("sage", self._rng)
+
+    def __repr__(self) -> str:
+        return f"SageBot(state={self._rng.state:#x})"
+
+
 BotFactory = Callable[[int], Bot]
 _REGISTRY: dict[str, BotFactory] = {}
 
@@ -218,4 +231,5 @@ register_bot("greedy", GreedyBot)
 register_bot("greedy-wealth", GreedyWealthBot)
 register_bot("expert", ExpertBot)
 register_bot("rollout", RolloutBot)
+register_bot("sage", SageBot)
 register_bot("solver", SolverBot)

@@ -175,8 +175,14 @@ def test_an_option_dropped_by_racing_does_not_hold_the_gap_open() -> None:
     # win probability until max_rollouts.
     state = first_decision("auction")
     result = analyse(
-        state, horizon="game", value="rollout", seed=1, max_bids=12, target=8.0,
-        max_rollouts=1500, time_limit=60,
+        state,
+        horizon="game",
+        value="rollout",
+        seed=1,
+        max_bids=12,
+        target=8.0,
+        max_rollouts=1500,
+        time_limit=60,
     )
     assert result["stop"] == "target", (result["stop"], result["rollouts"], result["gap_ci95"])
     assert result["gap_ci95"] <= 8.0

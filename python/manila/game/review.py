@@ -12,7 +12,7 @@
 Every decision of every player is analysed (manila.game.analysis) against the best option:
 the **loss** is the value of the best option minus that of the chosen one, never negative, 0
 for the best and for forced decisions; at horizon ``"voyage"`` in pesos of wealth to the end
-of the voyage, at ``"game"`` in points of win probability. Every chance event (a share
+of the voyage, at ``"game"`` in pesos of equity. Every chance event (a share
 dealt, a roll) gets each player's **luck**: the value after it minus the expected value
 before it. Loans (mortgage, repay) are no decision and are skipped.
 """
@@ -49,27 +49,27 @@ __all__ = [
 ]
 
 # The classes of a loss, and the least loss of each class above "fine", per horizon (pesos
-# at voyage, win probability at game). A loss not above its own 95% half-width is "fine"
+# of wealth at voyage, of equity at game). A loss not above its own 95% half-width is "fine"
 # whatever its size: rollout noise alone makes a chosen option look a little worse.
 CLASSES = ("fine", "inaccuracy", "mistake", "blunder")
 THRESHOLDS: dict[str, tuple[float, float, float]] = {
     "voyage": (1.0, 3.0, 6.0),
-    "game": (0.02, 0.05, 0.10),
+    "game": (1.0, 3.0, 6.0),
 }
 # accuracy = exp(-mean_loss / scale): 1 for no loss, 1/e at a mean loss of the mistake
 # threshold per non-forced decision.
-ACCURACY_SCALE = {"voyage": 3.0, "game": 0.05}
+ACCURACY_SCALE = {"voyage": 3.0, "game": 3.0}
 
 # The rollout budgets: per option, the stop rule's most and its target (the paired
 # half-width of the best two), the seconds per decision; per chance event, the rollouts.
 BUDGETS: dict[bool, dict[str, dict[str, float]]] = {
     False: {
         "voyage": {"max_rollouts": 64, "target": 1.0, "time_limit": 0.5, "luck_rollouts": 64},
-        "game": {"max_rollouts": 128, "target": 0.02, "time_limit": 4.0, "luck_rollouts": 64},
+        "game": {"max_rollouts": 128, "target": 1.0, "time_limit": 2.0, "luck_rollouts": 64},
     },
     True: {
         "voyage": {"max_rollouts": 24, "target": 2.0, "time_limit": 0.3, "luck_rollouts": 24},
-        "game": {"max_rollouts": 32, "target": 0.04, "time_limit": 1.0, "luck_rollouts": 16},
+        "game": {"max_rollouts": 32, "target": 2.0, "time_limit": 0.5, "luck_rollouts": 16},
     },
 }
 # The decider's own payoff, as part 4 values it (not minus the others').
@@ -179,7 +179,7 @@ class Review:
 
     @property
     def unit(self) -> str:
-        return "pesos" if self.horizon == "voyage" else "win probability"
+        return "pesos" if self.horizon == "voyage" else "equity"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -549,14 +549,14 @@ def pooled_losses(results: Sequence[Review]) -> dict[str, PooledLoss]:
 
 
 def _amount(x: float, horizon: str) -> str:
-    return f"{x:.1f}" if horizon == "voyage" else f"{100 * x:.1f} pts"
+    return f"{x:.1f}"
 
 
 def render_review(result: Review, limit: int = 10) -> str:
     """The terminal report: each player's line, what luck and play say about the result,
     then the worst decisions first with the table as it stood and the better option."""
     h = result.horizon
-    unit = "pesos" if h == "voyage" else "points of win probability"
+    unit = "pesos" if h == "voyage" else "pesos of equity"
     lines = [
         f"Review at horizon {h} ({unit}), policy {result.policy}, seed {result.seed}"
         + (", quick" if result.quick else "")
@@ -625,7 +625,7 @@ def _voyage_axis(result: Review) -> Callable[[int], float]:
 
 def plot_review(result: Review) -> Any:
     """Each player's value (horizon voyage: expected wealth at the end of the voyage in
-    progress; game: win probability) along the game, voyage by voyage, before every chance
+    progress; game: equity) along the game, voyage by voyage, before every chance
     event and at every voyage's end, with the blunders (x) and mistakes (o) marked on the
     player's line. A ``matplotlib.figure.Figure`` (the plot extra)."""
     try:
@@ -637,27 +637,21 @@ def plot_review(result: Review) -> Any:
     at = _voyage_axis(result)
     names = list(result.players)
     colors = [f"C{k}" for k in range(len(names))]
-    scale = 1.0 if result.horizon == "voyage" else 100.0
+    final = [float(p.wealth) for p in result.players.values()]
+    final_equity = [w - (sum(final) - w) / (len(final) - 1) for w in final]
     for k, name in enumerate(names):
         xs: list[float] = []
         ys: list[float] = []
         for e in result.events:
             xs.append(at(e["index"]) - 1e-9)
-            ys.append(scale * e["before"][name])
+            ys.append(e["before"][name])
         if result.horizon == "voyage":
             for v, wealth in enumerate(result.voyage_wealth, 1):
                 xs.append(float(v))
                 ys.append(float(wealth[k]))
         else:
             xs.append(float(len(result.voyage_wealth)))
-            ys.append(
-                scale
-                * (
-                    1.0
-                    if result.players[name].wealth == max(p.wealth for p in result.players.values())
-                    else 0.0
-                )
-            )
+            ys.append(final_equity[k])
         order = sorted(range(len(xs)), key=xs.__getitem__)
         xs, ys = [xs[i] for i in order], [ys[i] for i in order]
         ax.plot(xs, ys, color=colors[k], label=f"{name} ({result.players[name].wealth})", linewidth=1.4)
@@ -675,9 +669,7 @@ def plot_review(result: Review) -> Any:
                 fillstyle="none",
             )
     ax.set_xlabel("voyage")
-    ax.set_ylabel(
-        "expected wealth at the voyage's end" if result.horizon == "voyage" else "win probability (%)"
-    )
+    ax.set_ylabel("expected wealth at the voyage's end" if result.horizon == "voyage" else "equity (pesos)")
     ax.set_title(f"Review (horizon {result.horizon}, policy {result.policy}): x blunder, o mistake")
     ax.set_xticks(range(0, len(result.voyage_wealth) + 1))
     ax.grid(True, alpha=0.3)

@@ -80,5 +80,6 @@ inline void put_outcome(pybind11::dict& d, const manila::Analysis& a) {
     d["rollouts"] = a.rollouts;
     d["best"] = a.best;
     d["screened_out"] = a.screened_out;
+    if (a.worth >= 0) d["worth"] = a.worth;
     d["options"] = options_list(a);
 }

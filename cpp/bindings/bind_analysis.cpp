@@ -50,13 +50,13 @@ void register_analysis(py::module_& m) {
     m.def("decision_kind", &decision_kind, py::arg("state"));
     m.def(
         "decision_options",
-        [](const GameState& s, int max_bids) {
+        [](const GameState& s, int max_bids, bool ceilings) {
             std::vector<std::pair<std::string, std::vector<int>>> out;
-            for (const DecisionOption& o : decision_options(s, max_bids))
+            for (const DecisionOption& o : decision_options(s, max_bids, ceilings))
                 out.emplace_back(o.name, o.actions);
             return out;
         },
-        py::arg("state"), py::arg("max_bids") = 0);
+        py::arg("state"), py::arg("max_bids") = 0, py::arg("ceilings") = true);
 
     // Rollouts take from milliseconds to minutes: they run on a copy of the state with the
     // GIL released (they touch no Python object). The progress callback, between batches on

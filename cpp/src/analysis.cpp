@@ -152,7 +152,12 @@ void harbour_options(const GameState& s, const std::string& prefix, std::vector<
 
 }  // namespace
 
-std::vector<DecisionOption> decision_options(const GameState& s, int max_bids) {
+int ceiling_action(const GameState& s, int ceiling) {
+    const int bid = s.board().high_bid + 1;
+    return bid <= ceiling && s.is_legal(bid) ? bid : action::kPass;
+}
+
+std::vector<DecisionOption> decision_options(const GameState& s, int max_bids, bool ceilings) {
     if (max_bids < 0) invalid("max_bids: must be at least 0, got " + std::to_string(max_bids));
     decision_kind(s);  // checks that a player is to move
     const Board& b = s.board();
@@ -176,7 +181,12 @@ std::vector<DecisionOption> decision_options(const GameState& s, int max_bids) {
                 kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
                 bids = kept;
             }
-            for (int a : bids) out.push_back({action_name(a), {a}});
+            for (int a : bids) {
+                if (ceilings)
+                    out.push_back({"up to " + std::to_string(a), {bids.front()}, a});
+                else
+                    out.push_back({action_name(a), {a}});
+            }
             break;
         }
         case Phase::kBuyShare:
@@ -311,6 +321,11 @@ Outcome play_out(GameState g, const DecisionOption& option, int decider, const A
     std::size_t moves = 0;
     while (!g.is_terminal()) {
         const Board& b = g.board();
+        if (option.ceiling >= 0 && b.phase == Phase::kAuction && b.voyage == root_voyage &&
+            b.current == decider) {
+            g.apply_legal(ceiling_action(g, option.ceiling));
+            continue;
+        }
         if (c.horizon == Horizon::kVoyage) {
             if (b.voyage != root_voyage) break;
             if (c.exact_shortcut && !c.final_worth && no_placement_remains(b))
@@ -625,6 +640,19 @@ Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options
                     if (p.mean + kRacingZ / kZ95 * p.ci95 < 0) active[k] = 0;
                 }
         }
+        // The office's worth: the highest ceiling at least as good as passing, paired (a
+        // ceiling the others outbid at once plays out exactly as passing does).
+        const auto pass = std::find_if(out.options.begin(), out.options.end(),
+                                       [](const DecisionOption& o) { return o.name == "pass"; });
+        if (pass != out.options.end()) {
+            const int p = static_cast<int>(pass - out.options.begin());
+            for (std::size_t k = 0; k < K; ++k)
+                if (out.options[k].ceiling >= 0) {
+                    out.worth = std::max(out.worth, 0);
+                    if (paired(static_cast<int>(k), p).mean >= 0)
+                        out.worth = std::max(out.worth, out.options[k].ceiling);
+                }
+        }
         out.values.resize(K);
         for (std::size_t k = 0; k < K; ++k) {
             OptionValue& v = out.values[k];
@@ -861,7 +889,8 @@ int rollout_action(const GameState& s, Rng& rng) {
     constexpr int kBids = 6;               // pass and six bids from the lowest to the highest
     constexpr int kRolloutsPerOption = 8;  // few: it has to be fast enough for a ladder
     constexpr int kMasterScreen = 8;       // harbour master: the screen's best combinations
-    const std::vector<DecisionOption> options = decision_options(s, kBids);
+    // Single bids, as it always bid (it is kept as it was built: an opponent to test against).
+    const std::vector<DecisionOption> options = decision_options(s, kBids, false);
     if (options.size() == 1) return options.front().actions.front();
     AnalysisConfig c;
     c.horizon = Horizon::kVoyage;

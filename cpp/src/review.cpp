@@ -113,7 +113,29 @@ ChanceLuck event_luck(const GameState& s, int a, std::size_t index, const Review
     return out;
 }
 
-ReviewedDecision review_decision(const GameState& s, const std::vector<int>& chosen,
+// A player's highest bid in the auction in progress at s, from history[i] on (0: none).
+int highest_bid(const GameState& s, const std::vector<int>& history, std::size_t i) {
+    GameState g = s;
+    const int player = s.current_player();
+    int highest = 0;
+    for (std::size_t k = i; k < history.size() && g.board().phase == Phase::kAuction; ++k) {
+        const int a = history[k];
+        if (!g.is_legal(a)) break;  // reported by the replay
+        if (g.current_player() == player && a >= 1 && a <= action::kMaxBid)
+            highest = std::max(highest, a);
+        g.apply_legal(a);
+    }
+    return highest;
+}
+
+// The option the chosen actions make: an auction's by name (the lowest ceiling the
+// player's bids in it are consistent with), any other by its actions.
+bool is_chosen(const DecisionOption& o, const std::vector<int>& chosen, int ceiling) {
+    if (ceiling >= 0) return o.name == (ceiling == 0 ? "pass" : "up to " + std::to_string(ceiling));
+    return o.actions == chosen;
+}
+
+ReviewedDecision review_decision(const GameState& s, const std::vector<int>& chosen, int ceiling,
                                  std::size_t index, const ReviewConfig& config) {
     ReviewedDecision out;
     out.index = static_cast<int>(index);
@@ -121,8 +143,9 @@ ReviewedDecision review_decision(const GameState& s, const std::vector<int>& cho
     out.voyage = s.board().voyage;
     out.kind = decision_kind(s);
     std::vector<DecisionOption> all = decision_options(s, 0);
-    const auto hit = std::find_if(all.begin(), all.end(),
-                                  [&](const DecisionOption& o) { return o.actions == chosen; });
+    const auto hit = std::find_if(all.begin(), all.end(), [&](const DecisionOption& o) {
+        return is_chosen(o, chosen, ceiling);
+    });
     if (hit == all.end())
         throw std::invalid_argument("history[" + std::to_string(index) +
                                     "]: the actions from here make no option of the " + out.kind +
@@ -141,7 +164,7 @@ ReviewedDecision review_decision(const GameState& s, const std::vector<int>& cho
     // max_bids only some of the bids, the chosen one always among them.
     std::vector<DecisionOption> options{*hit};
     for (DecisionOption& o : decision_options(s, config.analysis.max_bids))
-        if (o.actions != chosen) options.push_back(std::move(o));
+        if (!is_chosen(o, chosen, ceiling)) options.push_back(std::move(o));
     AnalysisConfig c = config.analysis;
     c.keep_first = true;
     out.analysis = analyse_options(s, std::move(options), c);
@@ -196,10 +219,13 @@ Review review_game(const GameState& initial, const std::vector<int>& history,
     struct Item {
         std::size_t index;
         std::vector<int> chosen;  // empty for a chance event
+        int ceiling = -1;         // an auction: the player's highest bid in it (0: passed)
     };
     std::vector<Item> items;
     {
         GameState g = initial;
+        // One auction, one decision per player: their first move in it (bit p: p's done).
+        int auction_voyage = -1, auction_seen = 0;
         std::size_t busy_until = 0;  // the harbour master's actions after the first
         for (std::size_t i = 0; i < history.size(); ++i) {
             const int a = history[i];
@@ -209,10 +235,17 @@ Review review_game(const GameState& initial, const std::vector<int>& history,
             if (a < 0 || a >= action::kNumActions || !g.is_legal(a))
                 throw std::invalid_argument(history_error(i, g, a));
             if (g.is_chance_node()) {
-                if (config.luck_rollouts > 0) items.push_back({i, {}});
+                if (config.luck_rollouts > 0) items.push_back({i, {}, -1});
+            } else if (config.decisions && !is_loan(a) && g.board().phase == Phase::kAuction) {
+                const Board& b = g.board();
+                if (b.voyage != auction_voyage) auction_voyage = b.voyage, auction_seen = 0;
+                if (!((auction_seen >> b.current) & 1)) {
+                    auction_seen |= 1 << b.current;
+                    items.push_back({i, {a}, highest_bid(g, history, i)});
+                }
             } else if (config.decisions && !is_loan(a) && i >= busy_until) {
                 std::size_t last = i;
-                items.push_back({i, chosen_actions(g, history, i, last)});
+                items.push_back({i, chosen_actions(g, history, i, last), -1});
                 busy_until = last + 1;
             }
             g.apply_legal(a);
@@ -229,7 +262,7 @@ Review review_game(const GameState& initial, const std::vector<int>& history,
             if (item.chosen.empty())
                 out.events.push_back(event_luck(g, history[i], i, config));
             else
-                out.decisions.push_back(review_decision(g, item.chosen, i, config));
+                out.decisions.push_back(review_decision(g, item.chosen, item.ceiling, i, config));
             if (progress && !progress(static_cast<int>(next), total)) break;
         }
         g.apply_legal(history[i]);

@@ -43,6 +43,10 @@ BotKind policy_of(const std::string& name);
 struct DecisionOption {
     std::string name;
     std::vector<int> actions;
+    // Auction, "up to X": the decider bids the lowest legal amount now (actions), then in
+    // this auction raises by the minimum whenever outbid while the bid stays at most X, and
+    // passes after (-1: no ceiling).
+    int ceiling = -1;
 };
 
 // "auction", "harbour_master", "placement", "boarding", "pilot_small", "pilot_large" or
@@ -50,9 +54,16 @@ struct DecisionOption {
 const char* decision_kind(const GameState& s);
 
 // Every option of the decision due, loans left out (they are no option of a decision).
-// Auction: pass, then the bids; with more than max_bids bids (0: no limit), max_bids of
-// them spread evenly from the lowest to the highest. Placement: decline, then the spots.
-std::vector<DecisionOption> decision_options(const GameState& s, int max_bids = 0);
+// Auction: pass, then the ceilings "up to X" from the lowest legal bid to the decider's
+// limit (or, without `ceilings`, the single bids "bid X"); with more than max_bids of them
+// (0: no limit), max_bids spread evenly from the lowest to the highest. Placement: decline,
+// then the spots.
+std::vector<DecisionOption> decision_options(const GameState& s, int max_bids = 0,
+                                             bool ceilings = true);
+
+// The move an auction ceiling makes for the player to move (a raise by the minimum while
+// it stays at most `ceiling`, else a pass).
+int ceiling_action(const GameState& s, int ceiling);
 
 struct AnalysisConfig {
     Horizon horizon = Horizon::kVoyage;
@@ -110,6 +121,9 @@ struct Analysis {
     std::vector<OptionValue> values;
     int best = 0;
     int screened_out = 0;  // harbour master options left out by the screen
+    // Auction: the office's worth to the decider, the highest ceiling whose value is at
+    // least pass's (0: no ceiling is; -1: not an auction of ceilings).
+    int worth = -1;
 };
 
 // Called between batches with the rollouts so far and the best two's diff_ci95; returning

@@ -101,6 +101,7 @@ class Analysis:
     phase: str = ""
     notes: list[str] = field(default_factory=list)
     value: Optional[str] = None  # horizon game: "learned" or "rollout"
+    worth: Optional[int] = None  # auction: the highest ceiling worth at least passing
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -122,6 +123,8 @@ class Analysis:
         }
         if self.value is not None:
             out["value"] = self.value
+        if self.worth is not None:
+            out["worth"] = self.worth
         return out
 
     @property
@@ -144,25 +147,24 @@ def _fmt(mean: float, ci: float, horizon: str) -> str:
 
 
 def _auction_words(a: Analysis) -> list[str]:
-    bids = [(int(name.split()[1]), o) for name, o in a.options.items() if name.startswith("bid ")]
-    if not bids:
+    """The office's worth in plain words: the highest ceiling worth at least passing."""
+    ceilings = [(int(name.split()[-1]), o) for name, o in a.options.items() if name.startswith("up to ")]
+    if not ceilings:
         return [f"{a.decider} cannot bid: passing is the only option."]
-    paying = [(b, o) for b, o in bids if o.diff > 0]
     unit = "pesos" if a.horizon == "voyage" else "pesos of equity"
-    if not paying:
-        b, o = bids[0]
+    if not a.worth:
+        x, o = ceilings[0]
         return [
-            f"No bid pays for {a.decider}: bid {b} is {-o.diff:.2f} ± {o.diff_ci95:.2f} "
-            f"{unit} worse than passing."
+            f"The office is worth nothing to {a.decider} here: even up to {x} is "
+            f"{-o.diff:.2f} ± {o.diff_ci95:.2f} {unit} worse than passing; let it go."
         ]
-    top, o = max(paying, key=lambda bo: bo[0])
-    above = [b for b, _ in bids if b > top]
-    words = [
-        f"The office pays for {a.decider} up to a bid of {top} "
-        f"(+{o.diff:.2f} ± {o.diff_ci95:.2f} {unit} over passing)"
-        + (f"; from bid {above[0]} on, passing is better." if above else ".")
+    o = a.options[f"up to {a.worth}"]
+    above = [x for x, _ in ceilings if x > a.worth]
+    return [
+        f"The office is worth up to {a.worth} to {a.decider} "
+        f"({o.diff:+.2f} ± {o.diff_ci95:.2f} {unit} over passing)"
+        + (f"; above that, let it go (up to {above[0]} is worse than passing)." if above else ".")
     ]
-    return words
 
 
 def _harbour_words(a: Analysis) -> list[str]:
@@ -331,6 +333,7 @@ def analyse(
         screened_out=raw["screened_out"],
         phase=state.phase,
         value=value if horizon == "game" else None,
+        worth=raw.get("worth"),
     )
 
 

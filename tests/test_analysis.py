@@ -201,8 +201,16 @@ def test_exact_where_part_4_is() -> None:
 
 
 def test_plain_words_for_the_auction_and_the_harbour_master(auction: State, harbour: State) -> None:
-    words = " ".join(analyse(auction, rollouts=48, seed=1, max_bids=6).plain_words())
-    assert "pays" in words and "Best:" in words
+    result = analyse(auction, rollouts=48, seed=1, max_bids=6)
+    words = " ".join(result.plain_words())
+    assert "Best:" in words and "The office is worth" in words
+    # The worth is the highest ceiling whose paired value is at least passing's (option 0).
+    assert list(result.options)[0] == "pass"
+    ceilings = {int(n.split()[-1]): o for n, o in result.options.items() if n.startswith("up to ")}
+    assert result.worth == max([x for x, o in ceilings.items() if o.diff >= 0] or [0])
+    assert result.to_dict()["worth"] == result.worth
+    if result.worth:
+        assert f"worth up to {result.worth} to {result.decider}" in words
     result = analyse(harbour, rollouts=16, seed=1, screen=12)
     words = "\n".join(result.plain_words())
     assert "Good left home:" in words and "screened out" in words

@@ -10,7 +10,7 @@ import sys
 from typing import Any, Optional
 
 from ..common.progress import ProgressBar, terminal_bar
-from ..game.analysis import DEFAULT_POLICY, HORIZONS, POLICIES
+from ..game.analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES
 from ..game.review import Review, render_review, review
 from .output import add_output_flags, wants_json
 from .replay import read_records
@@ -26,8 +26,15 @@ def add_review_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--horizon",
         choices=HORIZONS,
-        default="voyage",
-        help="voyage: pesos to the end of each voyage (default); game: win probability",
+        default="game",
+        help="game: equity, the learned value at the next voyage (default); voyage: pesos to "
+        "the end of each voyage, which leaves later voyages out",
+    )
+    parser.add_argument(
+        "--value",
+        choices=VALUE_SOURCES,
+        default=VALUE_SOURCES[0],
+        help="horizon game: learned (default) or rollout (played to the end of the game)",
     )
     parser.add_argument(
         "--policy",
@@ -82,6 +89,7 @@ def review_records(args: argparse.Namespace, records: list[tuple[str, dict[str, 
                 review(
                     record,
                     horizon=args.horizon,
+                    value=args.value,
                     policy=args.policy,
                     seed=args.seed,
                     quick=args.quick,

@@ -31,7 +31,7 @@ import numpy as np
 from .. import _core
 from ..common.vocab import PLAYER_COUNTS
 from ..voyage.notation import format_moment, format_state
-from .analysis import DEFAULT_POLICY, HORIZONS, POLICIES
+from .analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES
 from .engine import Game, IllegalActionError, State
 from .view import PlayerView
 
@@ -79,6 +79,23 @@ BATCH = 16
 
 RecordLike = Union[State, str, Mapping[str, Any]]
 Progress = Callable[[int, int], Optional[bool]]
+
+
+# Rating bands by the mean loss per non-forced decision at horizon game (pesos of equity),
+# the upper bound of each, fitted on the built-in bots' reviews (docs/review.md: the midway
+# points between the mean losses of expert, solver, greedy and random over rotated games).
+BANDS: tuple[tuple[str, float], ...] = (
+    ("world class", 0.4),
+    ("expert", 0.8),
+    ("advanced", 1.4),
+    ("intermediate", 2.5),
+    ("beginner", math.inf),
+)
+
+
+def band_of(mean_loss: float) -> str:
+    """The rating band of a mean loss per non-forced decision (``BANDS``)."""
+    return next(name for name, below in BANDS if mean_loss < below)
 
 
 def loss_class(loss: float, ci95: float, horizon: str) -> str:
@@ -144,9 +161,19 @@ class PlayerSummary:
     luck_ci95: float
     classes: dict[str, int]
     wealth: int
+    # Equity: final wealth minus the mean of the others'. The reconciliation of part of it:
+    # final_equity = luck - (total_loss - the others' mean total_loss) + residual.
+    final_equity: float = 0.0
+    luck_adjusted: float = 0.0  # final_equity - luck
+    residual: float = 0.0
+    band: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "final_equity": self.final_equity,
+            "luck_adjusted": self.luck_adjusted,
+            "residual": self.residual,
+            "band": self.band,
             "decisions": self.decisions,
             "non_forced": self.non_forced,
             "total_loss": self.total_loss,
@@ -176,6 +203,7 @@ class Review:
     actions: int = 0
     items: int = 0  # decisions and chance events of the record
     notes: list[str] = field(default_factory=list)
+    value: Optional[str] = None  # horizon game: "learned" or "rollout"
 
     @property
     def unit(self) -> str:
@@ -188,7 +216,9 @@ class Review:
             "seed": self.seed,
             "quick": self.quick,
             "unit": self.unit,
+            **({"value": self.value} if self.value else {}),
             "thresholds": dict(zip(CLASSES[1:], THRESHOLDS[self.horizon])),
+            "bands": [{"band": b, "mean_loss_below": x} for b, x in BANDS],
             "decisions": [d.to_dict() for d in self.decisions],
             "players": {name: p.to_dict() for name, p in self.players.items()},
             "events": self.events,
@@ -301,7 +331,7 @@ def _check(value: Any, name: str, low: float, integer: bool = True) -> None:
 
 def review(
     record: RecordLike,
-    horizon: str = "voyage",
+    horizon: str = "game",
     policy: str = DEFAULT_POLICY,
     seed: int = 0,
     quick: bool = False,
@@ -317,8 +347,15 @@ def review(
     decisions: bool = True,
     threads: int = 0,
     progress: Optional[Progress] = None,
+    value: str = VALUE_SOURCES[0],
 ) -> Review:
     """Every decision of a recorded game against the best, and every chance event's luck.
+
+    ``horizon``: ``"game"`` (the default) in equity, ``value`` ``"learned"`` ending each
+    rollout at the next voyage boundary with the learned value (docs/value.md), or
+    ``"rollout"`` playing it to the end; ``"voyage"`` in pesos to the end of the voyage,
+    which leaves out what a decision does to later voyages (an office rarely pays back
+    within its own).
 
     ``record``: a game record (``simulate --record``), a serialized state
     (``State.serialize()``), its JSON text, or a finished State. ``rollouts``: a fixed number
@@ -334,6 +371,8 @@ def review(
         raise ValueError(f"horizon: must be one of {', '.join(HORIZONS)}, got {horizon!r}")
     if policy not in POLICIES:
         raise ValueError(f"policy: must be one of {', '.join(POLICIES)}, got {policy!r}")
+    if value not in VALUE_SOURCES:
+        raise ValueError(f"value: must be one of {', '.join(VALUE_SOURCES)}, got {value!r}")
     if not isinstance(quick, bool):
         raise ValueError(f"quick: true or false, got {quick!r}")
     if not isinstance(exact, bool):
@@ -366,6 +405,7 @@ def review(
         game.new_initial_state()._s,
         history,
         horizon=horizon,
+        value=value,
         policy=policy,
         seed=seed,
         rollouts=rollouts or 0,
@@ -418,6 +458,7 @@ def review(
         ],
         actions=len(history),
         items=raw["items"],
+        value=value if horizon == "game" else None,
     )
 
 
@@ -464,6 +505,9 @@ def _summaries(
     horizon: str,
 ) -> dict[str, PlayerSummary]:
     out = {}
+    n = len(names)
+    final = [float(w) for w in wealth]
+    losses = [sum(d.loss for d in decisions if d.player == name and not d.forced) for name in names]
     for p, name in enumerate(names):
         mine = [d for d in decisions if d.player == name]
         free = [d for d in mine if not d.forced]
@@ -477,6 +521,8 @@ def _summaries(
         )
         luck = sum(e["luck"][p] for e in events)
         luck_ci = math.sqrt(sum(e["luck_ci95"][p] ** 2 for e in events))
+        equity = final[p] - (sum(final) - final[p]) / (n - 1)
+        relative_loss = losses[p] - (sum(losses) - losses[p]) / (n - 1)
         out[name] = PlayerSummary(
             decisions=len(mine),
             non_forced=len(free),
@@ -489,6 +535,10 @@ def _summaries(
             luck_ci95=luck_ci,
             classes={c: sum(d.cls == c for d in free) for c in CLASSES},
             wealth=int(wealth[p]),
+            final_equity=equity,
+            luck_adjusted=equity - luck,
+            residual=equity - (luck - relative_loss),
+            band=band_of(mean) if free else "",
         )
     return out
 
@@ -522,8 +572,11 @@ def _t95(df: int) -> float:
     return z + sum(t / float(df) ** (k + 1) for k, t in enumerate(terms))
 
 
-def pooled_losses(results: Sequence[Review]) -> dict[str, PooledLoss]:
-    """Each seat's mean loss per non-forced decision over the reviewed games.
+def pooled_losses(
+    results: Sequence[Review], labels: Optional[Sequence[Mapping[str, str]]] = None
+) -> dict[str, PooledLoss]:
+    """Each seat's mean loss per non-forced decision over the reviewed games; with
+    ``labels`` (per review, seat -> a name such as the bot that sat there), each label's.
 
     The games are the independent units, not the decisions: a seat's decisions in one game
     share its fortunes (who holds the office, which boats it backs). The interval is the
@@ -535,16 +588,26 @@ def pooled_losses(results: Sequence[Review]) -> dict[str, PooledLoss]:
         raise ValueError(f"results: every review at one horizon, got {', '.join(horizons)}")
     if any(set(r.players) != set(results[0].players) for r in results):
         raise ValueError("results: every review of games with the same seats")
+    if labels is None:
+        labels = [{seat: seat for seat in r.players} for r in results]
+    if len(labels) != len(results):
+        raise ValueError(f"labels: one mapping per review, {len(results)} in all, got {len(labels)}")
     out = {}
-    for seat in results[0].players:
-        totals = [sum(d.loss for d in r.decisions if d.player == seat and not d.forced) for r in results]
-        counts = [sum(d.player == seat and not d.forced for d in r.decisions) for r in results]
+    for label in dict.fromkeys(v for m in labels for v in m.values()):
+        totals = [
+            sum(d.loss for d in r.decisions if m.get(d.player) == label and not d.forced)
+            for r, m in zip(results, labels)
+        ]
+        counts = [
+            sum(m.get(d.player) == label and not d.forced for d in r.decisions)
+            for r, m in zip(results, labels)
+        ]
         n = sum(counts)
         mean = sum(totals) / n if n else 0.0
         g = len(results)
         residuals = sum((t - mean * c) ** 2 for t, c in zip(totals, counts))
         se = math.sqrt(g / (g - 1) * residuals) / n if n else 0.0
-        out[seat] = PooledLoss(games=g, non_forced=n, mean_loss=mean, mean_loss_ci95=_t95(g - 1) * se)
+        out[label] = PooledLoss(games=g, non_forced=n, mean_loss=mean, mean_loss_ci95=_t95(g - 1) * se)
     return out
 
 
@@ -572,6 +635,11 @@ def render_review(result: Review, limit: int = 10) -> str:
             f"{p.classes['inaccuracy']}/{p.classes['mistake']}/{p.classes['blunder']}"
         )
     lines.extend(_verdicts(result))
+    if h == "voyage":
+        lines.append(
+            "(horizon voyage counts each decision to the end of its voyage only: an office, a "
+            "share or a start that pays in later voyages is not credited)"
+        )
     worst = result.worst(limit)
     if worst:
         lines.append("")
@@ -587,10 +655,21 @@ def render_review(result: Review, limit: int = 10) -> str:
 
 
 def _verdicts(result: Review) -> list[str]:
-    """ "p1 finished 12 behind p0: 20 of luck against, 8 of play better" for each player
-    behind the winner (horizon voyage: pesos add up over the voyages)."""
-    if result.horizon != "voyage" or not result.players:
+    """Horizon game: each player's final equity reconciled with their luck and their play
+    (the others' losses are their gain: equity is zero-sum). Horizon voyage: "p1 finished 12
+    behind p0: 20 of luck against, 8 of play better" for each player behind the winner."""
+    if not result.players:
         return []
+    if result.horizon == "game":
+        out = []
+        for name, p in result.players.items():
+            others = p.final_equity - p.luck + p.total_loss - p.residual
+            out.append(
+                f"{name}: final equity {p.final_equity:+.1f} = luck {p.luck:+.1f} - (own loss "
+                f"{p.total_loss:.1f} - others' mean {others:.1f}) + residual {p.residual:+.1f}; "
+                f"luck-adjusted {p.luck_adjusted:+.1f}" + (f", {p.band}" if p.band else "")
+            )
+        return out
     top_name, top = max(result.players.items(), key=lambda kv: kv[1].wealth)
     out = []
     for name, p in result.players.items():

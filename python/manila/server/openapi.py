@@ -204,7 +204,8 @@ def _review_request() -> dict[str, Any]:
                 "type": "object",
                 "description": "a finished game: a line of simulate --record, or State.serialize()",
             },
-            "horizon": {"enum": list(HORIZONS), "default": "voyage"},
+            "horizon": {"enum": list(HORIZONS), "default": "game"},
+            "value": {"enum": list(VALUE_SOURCES), "default": VALUE_SOURCES[0]},
             "policy": {"enum": list(POLICIES), "default": DEFAULT_POLICY},
             "seed": {"type": "integer", "minimum": 0, "default": 0},
             "quick": {

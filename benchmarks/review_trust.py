@@ -1,0 +1,101 @@
+"""Does the review rank players as results do? (docs/review.md, "Trust")
+
+Seeded 4-player games with the seats random, greedy, solver and expert, rotated over each
+deal (every bot in every seat), reviewed with the defaults (horizon game, equity, the learned
+value) and, for comparison, at horizon voyage. Per bot: the mean loss per non-forced
+decision with its interval (the games as units); the checks of the review's trust: the
+order random > greedy > solver > expert, random at least 3x expert, each auction once per
+player who took part, the luck's mean near 0, the reconciliation's residual; the time per
+game. The rating bands of docs/review.md are the midpoints of the bots' mean losses.
+
+    python benchmarks/review_trust.py [--deals 4] [--threads 2] [--voyage]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import time
+from typing import Any
+
+from manila.game.review import Review, pooled_losses, review
+from manila.game.simulate import simulate
+
+BOTS = ("random", "greedy", "solver", "expert")
+
+
+def rotated_games(deals: int, seed: int) -> list[tuple[dict[str, Any], dict[str, str]]]:
+    """(record, seat -> bot) for every rotation of every deal."""
+    out = []
+    for d in range(deals):
+        for r in range(len(BOTS)):
+            seats = [BOTS[(k + r) % len(BOTS)] for k in range(len(BOTS))]
+            records: list[dict[str, Any]] = []
+            simulate(players=4, games=1, bots=",".join(seats), seed=seed + d, record=records.append)
+            out.append((records[0], {f"p{k}": b for k, b in enumerate(seats)}))
+    return out
+
+
+def auctions_once(r: Review, record: dict[str, Any]) -> bool:
+    """Every auction appears once per player who took part in it (no more)."""
+    seen: dict[tuple[int, str], int] = {}
+    for d in r.decisions:
+        if d.kind == "auction":
+            seen[(d.voyage, d.player)] = seen.get((d.voyage, d.player), 0) + 1
+    return all(n == 1 for n in seen.values())
+
+
+def report(horizon: str, games: list[tuple[dict[str, Any], dict[str, str]]], threads: int) -> None:
+    reviews, labels, times = [], [], []
+    for record, seats in games:
+        t = time.perf_counter()
+        reviews.append(review(record, horizon=horizon, threads=threads))
+        times.append(time.perf_counter() - t)
+        labels.append(seats)
+    pooled = pooled_losses(reviews, labels)
+    print(
+        f"\nhorizon {horizon}: {len(reviews)} games, {statistics.fmean(times):.1f} s a game "
+        f"(max {max(times):.1f} s)"
+    )
+    print(f"{'bot':<10}{'decisions':>10}{'mean loss':>12}{'ci95':>8}")
+    for bot in BOTS:
+        p = pooled[bot]
+        print(f"{bot:<10}{p.non_forced:>10}{p.mean_loss:>12.3f}{p.mean_loss_ci95:>8.3f}")
+    means = [pooled[b].mean_loss for b in BOTS]
+    ordered = all(a > b for a, b in zip(means, means[1:]))
+    ratio = means[0] / means[-1] if means[-1] > 0 else math.inf
+    print(
+        f"order random > greedy > solver > expert: {'yes' if ordered else 'NO'}; "
+        f"random / expert = {ratio:.2f} (goal 3)"
+    )
+    print(f"each auction once per player: {all(auctions_once(r, g) for r, (g, _) in zip(reviews, games))}")
+    lucks = [p.luck for r in reviews for p in r.players.values()]
+    h = 1.96 * statistics.stdev(lucks) / math.sqrt(len(lucks))
+    print(f"luck: mean {statistics.fmean(lucks):+.2f} ± {h:.2f} over {len(lucks)} player-games")
+    if horizon == "game":
+        residual = statistics.fmean(abs(p.residual) for r in reviews for p in r.players.values())
+        equity = statistics.fmean(abs(p.final_equity) for r in reviews for p in r.players.values())
+        print(
+            f"reconciliation: mean |residual| {residual:.1f}, mean |final equity| {equity:.1f} "
+            f"(ratio {residual / equity:.2f}, goal at most 0.25)"
+        )
+        cuts = [(a + b) / 2 for a, b in zip(means[::-1], means[::-1][1:])]
+        print("bands (upper bounds, expert..random midpoints):", ", ".join(f"{c:.2f}" for c in cuts))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--deals", type=int, default=4, help="deals, each played in 4 rotations")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--voyage", action="store_true", help="also at horizon voyage")
+    args = parser.parse_args()
+    games = rotated_games(args.deals, args.seed)
+    report("game", games, args.threads)
+    if args.voyage:
+        report("voyage", games, args.threads)
+
+
+if __name__ == "__main__":
+    main()

@@ -205,7 +205,7 @@ def test_plain_words_for_the_auction_and_the_harbour_master(auction: State, harb
     words = " ".join(result.plain_words())
     assert "Best:" in words and "The office is worth" in words
     # The worth is the highest ceiling whose paired value is at least passing's (option 0).
-    assert list(result.options)[0] == "pass"
+    assert next(iter(result.options)) == "pass"
     ceilings = {int(n.split()[-1]): o for n, o in result.options.items() if n.startswith("up to ")}
     assert result.worth == max([x for x, o in ceilings.items() if o.diff >= 0] or [0])
     assert result.to_dict()["worth"] == result.worth

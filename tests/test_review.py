@@ -40,14 +40,21 @@ def records(bots: str, games: int, seed: int) -> list[dict[str, Any]]:
 
 def decision_indices(record: dict[str, Any]) -> list[int]:
     """Independently of the review: every player's action that is no loan starts a
-    decision, except the harbour master's second and third (one option with the first)."""
+    decision, except the harbour master's second and third (one option with the first) and
+    a player's later moves in an auction (one decision per player per auction)."""
     state = Game(record["players"], seed=record["seed"], rules=record.get("rules")).new_initial_state()
     loans = {a for a in range(_core.NUM_ACTIONS) if state.action_name(a) in ("mortgage", "repay")}
     out = []
     in_harbour = False
+    bid: set[tuple[int, int]] = set()  # (voyage, player) who moved in that auction
     for i, a in enumerate(record["history"]):
         if not state.is_chance_node() and a not in loans:
-            if not (in_harbour and state.phase in HARBOUR):
+            key = (state.voyage_number, state.current_player())
+            if state.phase == "auction":
+                if key not in bid:
+                    out.append(i)
+                bid.add(key)
+            elif not (in_harbour and state.phase in HARBOUR):
                 out.append(i)
             in_harbour = state.phase in HARBOUR
         elif state.is_chance_node():
@@ -61,8 +68,28 @@ def mixed() -> Review:
     return review(golden(), **TINY)
 
 
+def highest_bids(record: dict[str, Any]) -> dict[tuple[int, str], int]:
+    """Each player's highest bid in each auction (voyage, player), 0 when they only passed."""
+    state = Game(record["players"], seed=record["seed"], rules=record.get("rules")).new_initial_state()
+    out: dict[tuple[int, str], int] = {}
+    for a in record["history"]:
+        if not state.is_chance_node() and state.phase == "auction":
+            key = (state.voyage_number, f"p{state.current_player()}")
+            name = state.action_name(a)
+            out[key] = max(out.get(key, 0), int(name.split()[1]) if name.startswith("bid ") else 0)
+        state.apply_action(a)
+    return out
+
+
 def test_every_decision_once_best_loses_nothing_and_no_loss_is_negative(mixed: Review) -> None:
     assert [d.index for d in mixed.decisions] == decision_indices(golden())
+    # An auction is judged at the lowest ceiling its bids fit: the highest bid, or pass.
+    bids = highest_bids(golden())
+    auctions = [d for d in mixed.decisions if d.kind == "auction"]
+    assert auctions and all(
+        d.chosen == (f"up to {bids[d.voyage, d.player]}" if bids[d.voyage, d.player] else "pass")
+        for d in auctions
+    )
     for d in mixed.decisions:
         assert d.loss >= 0 and d.loss_ci95 >= 0
         if d.best == d.chosen or d.forced:
@@ -125,7 +152,7 @@ def test_exact_losses_are_part_4s_difference_exactly() -> None:
     # are exact; the loss is part 4's best minus chosen, to the last bit.
     checked = 0
     for record in records("random,greedy-wealth,random,greedy", 2, seed=11):
-        result = review(record, luck_rollouts=0, rollouts=4, threads=2)
+        result = review(record, horizon="voyage", luck_rollouts=0, rollouts=4, threads=2)
         states = replay(record)
         for d in result.decisions:
             if (
@@ -270,7 +297,8 @@ def test_cli_json_and_report(tmp_path: Path) -> None:
     assert [d["index"] for d in json.loads(run.stdout)["decisions"]] == [d["index"] for d in out["decisions"]]
     # --text: the report, even into a pipe.
     run = review_cli(path, "--text", "--rollouts", "4", "--luck-rollouts", "0")
-    assert run.returncode == 0 and run.stdout.startswith("Review at horizon voyage"), run.stderr
+    assert run.returncode == 0 and run.stdout.startswith("Review at horizon game"), run.stderr
+    assert "final equity" in run.stdout and "residual" in run.stdout
 
 
 def test_report_lists_the_worst_first(mixed: Review) -> None:

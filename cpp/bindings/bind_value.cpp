@@ -132,6 +132,21 @@ void register_value(py::module_& m) {
         },
         py::arg("state"), py::arg("model"), py::arg("policy"), py::arg("rollouts"), py::arg("seed"),
         py::arg("viewer") = -1, py::arg("threads") = 0);
+    // Whole games from a position: up to minutes, on a copy, the GIL released.
+    m.def(
+        "play_outs",
+        [](const GameState& s, const std::vector<std::string>& bots, int n, std::uint64_t seed,
+           int threads) {
+            const std::vector<BotKind> kinds = bot_kinds_of(bots);
+            const GameState copy = s;
+            std::vector<int> w;
+            {
+                py::gil_scoped_release release;
+                w = play_outs(copy, kinds, n, seed, threads);
+            }
+            return to_numpy(std::move(w), {n, s.num_players()});
+        },
+        py::arg("state"), py::arg("bots"), py::arg("n"), py::arg("seed"), py::arg("threads") = 0);
     m.def(
         "value_samples",
         [](int players, std::uint64_t seed, std::int64_t first, int n,

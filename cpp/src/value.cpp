@@ -392,6 +392,37 @@ ValueAnswer position_value(const GameState& g, const ValueModel& m, const ValueC
     return out;
 }
 
+std::vector<int> play_outs(const GameState& g, const std::vector<BotKind>& bots, int n,
+                           std::uint64_t seed, int threads) {
+    const int players = g.num_players();
+    if (static_cast<int>(bots.size()) != players)
+        invalid("bots: one bot per seat is needed, " + std::to_string(players) + " in all, got " +
+                std::to_string(bots.size()));
+    if (n < 1) invalid("n: must be at least 1, got " + std::to_string(n));
+    if (threads < 0) invalid("threads: must be at least 0, got " + std::to_string(threads));
+    std::vector<int> out(static_cast<std::size_t>(n * players));
+    parallel_for(n, threads == 0 ? hardware_threads() : threads, [&](int i) {
+        GameState s = g;
+        const std::uint64_t key = derive_seed(seed, static_cast<std::uint64_t>(i));
+        Rng chance(derive_seed(key, 0));
+        std::vector<Rng> seats;
+        for (int p = 0; p < players; ++p) seats.emplace_back(derive_seed(key, static_cast<std::uint64_t>(p) + 1));
+        std::size_t moves = 0;
+        while (!s.is_terminal()) {
+            const int a = s.is_chance_node()
+                              ? s.sample_chance(chance)
+                              : bot_action(bots[static_cast<std::size_t>(s.current_player())], s,
+                                           seats[static_cast<std::size_t>(s.current_player())]);
+            s.apply_legal(a);
+            if (++moves > static_cast<std::size_t>(kMaxGameActions))
+                throw std::runtime_error("play_outs: a game does not end");
+        }
+        for (int p = 0; p < players; ++p)
+            out[static_cast<std::size_t>(i * players + p)] = s.wealth(p);
+    });
+    return out;
+}
+
 ValueSamples value_samples(int players, const Rules& rules, std::uint64_t seed, std::int64_t first,
                            int n, const std::vector<BotKind>& bots, int threads) {
     const std::vector<GameResult> games =

@@ -430,12 +430,15 @@ HORIZONS: tuple[str, ...]
 POLICIES: tuple[str, ...]
 DEFAULT_POLICY: str
 SHARE_PREMIUM: tuple[tuple[float, ...], ...]
+VALUE_SOURCES: tuple[str, ...]
 
 # "auction", "harbour_master", "placement", "boarding", "pilot_small", "pilot_large", "plunder".
 def decision_kind(state: GameState) -> str: ...
 
 # (name, actions applied in order) of every option of the decision due.
-def decision_options(state: GameState, max_bids: int = 0) -> list[tuple[str, list[int]]]: ...
+def decision_options(
+    state: GameState, max_bids: int = 0, ceilings: bool = True
+) -> list[tuple[str, list[int]]]: ...
 
 # The analysis as JSON-ready values: decider, kind, horizon, policy, rollouts, seed, exact,
 # stop, seconds, target, gap_ci95, best (an index), screened_out, options (a list of dicts).
@@ -443,6 +446,7 @@ def analyse_decision(
     state: GameState,
     *,
     horizon: str = "voyage",
+    value: str = "learned",
     policy: str = "greedy-wealth",
     seed: int = 0,
     rollouts: int = 0,
@@ -504,6 +508,7 @@ def review_game(
     history: Sequence[int],
     *,
     horizon: str = "voyage",
+    value: str = "learned",
     policy: str = "greedy-wealth",
     seed: int = 0,
     rollouts: int = 0,
@@ -520,4 +525,61 @@ def review_game(
     luck_rollouts: int = 256,
     decisions: bool = True,
     progress: Callable[[int, int], bool] | None = None,
+) -> dict[str, Any]: ...
+
+# The learned value (manila/value.hpp).
+VALUE_FEATURES: int
+
+class ValueModel:
+    def __init__(
+        self,
+        sizes: Sequence[int],
+        mean: Sequence[SupportsFloat | SupportsIndex],
+        scale: Sequence[SupportsFloat | SupportsIndex],
+        weights: Sequence[Sequence[SupportsFloat | SupportsIndex]],
+        biases: Sequence[Sequence[SupportsFloat | SupportsIndex]],
+        info: str = "{}",
+    ) -> None: ...
+    @property
+    def info(self) -> str: ...
+    @property
+    def sizes(self) -> list[int]: ...
+    @property
+    def mean(self) -> list[float]: ...
+    @property
+    def scale(self) -> list[float]: ...
+    @property
+    def weights(self) -> list[list[float]]: ...
+    @property
+    def biases(self) -> list[list[float]]: ...
+
+def shipped_value_model() -> ValueModel: ...
+def at_boundary(state: GameState) -> bool: ...
+def value_is_exact(state: GameState) -> bool: ...
+def value_features(state: GameState) -> npt.NDArray[np.float32]: ...
+def boundary_value(state: GameState, model: ValueModel) -> dict[str, list[float]]: ...
+def value_predict(
+    model: ValueModel, features: npt.ArrayLike, wealth: npt.ArrayLike, players: int
+) -> dict[str, npt.NDArray[np.float64]]: ...
+def position_value(
+    state: GameState,
+    model: ValueModel,
+    policy: str,
+    rollouts: int,
+    seed: int,
+    viewer: int = -1,
+    threads: int = 0,
+) -> dict[str, Any]: ...
+def play_outs(
+    state: GameState, bots: Sequence[str], n: int, seed: int, threads: int = 0
+) -> npt.NDArray[np.int32]: ...
+def value_samples(
+    players: int,
+    seed: int,
+    first: int,
+    n: int,
+    bots: Sequence[str],
+    thirteen_to_port: bool = True,
+    pirate_variant: bool = False,
+    threads: int = 0,
 ) -> dict[str, Any]: ...

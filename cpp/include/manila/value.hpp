@@ -101,6 +101,12 @@ struct ValueAnswer {
 };
 ValueAnswer position_value(const GameState& g, const ValueModel& m, const ValueConfig& config);
 
+// The final wealth of `n` play-outs of g to the end of the game, seat p played by bots[p]
+// (chance and the seats' generators keyed by (seed, i)): the reference the learned value's
+// bias is measured against. n x players values, row-major.
+std::vector<int> play_outs(const GameState& g, const std::vector<BotKind>& bots, int n,
+                           std::uint64_t seed, int threads);
+
 // Training data: games played by `bots` (seats in order), every boundary of each with every
 // player's features, wealth then, final wealth and share of the win. Rows are boundaries;
 // per-player arrays hold kMaxPlayers entries a row (the unused ones 0).

@@ -218,7 +218,7 @@ class Review:
             "unit": self.unit,
             **({"value": self.value} if self.value else {}),
             "thresholds": dict(zip(CLASSES[1:], THRESHOLDS[self.horizon])),
-            "bands": [{"band": b, "mean_loss_below": x} for b, x in BANDS],
+            "bands": [{"band": b, "mean_loss_below": x if math.isfinite(x) else None} for b, x in BANDS],
             "decisions": [d.to_dict() for d in self.decisions],
             "players": {name: p.to_dict() for name, p in self.players.items()},
             "events": self.events,

@@ -248,7 +248,7 @@ class Accuracy:
 
 def _softmax(score: np.ndarray, mask: np.ndarray) -> np.ndarray:
     score = np.where(mask, score, -np.inf)
-    p = np.exp(score - score.max(axis=1, keepdims=True))
+    p: np.ndarray = np.exp(score - score.max(axis=1, keepdims=True))
     return p / p.sum(axis=1, keepdims=True)
 
 

@@ -1,0 +1,147 @@
+"""The learned value (docs/value.md): its speed, its accuracy on held-out games, and its bias
+against long play-outs of the same policy from the same positions.
+
+    python benchmarks/value_bench.py [--held-out 1500] [--positions 100] [--playouts 400]
+
+- speed: the value of a boundary position (the network on every seat's features) in
+  microseconds, through the binding (the C++ call plus its small Python overhead);
+- accuracy, on games of the training policy that the training never saw (their own seed):
+  the Brier score of `win` against the no-skill 1/n forecast and a softmax of current
+  wealth, the calibration by deciles, the mean absolute error of `wealth`;
+- bias: at boundary positions of held-out games whose seats hold no expert (an expert seat
+  costs a play-out a hundred times more), the learned equity of every player against the
+  mean of `--playouts` play-outs with the game's own seats; the share within the play-outs'
+  95% interval widened by 2 pesos (the goal: 90%).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+import numpy as np
+
+from manila import _core
+from manila.game import Game
+from manila.game import value_train as vt
+from manila.game.value import model_info
+
+
+def speed() -> None:
+    model = _core.shipped_value_model()
+    state = Game(5, seed=3).new_initial_state()
+    while not _core.at_boundary(state._s) or state.voyage_number < 2:
+        state.apply_action(
+            state.sample_chance() if state.is_chance_node() else _core.bot_action(state._s, "greedy")
+        )
+    n = 20000
+    start = time.perf_counter()
+    for _ in range(n):
+        _core.boundary_value(state._s, model)
+    per = (time.perf_counter() - start) / n
+    print(f"value of a 5-player boundary position: {1e6 * per:.1f} µs a call (goal 50 µs)")
+
+
+def accuracy(held_out: int, threads: int) -> None:
+    info = model_info()
+    seed = vt.held_out_seed(info["seed"])
+    samples = vt.collect(seed, held_out, threads)
+    acc = vt.accuracy(_core.shipped_value_model(), samples, info["wealth_temperature"])
+    print(f"\nheld-out: {held_out} games, {acc.positions} auction starts, {acc.forecasts} forecasts")
+    print(f"{'players':<8}{'positions':>10}{'Brier':>8}{'1/n':>8}{'wealth':>8}{'vs 1/n':>8}{'vs wealth':>10}")
+    rows = [(str(n), d) for n, d in acc.by_players.items()] + [
+        (
+            "all",
+            {
+                "positions": acc.positions,
+                "brier": acc.brier,
+                "brier_uniform": acc.brier_uniform,
+                "brier_wealth": acc.brier_wealth,
+            },
+        )
+    ]
+    for name, d in rows:
+        print(
+            f"{name:<8}{d['positions']:>10}{d['brier']:>8.4f}{d['brier_uniform']:>8.4f}{d['brier_wealth']:>8.4f}"
+            f"{100 * (1 - d['brier'] / d['brier_uniform']):>7.1f}%{100 * (1 - d['brier'] / d['brier_wealth']):>9.1f}%"
+        )
+    print("(goals: at least 20% better than 1/n, 10% better than wealth)")
+    print(f"\n{'decile':<12}{'count':>7}{'forecast':>10}{'observed':>10}{'gap':>8}")
+    for d in acc.deciles:
+        gap = d["observed"] - d["forecast"]
+        flag = "" if d["count"] < 40 or abs(gap) <= 0.05 else "  MISS"
+        print(
+            f"{d['low']:.1f}-{d['high']:.1f}{'':<5}{d['count']:>7}{d['forecast']:>10.3f}{d['observed']:>10.3f}{gap:>+8.3f}{flag}"
+        )
+    print(f"\nwealth: mean absolute error {acc.wealth_mae:.1f} pesos")
+
+
+def bias(positions: int, playouts: int, threads: int) -> None:
+    info = model_info()
+    seed = vt.held_out_seed(info["seed"])
+    model = _core.shipped_value_model()
+    picked = []
+    for players, bots, first, n in vt.lineups(seed, 10**6):
+        if "expert" in bots:
+            continue
+        for i in range(n):
+            state = Game(players, seed=_core.derive_seed(seed, first + i)).new_initial_state()
+            seats = [
+                _core.Rng(_core.derive_seed(_core.derive_seed(seed, first + i), p + 1))
+                for p in range(players)
+            ]
+            boundaries = []
+            while not state.is_terminal():
+                if _core.at_boundary(state._s):
+                    boundaries.append(state.clone())
+                p = state.current_player()
+                state.apply_action(
+                    state.sample_chance()
+                    if state.is_chance_node()
+                    else _core.bot_action(state._s, bots[p], seats[p])
+                )
+            if boundaries:
+                picked.append((boundaries[len(boundaries) // 2], bots))
+        if len(picked) >= positions:
+            break
+    within, total, gaps = 0, 0, []
+    start = time.perf_counter()
+    for k, (state, bots) in enumerate(picked[:positions]):
+        w = _core.play_outs(state._s, bots, playouts, k, threads).astype(float)
+        n = w.shape[1]
+        eq = w - (w.sum(axis=1, keepdims=True) - w) / (n - 1)
+        mean = eq.mean(axis=0)
+        ci = 1.96 * eq.std(axis=0, ddof=1) / math.sqrt(playouts)
+        learned = np.array(_core.boundary_value(state._s, model)["equity"])
+        within += int(np.sum(np.abs(learned - mean) <= ci + 2.0))
+        total += n
+        gaps.extend(learned - mean)
+    g = np.array(gaps)
+    print(
+        f"\nbias: {len(picked[:positions])} positions x {playouts} play-outs ({time.perf_counter() - start:.0f} s): "
+        f"learned equity within the play-outs' 95% interval + 2 pesos for {within} of {total} players "
+        f"({100 * within / total:.1f}%, goal 90%); mean learned - played {g.mean():+.2f}, "
+        f"mean |learned - played| {np.abs(g).mean():.2f} pesos"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--held-out", type=int, default=1500)
+    parser.add_argument("--positions", type=int, default=100)
+    parser.add_argument("--playouts", type=int, default=400)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--skip", default="", help="comma-separated: speed, accuracy, bias")
+    args = parser.parse_args()
+    skip = set(args.skip.split(","))
+    if "speed" not in skip:
+        speed()
+    if "accuracy" not in skip:
+        accuracy(args.held_out, args.threads)
+    if "bias" not in skip:
+        bias(args.positions, args.playouts, args.threads)
+
+
+if __name__ == "__main__":
+    main()

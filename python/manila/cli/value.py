@@ -62,6 +62,12 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="the C++ include the engine is built with (default cpp/src/value_model.inc)",
     )
+    parser.add_argument(
+        "--cache",
+        default=None,
+        metavar="DIR",
+        help="keep the games' samples in DIR and reuse them (the same seed gives the same games)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress on standard error")
 
 
@@ -89,6 +95,7 @@ def run_train(args: argparse.Namespace) -> int:
         epochs=args.epochs,
         say=lambda line: print(line, file=sys.stderr) if not args.no_progress else None,
         progress=progress,
+        cache=None if args.cache is None else Path(args.cache),
     )
     if bar is not None:
         bar.close()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -80,8 +81,20 @@ def lineups(seed: int, games: int) -> Iterator[tuple[int, list[str], int, int]]:
         yield n, bots, first, min(CHUNK, games - first)
 
 
-def collect(seed: int, games: int, threads: int = 0, progress: Optional[Progress] = None) -> Samples:
-    """The boundaries of ``games`` games of the training policy (seats mixed)."""
+def collect(
+    seed: int,
+    games: int,
+    threads: int = 0,
+    progress: Optional[Progress] = None,
+    cache: Optional[Path] = None,
+) -> Samples:
+    """The boundaries of ``games`` games of the training policy (seats mixed). With
+    ``cache`` (a folder), samples once collected for this seed and number of games are
+    read from there (the games are the same for the same seed: nothing else changes)."""
+    path = None if cache is None else Path(cache) / f"value-samples-{seed}-{games}.npz"
+    if path is not None and path.is_file():
+        with np.load(path) as f:
+            return Samples(*(f[k] for k in Samples.__dataclass_fields__))
     parts: list[dict[str, Any]] = []
     done = 0
     for players, bots, first, n in lineups(seed, games):
@@ -91,8 +104,11 @@ def collect(seed: int, games: int, threads: int = 0, progress: Optional[Progress
         done += n
         if progress:
             progress(done, games)
-    keys = ("features", "wealth", "final_wealth", "win", "players", "game", "voyage")
-    return Samples(*(np.concatenate([p[k] for p in parts]) for k in keys))
+    out = Samples(*(np.concatenate([p[k] for p in parts]) for k in Samples.__dataclass_fields__))
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, **{k: getattr(out, k) for k in Samples.__dataclass_fields__})
+    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -197,6 +213,20 @@ def fit(
         if loss < best[0]:
             best = (loss, [[a.copy() for a in layer] for layer in layers])
     layers = best[1]
+    # The win scores tempered on the validation games: the epoch kept is the one of least
+    # total loss, and the scores of a network fitted this hard come out overconfident.
+    out, _ = _forward(layers, xv.reshape(len(valid) * 5, -1))
+    scores = out.reshape(len(valid), 5, 2)[..., 1]
+    grid = np.geomspace(0.5, 3.0, 60)
+    ce = [
+        float(-(valid.win * np.log(np.maximum(_softmax(scores / t, valid.mask), 1e-12))).sum(axis=1).mean())
+        for t in grid
+    ]
+    tau = float(grid[int(np.argmin(ce))])
+    layers[-1][0][1] /= tau
+    layers[-1][1][1] /= tau
+    if progress:
+        progress(epochs, best[0], tau)
     return _core.ValueModel(
         sizes=sizes,
         mean=mean.tolist(),
@@ -341,6 +371,7 @@ def train(
     epochs: int = 60,
     say: Callable[[str], None] = lambda _: None,
     progress: Optional[Progress] = None,
+    cache: Optional[Path] = None,
 ) -> Trained:
     """Plays ``games`` training games and ``held_out`` others (their own seeds), fits the
     network on 90% of the training games' boundaries (the rest choose the epoch), and
@@ -350,8 +381,8 @@ def train(
     def part(offset: int) -> Optional[Progress]:
         return None if progress is None else lambda n, _: progress(offset + n, total)
 
-    data = collect(seed, games, threads, part(0))
-    test = collect(held_out_seed(seed), held_out, threads, part(games))
+    data = collect(seed, games, threads, part(0), cache)
+    test = collect(held_out_seed(seed), held_out, threads, part(games), cache)
     games_ = np.unique(data.game)
     rng = np.random.default_rng([seed, 1])
     valid_games = rng.choice(games_, size=max(1, len(games_) // 10), replace=False)

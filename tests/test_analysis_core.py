@@ -188,12 +188,19 @@ def test_an_option_dropped_by_racing_does_not_hold_the_gap_open() -> None:
     assert result["gap_ci95"] <= 8.0
 
 
-def test_auction_options_and_grouping() -> None:
+def test_auction_options_are_ceilings_and_grouping() -> None:
     state = first_decision("auction")
-    names = [name for name, _ in _core.decision_options(state._s)]
-    assert names[0] == "pass" and names[1] == "bid 1"
+    options = _core.decision_options(state._s)
+    names = [name for name, _ in options]
+    limit = max(int(n.split()[1]) for n in state.legal_action_names() if n.startswith("bid "))
+    # pass, then "up to X" for every X from the lowest legal bid to the decider's limit, each
+    # opening with the lowest legal bid.
+    assert names == ["pass"] + [f"up to {x}" for x in range(1, limit + 1)]
+    assert all(actions == [1] for _, actions in options[1:])
     grouped = [name for name, _ in _core.decision_options(state._s, max_bids=5)]
     assert grouped[0] == "pass" and len(grouped) == 6 and grouped[-1] == names[-1]
+    bids = [name for name, _ in _core.decision_options(state._s, ceilings=False)]
+    assert bids[1:3] == ["bid 1", "bid 2"]
 
 
 def test_harbour_master_combinations() -> None:

@@ -35,6 +35,12 @@ py::dict analysis_dict(const Analysis& a) {
     return d;
 }
 
+void check_viewer(const GameState& s, int viewer) {
+    if (viewer < 0 || viewer >= s.num_players())
+        throw std::invalid_argument("viewer: must be 0.." + std::to_string(s.num_players() - 1) +
+                                    ", got " + std::to_string(viewer));
+}
+
 }  // namespace
 
 void register_analysis(py::module_& m) {
@@ -187,10 +193,7 @@ void register_analysis(py::module_& m) {
     m.def(
         "resample_hidden",
         [](const GameState& s, int viewer, std::uint64_t seed) {
-            if (viewer < 0 || viewer >= s.num_players())
-                throw std::invalid_argument("viewer: must be 0.." +
-                                            std::to_string(s.num_players() - 1) + ", got " +
-                                            std::to_string(viewer));
+            check_viewer(s, viewer);
             Board b = s.board();
             Rng rng(seed);
             resample_hidden(b, viewer, rng);
@@ -198,5 +201,18 @@ void register_analysis(py::module_& m) {
         },
         py::arg("state"), py::arg("viewer"), py::arg("seed"),
         "A copy of the state with the face-down shares of all but `viewer` dealt anew (no "
+        "history).");
+    m.def(
+        "hidden_deals",
+        [](const GameState& s, int viewer) {
+            check_viewer(s, viewer);
+            std::vector<std::pair<GameState, std::uint64_t>> out;
+            for (const HiddenDeal& d : hidden_deals(s.board(), viewer))
+                out.emplace_back(GameState::from_board(d.board, s.seed()), d.weight);
+            return out;
+        },
+        py::arg("state"), py::arg("viewer"),
+        "Every deal of the face-down shares of all but `viewer` that agrees with what `viewer` "
+        "sees, as (state, weight): how many of the equally likely shuffles give it (no "
         "history).");
 }

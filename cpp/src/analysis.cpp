@@ -344,14 +344,26 @@ Outcome play_out(GameState g, const DecisionOption& option, int decider, const A
     return game_outcome(final_value(g), decider);
 }
 
-// Part 4's exact values where they exist (horizon voyage); nothing where they do not.
-std::optional<std::vector<OptionValue>> exact_values(const GameState& s, int d,
-                                                     const std::vector<DecisionOption>& options,
-                                                     int threads) {
+// Part 4's values of the options, numerators over one denominator, for the shares the state
+// holds (everyone's); nothing where part 4 has no exact answer.
+struct ExactNumerators {
+    std::vector<std::int64_t> num;
+    std::int64_t den = 1;
+};
+
+std::optional<ExactNumerators> exact_numerators(const GameState& s, int d,
+                                                const std::vector<DecisionOption>& options,
+                                                int threads) {
     const Board& b = s.board();
     // Numerators over one denominator, so that differences are as exact as part 4's.
     std::vector<std::int64_t> num;
     std::int64_t den = 1;
+    // Every decider knows their own shares: part 4 from the state's true ones.
+    const auto true_voyage = [&] {
+        Voyage v = s.voyage().value();
+        v.objective = Objective::kWealth;
+        return v;
+    };
     auto by_name = [&](const std::vector<std::string>& names,
                        const std::vector<std::vector<std::int64_t>>& payoffs,
                        std::int64_t denominator) -> bool {
@@ -377,14 +389,14 @@ std::optional<std::vector<OptionValue>> exact_values(const GameState& s, int d,
             break;
         case Phase::kSmallPilot:
         case Phase::kLargePilot: {
-            const Voyage v = voyage_of(s, d, Objective::kWealth).value();
+            const Voyage v = true_voyage();
             const DecisionAdvice a = advise_pilot(v, b.phase == Phase::kLargePilot);
             ok = by_name(a.names, a.payoffs, a.denominator);
             break;
         }
         case Phase::kBoarding: {
             if (anyone_can_place(b)) return std::nullopt;  // a placement round follows
-            const Voyage v = voyage_of(s, d, Objective::kWealth).value();
+            const Voyage v = true_voyage();
             DecisionAdvice a;
             if (b.decider == 0)
                 a = advise_boarding(v, false);
@@ -397,7 +409,7 @@ std::optional<std::vector<OptionValue>> exact_values(const GameState& s, int d,
         }
         case Phase::kPlacement: {
             if (b.next_roll != kNumRollsPerVoyage) return std::nullopt;
-            const Voyage v = voyage_of(s, d, Objective::kWealth).value();
+            const Voyage v = true_voyage();
             std::vector<int> movers;
             for (int k = b.turn; k < b.num_players; ++k) {
                 const int p = (b.harbour_master + k) % b.num_players;
@@ -429,13 +441,57 @@ std::optional<std::vector<OptionValue>> exact_values(const GameState& s, int d,
             break;
     }
     if (!ok) return std::nullopt;
-    std::vector<OptionValue> out(options.size());
-    for (std::size_t k = 0; k < options.size(); ++k) {
-        out[k].mean = static_cast<double>(num[k]) / static_cast<double>(den);
-        out[k].diff = static_cast<double>(num[k] - num[0]) / static_cast<double>(den);
+    return ExactNumerators{std::move(num), den};
+}
+
+// Exact values as the analysis reports them: doubles from the exact fractions at the end.
+std::vector<OptionValue> exact_option_values(const ExactNumerators& e) {
+    std::vector<OptionValue> out(e.num.size());
+    for (std::size_t k = 0; k < e.num.size(); ++k) {
+        out[k].mean = static_cast<double>(e.num[k]) / static_cast<double>(e.den);
+        out[k].diff = static_cast<double>(e.num[k] - e.num[0]) / static_cast<double>(e.den);
         out[k].exact = true;
     }
     return out;
+}
+
+// Part 4's exact values where they exist (horizon voyage); nothing where they do not. From
+// the decider's view (`hidden`), the expectation over every deal of the shares the decider
+// cannot see, each part 4's for that deal, weighted by its shuffles.
+std::optional<std::vector<OptionValue>> exact_values(const GameState& s, int d,
+                                                     const std::vector<DecisionOption>& options,
+                                                     bool hidden, int threads) {
+    if (!hidden) {
+        const std::optional<ExactNumerators> e = exact_numerators(s, d, options, threads);
+        if (!e) return std::nullopt;
+        return exact_option_values(*e);
+    }
+    const std::vector<HiddenDeal> deals = hidden_deals(s.board(), d);
+    std::vector<std::optional<ExactNumerators>> each(deals.size());
+    parallel_for(static_cast<int>(deals.size()), threads, [&](int k) {
+        const auto i = static_cast<std::size_t>(k);
+        each[i] = exact_numerators(GameState::from_board(deals[i].board, s.seed()), d, options, 1);
+    });
+    ExactNumerators sum;
+    sum.num.assign(options.size(), 0);
+    std::int64_t shuffles = 0, largest = 0;
+    for (std::size_t i = 0; i < deals.size(); ++i) {
+        if (!each[i]) return std::nullopt;
+        if (each[i]->den != each[0]->den)
+            throw std::logic_error("analysis: part 4's denominators differ between deals");
+        shuffles += static_cast<std::int64_t>(deals[i].weight);
+        for (std::int64_t x : each[i]->num) largest = std::max(largest, x < 0 ? -x : x);
+    }
+    // Each sum below is at most shuffles * largest in size (the weights sum to shuffles), and
+    // the diffs take one from another.
+    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+    if (largest > kMax / 2 / shuffles || each[0]->den > kMax / shuffles)
+        throw std::overflow_error("analysis: the deals' weighted values overflow 64 bits");
+    for (std::size_t i = 0; i < deals.size(); ++i)
+        for (std::size_t k = 0; k < options.size(); ++k)
+            sum.num[k] += static_cast<std::int64_t>(deals[i].weight) * each[i]->num[k];
+    sum.den = each[0]->den * shuffles;
+    return exact_option_values(sum);
 }
 
 void check_config(const AnalysisConfig& c) {
@@ -533,7 +589,7 @@ Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options
     const int threads = c.threads == 0 ? hardware_threads() : c.threads;
 
     if (c.horizon == Horizon::kVoyage && c.exact_answers && !c.final_worth) {
-        if (auto exact = exact_values(s, d, out.options, threads)) {
+        if (auto exact = exact_values(s, d, out.options, c.sample_hidden, threads)) {
             out.values = std::move(*exact);
             out.exact = true;
             out.stop = "exact";

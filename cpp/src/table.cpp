@@ -3,6 +3,8 @@
 #include "manila/table.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -69,6 +71,73 @@ void resample_hidden(Board& b, int viewer, Rng& rng) {
             ++ps.dealt[g];
         }
     }
+}
+
+namespace {
+
+// The seats that hold face-down shares the viewer cannot see, and how many each holds.
+struct HiddenHand {
+    int seat = 0;
+    int count = 0;
+};
+
+std::uint64_t binomial(int n, int k) {
+    std::uint64_t out = 1;
+    for (int i = 1; i <= k; ++i) out = out * static_cast<std::uint64_t>(n - k + i) / i;
+    return out;
+}
+
+// Hand k takes `left` more shares from `pool`, of good g or later; `weight` counts the
+// shuffles that give the hands so far (per hand, the orders of its shares: a multinomial,
+// built one binomial per good).
+void deal_hands(const std::vector<HiddenHand>& hands, std::size_t k, int g, int left, Board& b,
+                std::array<int, kNumGoods>& pool, std::uint64_t weight,
+                std::vector<HiddenDeal>& out) {
+    if (left == 0) {
+        if (++k == hands.size()) {
+            out.push_back({b, weight});
+            return;
+        }
+        deal_hands(hands, k, 0, hands[k].count, b, pool, weight, out);
+        return;
+    }
+    if (g == kNumGoods) return;
+    PlayerState& ps = b.players[static_cast<std::size_t>(hands[k].seat)];
+    const auto gi = static_cast<std::size_t>(g);
+    for (int c = std::min(left, pool[gi]); c >= 0; --c) {
+        pool[gi] -= c;
+        ps.shares[gi] += c;
+        ps.dealt[gi] += c;
+        deal_hands(hands, k, g + 1, left - c, b, pool, weight * binomial(left, c), out);
+        pool[gi] += c;
+        ps.shares[gi] -= c;
+        ps.dealt[gi] -= c;
+    }
+}
+
+}  // namespace
+
+std::vector<HiddenDeal> hidden_deals(const Board& b, int viewer) {
+    Board base = b;
+    std::array<int, kNumGoods> pool{};
+    std::vector<HiddenHand> hands;
+    for (int p = 0; p < b.num_players; ++p) {
+        if (p == viewer) continue;
+        PlayerState& ps = base.players[static_cast<std::size_t>(p)];
+        int count = 0;
+        for (int g = 0; g < kNumGoods; ++g) {
+            auto& d = ps.dealt[static_cast<std::size_t>(g)];
+            pool[static_cast<std::size_t>(g)] += d;
+            ps.shares[static_cast<std::size_t>(g)] -= d;
+            count += d;
+            d = 0;
+        }
+        if (count > 0) hands.push_back({p, count});
+    }
+    if (hands.empty()) return {{b, 1}};
+    std::vector<HiddenDeal> out;
+    deal_hands(hands, 0, 0, hands.front().count, base, pool, 1, out);
+    return out;
 }
 
 Board table_board(const TableView& t, Rng& rng) {

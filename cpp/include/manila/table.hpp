@@ -61,4 +61,16 @@ GameState table_state(const TableView& t, std::uint64_t seed);
 // of each good lie face down in all and how many each player holds (what viewer sees).
 void resample_hidden(Board& b, int viewer, Rng& rng);
 
+// One deal of the face-down shares of every player but the viewer that agrees with all the
+// viewer sees, and how many of the equally likely shuffles give it.
+struct HiddenDeal {
+    Board board;
+    std::uint64_t weight = 0;
+};
+// Every such deal (distinct boards), weights summing to the number of shuffles. A shuffle is
+// one order of the face-down shares the viewer cannot see, dealt in seat order as
+// resample_hidden deals them; orders that differ only by swapping two shares of one good are
+// one shuffle (m shares, c_g of good g: m! / prod(c_g!) shuffles).
+std::vector<HiddenDeal> hidden_deals(const Board& b, int viewer);
+
 }  // namespace manila

@@ -29,7 +29,8 @@ from typing import Any, Callable, Optional, Union
 
 from .. import _core
 from .engine import State
-from .table import TableLike, table_state
+from .table import TableLike, table_view
+from .view import PlayerView
 
 __all__ = ["DEFAULT_POLICY", "HORIZONS", "POLICIES", "VALUE_SOURCES", "Analysis", "OptionValue", "analyse"]
 
@@ -194,16 +195,16 @@ def _harbour_words(a: Analysis) -> list[str]:
     return words
 
 
-def _state_of(table_or_state: Union[State, TableLike], seed: int) -> tuple[State, bool]:
-    """The state, and whether it came from a table (then its hidden shares are sampled)."""
+def _state_of(table_or_state: Union[State, PlayerView, TableLike], seed: int) -> tuple[State, Optional[int]]:
+    """The state, and whose view it is: None for a full state (every share known), else the
+    table's or the view's player (the others' face-down shares in the state are a sample)."""
     if isinstance(table_or_state, State):
-        return table_or_state, False
-    inner = getattr(table_or_state, "_state", None)  # a PlayerView
-    if isinstance(inner, State):
-        return inner, True
+        return table_or_state, None
+    if isinstance(table_or_state, PlayerView):
+        # Its table, not the referee's state behind it: that holds every face-down share.
+        table_or_state = table_or_state.observation()
     if isinstance(table_or_state, (str, Mapping)):
-        state = table_state(table_or_state, seed=seed)
-        return state, not state.history()
+        return table_view(table_or_state, seed=seed)
     raise ValueError(
         f"table_or_state: a manila.game.State, a player's view, or a table (JSON), got {type(table_or_state).__name__}"
     )
@@ -223,7 +224,7 @@ def check_number(value: Any, name: str, low: float, integer: bool = False) -> No
 
 
 def analyse(
-    table_or_state: Union[State, TableLike],
+    table_or_state: Union[State, PlayerView, TableLike],
     horizon: str = "voyage",
     policy: str = DEFAULT_POLICY,
     rollouts: Optional[int] = None,
@@ -247,11 +248,13 @@ def analyse(
     ``max_rollouts`` or ``time_limit`` seconds, whichever first. ``exact``: part 4's exact
     answers and the exact voyage expectation once no placement remains (horizon voyage);
     False rolls every die. ``screen``: the harbour master's combinations kept for rollouts
-    by their exact no-placement value (default 30; 0 keeps all). ``sample_hidden``: deal
-    the others' face-down shares anew in every rollout (default: for a table or a view,
-    not for a full state). ``progress(rollouts, gap_ci95)`` is called between batches;
-    returning False stops early. ``value`` (horizon game): ``"learned"`` ends each rollout
-    at the next voyage boundary with the learned value, ``"rollout"`` plays it to the end.
+    by their exact no-placement value (default 30; 0 keeps all). ``sample_hidden``: value
+    the decision from the decider's view, the others' face-down shares dealt anew in every
+    rollout and the exact answers averaged over every deal of them (always for a table or a
+    view; for a full state, its true shares unless asked). ``progress(rollouts, gap_ci95)``
+    is called between batches; returning False stops early. ``value`` (horizon game):
+    ``"learned"`` ends each rollout at the next voyage boundary with the learned value,
+    ``"rollout"`` plays it to the end.
     """
     horizon = check_choice(horizon, "horizon", HORIZONS)
     value = check_choice(value, "value", VALUE_SOURCES)
@@ -271,12 +274,20 @@ def analyse(
         check_number(screen, "screen", 0, integer=True)
     if not isinstance(exact, bool):
         raise ValueError(f"exact: true or false, got {exact!r}")
-    state, from_table = _state_of(table_or_state, seed)
+    state, viewer = _state_of(table_or_state, seed)
     if state.is_terminal():
         raise ValueError("state: the game is over, no decision is due")
     if state.is_chance_node():
         raise ValueError("state: chance moves next (a deal or a roll), not a player")
-    hidden = from_table if sample_hidden is None else bool(sample_hidden)
+    if viewer is not None and sample_hidden is False:
+        raise ValueError(
+            "sample_hidden: a table or a player's view hides the others' face-down shares, "
+            "they are dealt anew (false needs a full state)"
+        )
+    hidden = viewer is not None or bool(sample_hidden)
+    # The exact answers count every deal of the shares the decider cannot see: from another
+    # player's view the decider's own are unknown too, and only rollouts answer.
+    exact_answers = exact and viewer in (None, state.current_player())
 
     def report(done: int, gap: float) -> bool:
         return progress is None or progress(done, gap) is not False
@@ -294,7 +305,7 @@ def analyse(
         threads=threads,
         max_bids=max_bids,
         exact_shortcut=exact,
-        exact_answers=exact,
+        exact_answers=exact_answers,
         sample_hidden=hidden,
         screen=HARBOUR_SCREEN if screen is None else screen,
         progress=report if progress is not None else None,

@@ -30,7 +30,7 @@ from ..common.text import is_int
 from ..common.vocab import ARRIVED, GOOD_INDEX, GOODS, LAST_SPACE, SPOTS
 from .engine import Game, State
 
-__all__ = ["TableError", "is_serialized_state", "table_state"]
+__all__ = ["TableError", "is_serialized_state", "table_state", "table_view"]
 
 TableLike = Union[str, Mapping[str, Any]]
 
@@ -235,9 +235,15 @@ def table_state(table: TableLike, seed: int = 0) -> State:
     """The playable state of a table (the others' face-down shares dealt from ``seed``), or
     the state a serialized engine state describes. A table's state has no history: it
     cannot be serialized or replayed, only played on."""
+    return table_view(table, seed)[0]
+
+
+def table_view(table: TableLike, seed: int = 0) -> tuple[State, Optional[int]]:
+    """``table_state``, and whose view the table is (None for a serialized state, whose
+    shares are all known)."""
     data = _load(table)
     if is_serialized_state(data):
-        return State.deserialize(data)
+        return State.deserialize(data), None
     fields, rules = table_fields(data)
     try:
         game = Game(fields["num_players"], seed=seed, rules=rules)
@@ -249,4 +255,4 @@ def table_state(table: TableLike, seed: int = 0) -> State:
         core = _core.table_state(**fields, seed=seed)
     except ValueError as exc:
         raise TableError(str(exc)) from None
-    return State(game, core)
+    return State(game, core), int(fields["observer"])

@@ -26,7 +26,7 @@ import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, cast
+from typing import Any, Optional
 
 from .. import _core
 from ..common.errors import Problem
@@ -566,9 +566,7 @@ def _analysis_hint(table: Table, view: PlayerView, time_limit: float) -> dict[st
     others' face-down shares are dealt anew in every rollout."""
     state = table.state
     seed = _core.derive_seed(state.game.seed, 1_000_000 + state.move_number())
-    # analyse takes a player's view (it deals the hidden shares anew), beyond what its
-    # annotation says.
-    result = analyse(cast(Any, view), horizon="voyage", time_limit=time_limit, threads=1, seed=seed)
+    result = analyse(view, horizon="voyage", time_limit=time_limit, threads=1, seed=seed)
     # An option of the harbour master is a whole combination (share, goods, starts): the
     # decision due now is its first action; each is shown with its best combination.
     first: dict[str, Any] = {}

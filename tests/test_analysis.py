@@ -17,7 +17,6 @@ from manila import _core
 from manila.game import Game, State
 from manila.game.analysis import analyse, render_analysis
 from manila.game.table import TableError, table_state
-from manila.game.view import PlayerView
 
 
 def played(seed: int, until: str, players: int = 4) -> State:
@@ -194,7 +193,7 @@ def test_exact_where_part_4_is() -> None:
     state = played(2, "pilot_small")
     result = analyse(state)
     assert result.exact and result.stop == "exact"
-    advice = manila.advise(PlayerView(state, state.current_player()).position("wealth")).to_dict()
+    advice = manila.advise(state.position("wealth")).to_dict()
     assert {n: o.diff for n, o in result.options.items()} == {
         n: o["expected_net"] for n, o in advice["options"].items()
     }

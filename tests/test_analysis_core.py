@@ -14,7 +14,6 @@ import manila
 import manila.bots
 from manila import _core
 from manila.game import Game, State
-from manila.game.view import PlayerView
 
 PILOT_PHASES = {"small_pilot", "large_pilot"}
 
@@ -35,7 +34,8 @@ def decisions(seeds: range, players: int = 4) -> Iterator[State]:
 def only_decider_decides(state: State) -> bool:
     """Nobody but the decider takes a later decision of the voyage (pilots, pirates) and the
     decider cannot be forced to mortgage as insurer: then part 4's values, which let the
-    others decide as the decider sees them, are what the rollouts measure."""
+    others decide by part 4 rather than by the continuation policy, are what the rollouts
+    measure."""
     snap = state.to_dict()
     me = state.current_player()
     spots = snap["spots"]
@@ -89,7 +89,7 @@ def test_exact_answers_are_part_4s(pilots: list[State], last_placements: list[St
     for state in pilots + last_placements:
         result = analyse(state)
         assert result["exact"] and result["stop"] == "exact"
-        advice = manila.advise(PlayerView(state, state.current_player()).position("wealth")).to_dict()
+        advice = manila.advise(state.position("wealth")).to_dict()
         names = [o["name"] for o in result["options"]]
         assert names == list(advice["options"])
         for option in result["options"]:

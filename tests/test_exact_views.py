@@ -5,6 +5,9 @@ table or a player's view the expectation over every deal of the shares the view 
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from itertools import islice
@@ -14,6 +17,7 @@ import pytest
 
 from helpers.advice_reference import advice_reference
 from helpers.hidden import deals_seen_by, expected_nets
+from helpers.serving import call, serving
 from manila import _core
 from manila.game import Game, State
 from manila.game.analysis import analyse
@@ -75,7 +79,6 @@ def moment(seed: int, play: Play, kind: str, k: int) -> State:
 # (seed, policy, kind, which of the game's exact moments of that kind)
 CASES = [
     (4, issue_play, "small_pilot", 0),  # issue 33: the others' shares make silk-1 best
-    (2, issue_play, "small_pilot", 0),  # the issue's other one
     (1, issue_play, "large_pilot", 2),
     (4, issue_play, "placement", 0),  # two movers left
     (4, issue_play, "placement", 1),  # the last mover
@@ -175,7 +178,7 @@ def test_hidden_deals_are_the_shuffles_counted(players: int) -> None:
 
 def test_another_players_view_is_not_marked_exact() -> None:
     state = moment(4, issue_play, "small_pilot", 0)
-    other = (state.current_player() + 1) % 4
+    other = (state.current_player() + 1) % state.game.players
     result = analyse(PlayerView(state, other), rollouts=4, seed=1)
     assert not result.exact and not any(o.exact for o in result.options.values())
 
@@ -186,3 +189,24 @@ def test_a_view_never_reads_the_face_down_shares_it_hides() -> None:
     for table in (view, view.observation()):
         with pytest.raises(ValueError, match="sample_hidden"):
             analyse(table, sample_hidden=False)
+
+
+def test_the_server_and_the_command_line_answer_the_same(cases: list[Any]) -> None:
+    # Issue 33's moment, as a serialized state and as the decider's table.
+    state, truth, expected, _ = cases[0]
+    table = state.observation(state.current_player())
+    with serving() as srv:
+        for body, want in ((state.to_json(), truth), (table, expected)):
+            reply = call(srv, "POST", "/v1/analyse", {"table": body})
+            data = json.loads(reply.body)
+            assert reply.status == 200 and data["exact"], data
+            assert {name: o["diff"] for name, o in data["options"].items()} == floats(want)
+    run = subprocess.run(
+        [sys.executable, "-m", "manila", "analyse", "-", "--json", "--no-progress"],
+        input=json.dumps(table),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    data = json.loads(run.stdout)
+    assert data["exact"] and {name: o["diff"] for name, o in data["options"].items()} == floats(expected)

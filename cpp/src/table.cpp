@@ -81,9 +81,11 @@ struct HiddenHand {
     int count = 0;
 };
 
+// Each division is exact: after step i, out is C(n - k + i, i).
 std::uint64_t binomial(int n, int k) {
     std::uint64_t out = 1;
-    for (int i = 1; i <= k; ++i) out = out * static_cast<std::uint64_t>(n - k + i) / i;
+    for (int i = 1; i <= k; ++i)
+        out = out * static_cast<std::uint64_t>(n - k + i) / static_cast<std::uint64_t>(i);
     return out;
 }
 

@@ -139,16 +139,30 @@ def test_placements_left_give_seeded_rollouts_with_intervals() -> None:
     assert sum(a.equity.values()) == pytest.approx(0.0, abs=1e-9)
 
 
-def test_a_view_deals_the_hidden_shares_anew() -> None:
+def test_a_view_averages_over_every_deal_it_hides() -> None:
     state = play_to(4, 7, lambda s: _core.at_boundary(s._s) and s.voyage_number == 2)
     assert state is not None
+    model = _core.shipped_value_model()
     full = manila.value(state)
-    view = manila.value(PlayerView(state, 1), rollouts=50, seed=1)
-    table = manila.value(state.observation(1), rollouts=50, seed=1)
-    assert full.exact and not view.exact and not table.exact
-    assert view.rollouts == 50 and view.equity_ci95["p0"] > 0
-    # The viewer's own shares are known: their value moves only with the others' deals.
-    assert view.equity["p1"] == pytest.approx(table.equity["p1"], abs=3 * view.equity_ci95["p1"] + 1e-9)
+    view = manila.value(PlayerView(state, 1))
+    table = manila.value(state.observation(1))
+    assert full.exact and view.exact and table.exact
+    assert view == table
+    # Every deal of the others' face-down shares, weighted by its chance.
+    deals = _core.hidden_deals(state._s, 1)
+    total = sum(w for _, w in deals)
+    expected = sum(np.array(_core.boundary_value(s, model)["equity"]) * w for s, w in deals) / total
+    assert list(view.equity.values()) == pytest.approx(expected.tolist(), abs=1e-9)
+    assert view.equity != full.equity  # the truth is one of the deals, not their average
+
+
+def test_a_view_with_placements_left_deals_anew_in_every_rollout() -> None:
+    state = play_to(4, 7, lambda s: s.phase == "placement" and s.voyage_number == 2)
+    assert state is not None
+    a = manila.value(PlayerView(state, 1), rollouts=50, seed=1)
+    b = manila.value(state.observation(1), rollouts=50, seed=1)
+    assert not a.exact and a.rollouts == 50 and a.equity_ci95["p0"] > 0
+    assert a == b
 
 
 def test_bad_arguments_name_the_field() -> None:

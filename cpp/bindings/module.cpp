@@ -25,5 +25,5 @@ PYBIND11_MODULE(_core, m) {
     register_vector_env(m);  // after the game: VectorEnv.game() returns a GameState
     register_analysis(m);    // after the game: it takes GameStates
     register_review(m);
-    register_value(m);       // after the game: it takes GameStates
+    register_value(m);  // after the game: it takes GameStates
 }

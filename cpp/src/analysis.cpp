@@ -26,9 +26,7 @@ namespace manila {
 const char* horizon_name(Horizon h) { return h == Horizon::kVoyage ? "voyage" : "game"; }
 
 namespace {
-bool continues(BotKind k) {
-    return !bot_draws(k);
-}
+bool continues(BotKind k) { return !bot_draws(k); }
 }  // namespace
 
 std::vector<std::string> continuation_policies() {
@@ -244,10 +242,12 @@ bool no_placement_remains(const Board& b) {
 
 namespace {
 
-// The decider's expected payoff (wealth) of the voyage in progress, as the decider sees it.
+// The decider's expected payoff (wealth) of the voyage in progress, every decision taken
+// with the shares this state holds (the truth, or the rollout's deal of the hidden ones).
 double voyage_expectation(const GameState& g, int decider) {
-    const std::optional<Voyage> v = voyage_of(g, decider, Objective::kWealth);
+    std::optional<Voyage> v = g.voyage();
     if (!v) throw std::logic_error("analysis: no voyage to evaluate");
+    v->objective = Objective::kWealth;
     return static_cast<double>(expected_payoff(*v, decider)) /
            static_cast<double>(denominator(v->next_roll));
 }

@@ -358,6 +358,24 @@ ValueAnswer position_value(const GameState& g, const ValueModel& m, const ValueC
         out.exact = true;
         return out;
     }
+    if (value_is_exact(g)) {
+        // Every deal of the hidden shares the view allows, weighted by its chance.
+        const std::vector<HiddenDeal> deals = hidden_deals(g.board(), c.viewer);
+        std::vector<PositionValue> each(deals.size());
+        parallel_for(static_cast<int>(deals.size()),
+                     c.threads == 0 ? hardware_threads() : c.threads, [&](int k) {
+                         const auto i = static_cast<std::size_t>(k);
+                         each[i] = value_to_boundary(
+                             GameState::from_board(deals[i].board, g.seed()), m, c.policy);
+                     });
+        std::uint64_t total = 0;
+        for (const HiddenDeal& d : deals) total += d.weight;
+        for (std::size_t k = 0; k < deals.size(); ++k)
+            add_scaled(out.value, each[k],
+                       static_cast<double>(deals[k].weight) / static_cast<double>(total));
+        out.exact = true;
+        return out;
+    }
     std::vector<PositionValue> runs(static_cast<std::size_t>(c.rollouts));
     const int threads = c.threads == 0 ? hardware_threads() : c.threads;
     parallel_for(c.rollouts, threads, [&](int i) {
@@ -406,7 +424,8 @@ std::vector<int> play_outs(const GameState& g, const std::vector<BotKind>& bots,
         const std::uint64_t key = derive_seed(seed, static_cast<std::uint64_t>(i));
         Rng chance(derive_seed(key, 0));
         std::vector<Rng> seats;
-        for (int p = 0; p < players; ++p) seats.emplace_back(derive_seed(key, static_cast<std::uint64_t>(p) + 1));
+        for (int p = 0; p < players; ++p)
+            seats.emplace_back(derive_seed(key, static_cast<std::uint64_t>(p) + 1));
         std::size_t moves = 0;
         while (!s.is_terminal()) {
             const int a = s.is_chance_node()

@@ -531,7 +531,7 @@ def review_game(
 # The learned value (manila/value.hpp).
 VALUE_FEATURES: int
 
-class ValueModel:
+class ValueModel(metaclass=_Pybind11Type):
     def __init__(
         self,
         sizes: Sequence[int],
@@ -560,7 +560,10 @@ def value_is_exact(state: GameState) -> bool: ...
 def value_features(state: GameState) -> npt.NDArray[np.float32]: ...
 def boundary_value(state: GameState, model: ValueModel) -> dict[str, list[float]]: ...
 def value_predict(
-    model: ValueModel, features: npt.ArrayLike, wealth: npt.ArrayLike, players: int
+    model: ValueModel,
+    features: Annotated[npt.ArrayLike, np.float32],
+    wealth: Annotated[npt.ArrayLike, np.float64],
+    players: int,
 ) -> dict[str, npt.NDArray[np.float64]]: ...
 def position_value(
     state: GameState,

@@ -143,9 +143,9 @@ Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options
 bool anyone_can_place(const Board& b);
 // Once no placement remains in the voyage, its expectation is exact (parts 2 and 3).
 bool no_placement_remains(const Board& b);
-// Every player's expected payoff (wealth) of the rest of the voyage in progress: as the
-// decider sees it (the others' face-down shares hidden, only the decider's entry filled),
-// or with `everyone`, as the state holds them.
+// Every player's expected payoff (wealth) of the rest of the voyage in progress, every
+// decision taken with the shares the state holds (in a rollout of a view: its deal of the
+// hidden ones): only the decider's entry filled, or with `everyone` every player's.
 std::vector<double> expected_payoffs(const GameState& g, int decider, bool everyone);
 
 // The expert bot: the auction and the harbour master's choices by rollouts to the end of

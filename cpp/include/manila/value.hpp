@@ -90,7 +90,8 @@ struct ValueConfig {
     std::uint64_t seed = 0;
     int threads = 0;  // 0: all hardware threads (the answer does not depend on it)
     // From this player's view (-1: the state as it is): the others' face-down shares are
-    // dealt anew in every rollout, and the position is then never exact.
+    // averaged over every deal the view allows where the value is exact, and dealt anew in
+    // every rollout elsewhere.
     int viewer = -1;
 };
 struct ValueAnswer {

@@ -13,21 +13,21 @@ At a voyage boundary (an auction about to start) the shipped network answers; on
 placement remains in a voyage the answer is the exact expectation over its remaining dice
 of the boundary value of each outcome; from any other moment it is the mean of seeded
 play-outs of a continuation policy up to such a moment, with 95% intervals. From a table
-(a player's view) the others' face-down shares are dealt anew in every play-out.
+(a player's view) the answer averages over the others' face-down shares: exactly, over every
+deal consistent with the view, where the value is exact; else dealt anew in every play-out.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Union
 
 from .. import _core
-from .analysis import DEFAULT_POLICY, POLICIES, check_choice, check_number
+from .analysis import DEFAULT_POLICY, POLICIES, _state_of, check_choice, check_number
 from .engine import State
-from .table import TableLike, table_state
+from .table import TableLike
 
 __all__ = ["DEFAULT_ROLLOUTS", "Value", "model_info", "value"]
 
@@ -95,24 +95,6 @@ class Value:
         return "\n".join(lines)
 
 
-def _state_and_viewer(table_or_state: Union[State, TableLike], seed: int) -> tuple[State, int]:
-    """The state, and the player whose view it is (-1: the state as it is)."""
-    if isinstance(table_or_state, State):
-        return table_or_state, -1
-    inner = getattr(table_or_state, "_state", None)  # a PlayerView
-    if isinstance(inner, State):
-        return inner, int(table_or_state.player)  # type: ignore[union-attr]
-    if isinstance(table_or_state, (str, Mapping)):
-        state = table_state(table_or_state, seed=seed)
-        if state.history():  # a serialized state: everything is known
-            return state, -1
-        data = json.loads(table_or_state) if isinstance(table_or_state, str) else table_or_state
-        return state, int(data.get("observer", state.current_player()))
-    raise ValueError(
-        f"table_or_state: a manila.game.State, a player's view, or a table (JSON), got {type(table_or_state).__name__}"
-    )
-
-
 def value(
     table_or_state: Union[State, TableLike],
     *,
@@ -130,9 +112,15 @@ def value(
     check_number(rollouts, "rollouts", 1, integer=True)
     check_number(seed, "seed", 0, integer=True)
     check_number(threads, "threads", 0, integer=True)
-    state, viewer = _state_and_viewer(table_or_state, seed)
+    state, viewer = _state_of(table_or_state, seed)
     raw = _core.position_value(
-        state._s, _core.shipped_value_model(), policy, rollouts, seed, viewer=viewer, threads=threads
+        state._s,
+        _core.shipped_value_model(),
+        policy,
+        rollouts,
+        seed,
+        viewer=-1 if viewer is None else viewer,
+        threads=threads,
     )
     names = tuple(state.player_name(p) for p in range(len(raw["wealth"])))
 

@@ -365,7 +365,7 @@ def held_out_seed(seed: int) -> int:
 
 def train(
     seed: int = 1,
-    games: int = 6000,
+    games: int = 2000,
     held_out: int = 1000,
     threads: int = 0,
     epochs: int = 60,

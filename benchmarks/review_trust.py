@@ -17,7 +17,7 @@ import argparse
 import math
 import statistics
 import time
-from typing import Any
+from typing import Any, Optional
 
 from manila.game.review import Review, pooled_losses, review
 from manila.game.simulate import simulate
@@ -46,11 +46,18 @@ def auctions_once(r: Review, record: dict[str, Any]) -> bool:
     return all(n == 1 for n in seen.values())
 
 
-def report(horizon: str, games: list[tuple[dict[str, Any], dict[str, str]]], threads: int) -> None:
+def report(
+    horizon: str,
+    games: list[tuple[dict[str, Any], dict[str, str]]],
+    threads: int,
+    policy: Optional[str] = None,
+) -> None:
     reviews, labels, times = [], [], []
     for record, seats in games:
         t = time.perf_counter()
-        reviews.append(review(record, horizon=horizon, threads=threads))
+        reviews.append(
+            review(record, horizon=horizon, threads=threads, **({"policy": policy} if policy else {}))
+        )
         times.append(time.perf_counter() - t)
         labels.append(seats)
     pooled = pooled_losses(reviews, labels)
@@ -62,6 +69,20 @@ def report(horizon: str, games: list[tuple[dict[str, Any], dict[str, str]]], thr
     for bot in BOTS:
         p = pooled[bot]
         print(f"{bot:<10}{p.non_forced:>10}{p.mean_loss:>12.3f}{p.mean_loss_ci95:>8.3f}")
+    kinds = sorted({d.kind for r in reviews for d in r.decisions})
+    print("mean loss by kind (non-forced decisions):")
+    print(f"{'bot':<10}" + "".join(f"{k[:14]:>16}" for k in kinds))
+    for bot in BOTS:
+        cells = []
+        for k in kinds:
+            xs = [
+                d.loss
+                for r, m in zip(reviews, labels)
+                for d in r.decisions
+                if m[d.player] == bot and d.kind == k and not d.forced
+            ]
+            cells.append(f"{(sum(xs) / len(xs) if xs else 0):>10.2f} ({len(xs):>3})")
+        print(f"{bot:<10}" + "".join(cells))
     means = [pooled[b].mean_loss for b in BOTS]
     ordered = all(a > b for a, b in zip(means, means[1:]))
     ratio = means[0] / means[-1] if means[-1] > 0 else math.inf
@@ -80,8 +101,12 @@ def report(horizon: str, games: list[tuple[dict[str, Any], dict[str, str]]], thr
             f"reconciliation: mean |residual| {residual:.1f}, mean |final equity| {equity:.1f} "
             f"(ratio {residual / equity:.2f}, goal at most 0.25)"
         )
-        cuts = [(a + b) / 2 for a, b in zip(means[::-1], means[::-1][1:])]
-        print("bands (upper bounds, expert..random midpoints):", ", ".join(f"{c:.2f}" for c in cuts))
+        low = sorted(means)
+        cuts = [(a + b) / 2 for a, b in zip(low, low[1:])]
+        print(
+            f"bands (upper bounds: half the best bot's mean, then the midpoints of the bots' means): "
+            f"{low[0] / 2:.2f}, " + ", ".join(f"{c:.2f}" for c in cuts)
+        )
 
 
 def main() -> None:
@@ -90,11 +115,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--voyage", action="store_true", help="also at horizon voyage")
+    parser.add_argument("--only-voyage", action="store_true", help="at horizon voyage only")
+    parser.add_argument("--policy", default=None, help="the review's continuation policy (default its own)")
     args = parser.parse_args()
     games = rotated_games(args.deals, args.seed)
-    report("game", games, args.threads)
-    if args.voyage:
-        report("voyage", games, args.threads)
+    if not args.only_voyage:
+        report("game", games, args.threads, args.policy)
+    if args.voyage or args.only_voyage:
+        report("voyage", games, args.threads, args.policy)
 
 
 if __name__ == "__main__":

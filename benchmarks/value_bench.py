@@ -19,6 +19,8 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from pathlib import Path
+from typing import Optional
 
 import numpy as np
 
@@ -43,10 +45,10 @@ def speed() -> None:
     print(f"value of a 5-player boundary position: {1e6 * per:.1f} µs a call (goal 50 µs)")
 
 
-def accuracy(held_out: int, threads: int) -> None:
+def accuracy(held_out: int, threads: int, cache: Optional[Path]) -> None:
     info = model_info()
     seed = vt.held_out_seed(info["seed"])
-    samples = vt.collect(seed, held_out, threads)
+    samples = vt.collect(seed, held_out, threads, cache=cache)
     acc = vt.accuracy(_core.shipped_value_model(), samples, info["wealth_temperature"])
     print(f"\nheld-out: {held_out} games, {acc.positions} auction starts, {acc.forecasts} forecasts")
     print(f"{'players':<8}{'positions':>10}{'Brier':>8}{'1/n':>8}{'wealth':>8}{'vs 1/n':>8}{'vs wealth':>10}")
@@ -133,12 +135,13 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, default=400)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--skip", default="", help="comma-separated: speed, accuracy, bias")
+    parser.add_argument("--cache", default=None, help="train-value's --cache: the held-out games' samples")
     args = parser.parse_args()
     skip = set(args.skip.split(","))
     if "speed" not in skip:
         speed()
     if "accuracy" not in skip:
-        accuracy(args.held_out, args.threads)
+        accuracy(args.held_out, args.threads, None if args.cache is None else Path(args.cache))
     if "bias" not in skip:
         bias(args.positions, args.playouts, args.threads)
 

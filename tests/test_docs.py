@@ -161,6 +161,6 @@ def test_the_review_example_prints_what_it_shows():
     shown = re.search(re.escape(command) + r"`:\n\n```text\n(.*?)```", page, re.S).group(1)
     printed = render_review(review((ROOT / REVIEWED).read_text(encoding="utf-8")), 5) + "\n"
     assert SECONDS.sub("", shown) == SECONDS.sub("", printed)
-    quoted = re.search(r"p2 finished .*? of play worse", printed).group(0)
+    quoted = re.search(r"p1: final equity .*? residual \S+\d", printed).group(0)
     for text in (page.split("```")[0], (ROOT / "README.md").read_text(encoding="utf-8")):
         assert quoted in " ".join(text.split()), quoted

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import manila
+from helpers.serving import call, serving
 from manila import _core
 from manila.game import Game, State
 from manila.game import value_train as vt
@@ -279,3 +280,23 @@ def test_the_command_line_values_a_table(tmp_path: Path) -> None:
 def test_sage_plays_a_game() -> None:
     result = manila.simulate(players=3, games=1, bots="sage,solver,greedy", seed=1)
     assert result.games == 1
+
+
+def test_the_server_values_a_table_and_refuses_bad_bodies() -> None:
+    state = play_to(4, 3, lambda s: _core.at_boundary(s._s) and s.voyage_number == 2)
+    assert state is not None
+    with serving() as srv:
+        reply = call(srv, "POST", "/v1/value", {"table": state.observation(2)})
+        data = json.loads(reply.body)
+        assert reply.status == 200 and data["unit"] == "equity" and data["exact"], data
+        assert data == manila.value(state.observation(2)).to_dict()
+        for body, field in (
+            ({}, "table"),
+            ({"table": {}, "rollouts": 10**6}, "rollouts"),
+            ({"table": 3}, ""),
+        ):
+            reply = call(srv, "POST", "/v1/value", body)
+            assert reply.status == 400, reply.body
+            assert field in reply.body.decode()
+        doc = json.loads(call(srv, "GET", "/openapi.json").body)
+        assert "/v1/value" in doc["paths"] and "Value" in doc["components"]["schemas"]

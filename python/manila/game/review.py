@@ -82,13 +82,14 @@ Progress = Callable[[int, int], Optional[bool]]
 
 
 # Rating bands by the mean loss per non-forced decision at horizon game (pesos of equity),
-# the upper bound of each, fitted on the built-in bots' reviews (docs/review.md: the midway
-# points between the mean losses of expert, solver, greedy and random over rotated games).
+# the upper bound of each, fitted on the built-in bots' reviews (benchmarks/review_trust.py,
+# docs/review.md): half the expert's mean loss, then the midpoints between the bots' means
+# (expert 0.91, greedy 1.47, solver 2.24, random 5.07 over 16 rotated games).
 BANDS: tuple[tuple[str, float], ...] = (
-    ("world class", 0.4),
-    ("expert", 0.8),
-    ("advanced", 1.4),
-    ("intermediate", 2.5),
+    ("world class", 0.46),
+    ("expert", 1.19),
+    ("advanced", 1.86),
+    ("intermediate", 3.66),
     ("beginner", math.inf),
 )
 

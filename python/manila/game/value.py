@@ -83,7 +83,11 @@ class Value:
         }
 
     def render(self) -> str:
-        how = "exact to the next voyage" if self.exact else f"{self.rollouts} play-outs, seed {self.seed}"
+        how = (
+            "exact up to the next voyage, the learned value there"
+            if self.exact
+            else f"{self.rollouts} play-outs of {self.policy}, seed {self.seed}"
+        )
         lines = [f"value at {self.phase} ({how}; equity = wealth minus the others' mean)"]
         lines.append(f"{'player':<8} {'wealth':>16} {'equity':>16} {'win':>14}")
         for p in self.players:

@@ -1,6 +1,8 @@
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <memory>
+#include <optional>
 
 #include "manila/cancel.hpp"
 
@@ -19,6 +21,14 @@ void register_cancel(py::module_& m) {
         .def_property_readonly("cancelled", &CancelToken::cancelled)
         .def_property_readonly("time_limit", &CancelToken::time_limit);
 
-    m.def("use_cancel_token", &exchange_cancel_token, py::arg("token").none(true),
-          "Sets this thread's cancel token (None: none); returns the one it replaces.");
+    using Token = std::optional<std::shared_ptr<CancelToken>>;
+    m.def(
+        "use_cancel_token",
+        [](const Token& token) -> Token {
+            std::shared_ptr<CancelToken> previous = exchange_cancel_token(token.value_or(nullptr));
+            if (!previous) return std::nullopt;
+            return previous;
+        },
+        py::arg("token"),
+        "Sets this thread's cancel token (None: none); returns the one it replaces.");
 }

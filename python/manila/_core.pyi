@@ -24,7 +24,7 @@ START_SPACES: tuple[tuple[int, int, int], ...]
 class Cancelled(RuntimeError): ...
 
 class CancelToken(metaclass=_Pybind11Type):
-    def __init__(self, time_limit: float = 0.0) -> None: ...
+    def __init__(self, time_limit: SupportsFloat | SupportsIndex = 0.0) -> None: ...
     def cancel(self) -> None: ...
     @property
     def cancelled(self) -> bool: ...
@@ -256,6 +256,8 @@ NUM_ACTIONS: int
 MAX_BID: int
 NUM_ROLL_OUTCOMES: int
 LOAN_AMOUNT: int
+MAX_CASH: int
+MAX_BUDGET: int
 CHANCE_PLAYER: int
 TERMINAL_PLAYER: int
 ACTION_OFFSETS: dict[str, int]

@@ -10,6 +10,7 @@ namespace py = pybind11;
 using namespace manila;
 
 void register_cancel(py::module_& m) {
+    m.attr("MAX_SECONDS") = kMaxSeconds;
     // Not a ValueError: nothing was wrong with the input.
     py::register_exception<Cancelled>(m, "Cancelled", PyExc_RuntimeError);
 

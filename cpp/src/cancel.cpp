@@ -14,18 +14,15 @@ std::int64_t now_ns() {
         .count();
 }
 
-// A day: longer than any computation is allowed to run, and far from the clock's overflow.
-constexpr double kLongestLimit = 86400.0;
-
 thread_local std::shared_ptr<CancelToken> current;
 thread_local const CancelToken* current_raw = nullptr;  // current.get(), read without a copy
 
 }  // namespace
 
 CancelToken::CancelToken(double time_limit) : time_limit_(time_limit) {
-    if (!std::isfinite(time_limit) || time_limit < 0 || time_limit > kLongestLimit)
+    if (!std::isfinite(time_limit) || time_limit < 0 || time_limit > kMaxSeconds)
         throw std::invalid_argument("time_limit: must be 0 (none) to " +
-                                    std::to_string(static_cast<int>(kLongestLimit)) + " seconds");
+                                    std::to_string(static_cast<int>(kMaxSeconds)) + " seconds");
     if (time_limit > 0) deadline_ns_ = now_ns() + static_cast<std::int64_t>(time_limit * 1e9);
 }
 

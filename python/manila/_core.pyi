@@ -21,6 +21,8 @@ START_SUM: int
 START_SPACES: tuple[tuple[int, int, int], ...]
 
 # Cancellation (bind_cancel.cpp).
+MAX_SECONDS: float
+
 class Cancelled(RuntimeError): ...
 
 class CancelToken(metaclass=_Pybind11Type):

@@ -16,6 +16,10 @@
 
 namespace manila {
 
+// The longest time limit a caller may give a computation, in seconds (a day): a bound on
+// what callers may ask, far from the clock's overflow.
+inline constexpr double kMaxSeconds = 86400.0;
+
 // The computation was stopped: nothing was wrong with its input (not std::invalid_argument).
 class Cancelled : public std::runtime_error {
   public:
@@ -25,7 +29,7 @@ class Cancelled : public std::runtime_error {
 class CancelToken {
   public:
     // time_limit: seconds from now after which the token counts as cancelled (0: none).
-    // Throws std::invalid_argument for a negative or non-finite limit.
+    // Throws std::invalid_argument unless it is 0..kMaxSeconds.
     explicit CancelToken(double time_limit = 0.0);
 
     void cancel() noexcept { cancelled_.store(true, std::memory_order_relaxed); }

@@ -149,8 +149,19 @@ class VectorEnv:
         return self._env.reset(int(seed))
 
     def step(self, actions: npt.ArrayLike) -> Step:
-        """One action per env; returns (observations, masks, rewards, dones, to_move)."""
-        return self._env.step(actions)
+        """One action per env; returns (observations, masks, rewards, dones, to_move).
+        Actions are action ids: integers, or floats that are whole numbers."""
+        given = np.asarray(actions)
+        if given.dtype.kind not in "iu":
+            if given.dtype.kind != "f":
+                raise ValueError(f"actions: action ids (integers) are needed, got an array of {given.dtype}")
+            whole = np.isfinite(given) & (given == np.round(given))
+            if not whole.all():
+                at = int(np.argmin(whole.ravel()))
+                raise ValueError(
+                    f"actions[{at}]: an action id is a whole number, got {float(given.ravel()[at])!r}"
+                )
+        return self._env.step(given)
 
     def sample_actions(self, rng: Optional[_core.Rng] = None) -> npt.NDArray[np.int64]:
         """A uniformly random legal action for every env (from ``rng``, else the env's own

@@ -58,6 +58,7 @@ from urllib.parse import parse_qs
 from ..common.cancel import Cancelled, CancelToken, cancellable
 from ..common.errors import Problem, StateError
 from ..common.inputs import json_error_text, json_type, no_json_constant
+from ..common.limits import MAX_SECONDS, check_number
 from ..common.version import __version__
 from ..game.analysis import analyse
 from ..game.review import review
@@ -292,7 +293,9 @@ def _review_input(data: Any) -> dict[str, Any]:
     cap = _openapi.REVIEW_MAX_ROLLOUTS
     for key in ("rollouts", "luck_rollouts"):
         _at_most(kwargs, key, cap)
-    kwargs["max_rollouts"] = min(cap, int(kwargs.pop("max_rollouts", cap)))
+    max_rollouts = kwargs.pop("max_rollouts", cap)
+    check_number(max_rollouts, "max_rollouts", 2, integer=True)
+    kwargs["max_rollouts"] = min(cap, max_rollouts)
     kwargs["threads"] = 1
     return kwargs
 
@@ -880,8 +883,8 @@ class ManilaServer(ThreadingHTTPServer):
         hint_time: float = HINT_TIME,
         quiet: bool = False,
     ):
-        if time_limit <= 0:
-            raise ValueError("the time limit must be positive")
+        if not 0 < time_limit <= MAX_SECONDS:
+            raise ValueError(f"time_limit: must be more than 0 and at most {MAX_SECONDS:g} seconds")
         if heavy_limit < 1:
             raise ValueError("heavy_limit: at least one advice search must be allowed")
         self.time_limit = float(time_limit)

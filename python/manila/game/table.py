@@ -111,7 +111,7 @@ def _goods(value: Any, field: str, high: int = SHARES_PER_GOOD) -> list[int]:
 
 
 def _good(value: Any, field: str) -> int:
-    if value not in GOOD_INDEX:
+    if not isinstance(value, str) or value not in GOOD_INDEX:
         raise TableError(f"{field}: a good ({', '.join(GOODS)}), got {value!r}")
     return GOOD_INDEX[value]
 

@@ -47,7 +47,7 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Sequence
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, cast
 
 from .. import _core
 from ..common.text import did_you_mean
@@ -208,7 +208,8 @@ def load_bot(spec: str) -> BotFactory:
         raise ValueError(
             f"bot {spec!r}: not a bot: {attr}() takes the seat's seed or nothing, not {len(required)} arguments"
         )
-    return obj if parameters else (lambda seed: obj())
+    bot_class = cast(Callable[..., Bot], obj)  # a class with a step method: a Bot
+    return bot_class if parameters else (lambda seed: bot_class())
 
 
 def bot_factory(spec: str) -> BotFactory:

@@ -471,7 +471,7 @@ class Handler(BaseHTTPRequestHandler):
         previous = sock.gettimeout()
         try:
             sock.settimeout(0)
-            return sock.recv(1, socket.MSG_PEEK) == b""
+            return bool(sock.recv(1, socket.MSG_PEEK) == b"")
         except (BlockingIOError, InterruptedError):
             return False  # connected, nothing sent: still waiting for its answer
         except OSError:

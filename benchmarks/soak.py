@@ -136,13 +136,14 @@ def _request(kind: str, rng: random.Random, address, table) -> object:
         )
     if kind == "oversized":
         return _send(address, "POST", "/v1/evaluate", BIG, paced=True)
-    head = "POST /v1/advise HTTP/1.1\r\nHost: soak\r\nContent-Type: application/json\r\n"
-    if kind == "slow":
-        body = json.dumps({"notation": CHEAP}).encode()
+    if kind == "slow":  # half a body, then nothing: the server answers 408 at its time limit
+        head = "POST /v1/evaluate HTTP/1.1\r\nHost: soak\r\nContent-Type: application/json\r\n"
+        body = json.dumps(EARLY).encode()
         return _raw(
             address, f"{head}Content-Length: {len(body)}\r\n\r\n".encode() + body[: len(body) // 2], None
         )
-    body = json.dumps({"notation": HEAVY}).encode()  # cancelled
+    head = "POST /v1/advise HTTP/1.1\r\nHost: soak\r\nContent-Type: application/json\r\n"
+    body = json.dumps({"notation": HEAVY}).encode()  # cancelled: the client leaves after 0.2 s
     return _raw(address, f"{head}Content-Length: {len(body)}\r\n\r\n".encode() + body, 0.2)
 
 

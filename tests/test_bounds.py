@@ -209,12 +209,12 @@ def test_a_record_line_sent_to_play_says_what_it_is(srv, tmp_path):
     assert "POST /v1/review" in r.errors[0]["message"]
 
 
-def test_no_bid_pays_prints_no_negative_zero():
+def test_an_office_worth_nothing_prints_no_negative_zero():
     option = types.SimpleNamespace(mean=1.0, ci95=0.0, diff=0.0, diff_ci95=0.0, rollouts=8, exact=True)
     analysis = types.SimpleNamespace(
-        decider="p0", kind="auction", horizon="voyage", options={"pass": option, "bid 1": option}
+        decider="p0", kind="auction", horizon="voyage", worth=0, options={"pass": option, "up to 1": option}
     )
     from manila.game.analysis import _auction_words
 
     (words,) = _auction_words(analysis)
-    assert "-0.00" not in words and "bid 1 is 0.00 ± 0.00 pesos worse" in words
+    assert "-0.00" not in words and "up to 1 is 0.00 ± 0.00 pesos worse than passing" in words

@@ -154,3 +154,114 @@ def test_huge_and_nested_inputs_are_refused_quickly():
 def test_numbers_that_are_not_small_integers(value):
     state = {**manila.EXAMPLE, "next_roll": value}
     assert [p.path for p in manila.validate(state)] == ["next_roll"]
+
+
+# --------------------------------------------------------------------------- every entry
+
+
+def _table() -> dict:
+    state = manila.Game(players=4, seed=3).new_initial_state()
+    while state.is_chance_node():
+        state.apply_chance()
+    return state.observation(0)
+
+
+TABLE = _table()
+EXTREMES = (
+    st.sampled_from([0, -1, 1, 2**31 - 1, 2**31, 2**32, 2**63, 2**64, 10**30, -(2**63) - 1]) | st.floats()
+)
+
+
+@st.composite
+def mutated(draw, base):
+    """``base`` with one value somewhere inside replaced by an extreme or arbitrary one."""
+    data = copy.deepcopy(base)
+    node = data
+    for _ in range(draw(st.integers(1, 4))):
+        keys = (
+            list(node) if isinstance(node, dict) else list(range(len(node))) if isinstance(node, list) else []
+        )
+        if not keys:
+            break
+        key = draw(st.sampled_from(keys))
+        if isinstance(node[key], (dict, list)) and node[key] and draw(st.booleans()):
+            node = node[key]
+            continue
+        node[key] = draw(EXTREMES | JSON)
+        break
+    return data
+
+
+def refused_or_done(fn, *args, **kwargs):
+    """Runs fn within half a second of engine time: a result, a ValueError (StateError,
+    TableError, ...) or the engine stopped; anything else fails the test."""
+    try:
+        with manila.cancellable(manila.CancelToken(0.5)):
+            fn(*args, **kwargs)
+    except (ValueError, manila.Cancelled) as exc:
+        assert str(exc)
+
+
+POSITION = {**manila.parse_position("r2 ginseng@5 nutmeg@7 silk@6 turn=a order=a,b,c").to_dict()}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(JSON | mutated(POSITION))
+def test_arbitrary_positions_are_advised_or_refused(data):
+    refused_or_done(manila.advise, data, threads=1)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(JSON | mutated(TABLE))
+def test_arbitrary_tables_are_read_or_refused(data):
+    refused_or_done(manila.analyse, data, rollouts=2, threads=1, time_limit=0.1)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.sampled_from(
+        ["rollouts", "seed", "time_limit", "max_rollouts", "threads", "max_bids", "screen", "target"]
+    ),
+    EXTREMES | JSON,
+)
+def test_arbitrary_effort_is_capped_or_refused(key, value):
+    refused_or_done(manila.analyse, TABLE, **{key: value, **({} if key == "threads" else {"threads": 1})})
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(EXTREMES | st.integers(0, 3000), min_size=2, max_size=2) | JSON)
+def test_arbitrary_actions_are_stepped_or_refused(actions):
+    env = manila.VectorEnv(players=3, num_envs=2)
+    env.reset(1)
+    try:
+        env.step(actions)
+    except (ValueError, OverflowError) as exc:
+        assert str(exc)
+
+
+ROUTES = {
+    "/v1/advise": {"notation": "r2 ginseng@5 nutmeg@7 silk@6 turn=a order=a,b,c"},
+    "/v1/analyse": {"table": TABLE, "rollouts": 4},
+    "/v1/play": {"new": {"players": 3, "bots": ["greedy", "greedy"]}},
+    "/v1/evaluate": {"notation": "r1 ginseng@3 nutmeg@4 silk@2"},
+}
+
+
+@pytest.fixture(scope="module")
+def quick_server():
+    from helpers.serving import serving
+
+    with serving(time_limit=1.0) as srv:
+        yield srv
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(route=st.sampled_from(sorted(ROUTES)), data=st.data())
+def test_the_api_answers_every_body_without_a_500(quick_server, route, data):
+    from helpers.serving import call
+
+    body = data.draw(JSON | mutated(ROUTES[route]))
+    reply = call(quick_server, "POST", route, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    assert reply.status in (200, 400, 503), (route, body, reply.body)
+    if reply.status != 200:
+        assert reply.errors

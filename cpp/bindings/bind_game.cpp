@@ -52,6 +52,8 @@ void register_game(py::module_& m) {
     m.attr("MAX_BID") = a::kMaxBid;
     m.attr("NUM_ROLL_OUTCOMES") = a::kNumRolls;
     m.attr("LOAN_AMOUNT") = kLoanAmount;
+    m.attr("MAX_CASH") = kMaxCash;
+    m.attr("MAX_BUDGET") = kMaxBudget;
     m.attr("CHANCE_PLAYER") = kChancePlayer;
     m.attr("TERMINAL_PLAYER") = kTerminalPlayer;
     py::dict offsets;

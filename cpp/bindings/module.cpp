@@ -13,9 +13,11 @@ void register_vector_env(py::module_& m);
 void register_analysis(py::module_& m);
 void register_review(py::module_& m);
 void register_value(py::module_& m);
+void register_cancel(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
     m.doc() = "Exact Manila voyage evaluation (C++ core; use the manila package instead).";
+    register_cancel(m);  // first: every computation may raise Cancelled
     register_rules(m);
     register_voyage(m);
     register_evaluator(m);

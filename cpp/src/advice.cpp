@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "evaluator_internal.hpp"
+#include "manila/cancel.hpp"
 #include "parallel.hpp"
 
 namespace manila {
@@ -29,7 +30,9 @@ class PlacementSearch {
     PlacementSearch(const std::vector<int>& movers, std::int64_t den, std::uint64_t generation)
         : movers_(movers), den_(den), generation_(generation) {}
 
+    // Every turn checks the cancel token: a turn's work is one evaluation or one spot table.
     Result solve(const Voyage& v, std::size_t depth) {
+        check_cancelled();
         if (depth == movers_.size()) {
             ++positions;
             return {payoffs_of(v, generation_), {}};

@@ -1037,7 +1037,10 @@ class PayoffMemo {
 };
 }  // namespace
 
+// The entry points check the cancel token (manila/cancel.hpp) before a solver starts: one
+// solver's work is milliseconds at most.
 std::vector<std::int64_t> payoffs_of(const Voyage& v, std::uint64_t generation) {
+    check_cancelled();
     std::vector<int> everyone(static_cast<std::size_t>(v.num_owners));
     for (int o = 0; o < v.num_owners; ++o) everyone[static_cast<std::size_t>(o)] = o;
     return Solver(v, std::move(everyone), false, generation).run();
@@ -1045,6 +1048,7 @@ std::vector<std::int64_t> payoffs_of(const Voyage& v, std::uint64_t generation) 
 
 SpotValues spot_values(const Voyage& v, const PointOfView& pov, int threads,
                        std::uint64_t generation) {
+    check_cancelled();
     SpotValues out;
     std::vector<int> everyone(static_cast<std::size_t>(v.num_owners));
     for (int o = 0; o < v.num_owners; ++o) everyone[static_cast<std::size_t>(o)] = o;
@@ -1078,6 +1082,7 @@ SpotValues spot_values(const Voyage& v, const PointOfView& pov, int threads,
             hard.push_back(static_cast<int>(k));
     }
     parallel_for(static_cast<int>(hard.size()), threads, [&](int h) {
+        check_cancelled();
         const auto k = static_cast<std::size_t>(hard[static_cast<std::size_t>(h)]);
         const Voyage w = with_accomplice(base, out.spots[k].id, who);
         PayoffMemo& memo = PayoffMemo::local();
@@ -1174,6 +1179,7 @@ std::int64_t expected_payoff(const Voyage& v, int owner) {
     if (owner < 0 || owner >= v.num_owners)
         throw std::invalid_argument("owner: id " + std::to_string(owner) + " is not in 0.." +
                                     std::to_string(v.num_owners - 1));
+    check_cancelled();
     return Solver(v, {owner}, false).run()[0];
 }
 

@@ -14,6 +14,7 @@
 
 #include "game_internal.hpp"
 #include "manila/analysis.hpp"
+#include "manila/cancel.hpp"
 #include "manila/enumerate.hpp"
 #include "manila/evaluator.hpp"
 #include "parallel.hpp"
@@ -311,7 +312,10 @@ std::vector<BotKind> bot_kinds_of(const std::vector<std::string>& names) {
     return out;
 }
 
+// Every decision of a rollout, a simulation or a ladder comes here: the place to check the
+// cancel token (manila/cancel.hpp), once per decision.
 int bot_action(BotKind kind, const GameState& s, Rng& rng) {
+    check_cancelled();
     switch (kind) {
         case BotKind::kRandom:
             return random_action(s, rng);

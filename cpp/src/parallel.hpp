@@ -6,6 +6,8 @@
 #include <exception>
 #include <vector>
 
+#include "manila/cancel.hpp"
+
 // WebAssembly (cpp/wasm/) has one thread and a standard library built without threads:
 // there the loop runs in the caller and the engine's locks lock nothing.
 #if defined(_LIBCPP_HAS_NO_THREADS)
@@ -34,7 +36,8 @@ inline int hardware_threads() {
 
 // Runs body(i) for i in 0..n-1 on up to `threads` threads (the caller's among them);
 // rethrows the first failure once all have stopped. Indices go out in runs of neighbours,
-// so that threads seldom touch the same counter or write into the same cache lines.
+// so that threads seldom touch the same counter or write into the same cache lines. The
+// threads obey the caller's cancel token (manila/cancel.hpp).
 template <class Body>
 void parallel_for(int n, int threads, Body body) {
     threads = std::max(1, std::min(threads, n));
@@ -47,7 +50,9 @@ void parallel_for(int n, int threads, Body body) {
     std::atomic<int> next{0};
     std::atomic<bool> failed{false};
     std::exception_ptr failure;
+    const std::shared_ptr<CancelToken> token = current_cancel_token();  // a copy: see below
     auto worker = [&] {
+        const CancelScope scope(token);  // the caller runs one too, changing its own token
         for (int first; (first = next.fetch_add(run)) < n;) {
             const int last = std::min(n, first + run);
             try {

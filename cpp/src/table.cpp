@@ -185,14 +185,20 @@ Board table_board(const TableView& t, Rng& rng) {
     int cash = 0, hidden_slots = 0;
     for (int p = 0; p < n; ++p) {
         const TablePlayer& tp = t.players[static_cast<std::size_t>(p)];
-        if (tp.cash < 0)
-            invalid(at("cash", p) + ": must be at least 0, got " + std::to_string(tp.cash));
+        if (tp.cash < 0 || tp.cash > kMaxCash)
+            invalid(at("cash", p) + ": must be 0.." + std::to_string(kMaxCash) + ", got " +
+                    std::to_string(tp.cash));
         cash += tp.cash;
+        if (tp.hidden < 0 || tp.hidden > kSharesDealt)
+            invalid(at("hidden_shares", p) + ": must be 0.." + std::to_string(kSharesDealt) +
+                    ", got " + std::to_string(tp.hidden));
         int total = tp.hidden;
         for (int g = 0; g < kNumGoods; ++g) {
-            if (tp.shares[static_cast<std::size_t>(g)] < 0)
-                invalid(at("shares.", p) + good_name(g) + ": must be at least 0");
-            total += tp.shares[static_cast<std::size_t>(g)];
+            const int held = tp.shares[static_cast<std::size_t>(g)];
+            if (held < 0 || held > kSharesPerGood)
+                invalid(at("shares.", p) + good_name(g) + ": must be 0.." +
+                        std::to_string(kSharesPerGood) + ", got " + std::to_string(held));
+            total += held;
         }
         if (p == t.observer ? tp.hidden != 0 : tp.hidden != kSharesDealt)
             invalid(at("hidden_shares", p) + ": must be " +
@@ -298,6 +304,13 @@ Board table_board(const TableView& t, Rng& rng) {
                 invalid("auction.high_bidder: the high bidder must still be bidding");
             if (t.high_bidder == t.current)
                 invalid("auction.high_bidder: the high bidder is not the player to move");
+            // The winner pays the bid: no bidder bids more than they can pay.
+            const int can_pay = b.players[static_cast<std::size_t>(t.high_bidder)].capacity();
+            if (t.high_bid > can_pay)
+                invalid("auction.high_bid: the high bidder (" + std::to_string(t.high_bidder) +
+                        ") can pay at most " + std::to_string(can_pay) + " (cash plus " +
+                        std::to_string(kLoanAmount) + " per unmortgaged share), not " +
+                        std::to_string(t.high_bid));
         }
         b.high_bid = t.high_bid;
         b.high_bidder = t.high_bidder;

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "manila/game.hpp"
+
 namespace manila {
 namespace {
 
@@ -37,9 +39,11 @@ void check_next_roll(int next_roll) {
 void Voyage::validate() const {
     // Field names are built only on failure: validation runs on every evaluation.
     check_next_roll(next_roll);
-    if (num_owners < 0 || num_owners > kMaxOwners)
-        reject("num_owners",
-               "must be 0.." + std::to_string(kMaxOwners) + ", got " + std::to_string(num_owners));
+    if (num_owners < 0 || num_owners > kMaxPlayers)
+        reject("num_owners", "a game has " + std::to_string(kMinPlayers) + " to " +
+                                 std::to_string(kMaxPlayers) + " players: at most " +
+                                 std::to_string(kMaxPlayers) + " owners, got " +
+                                 std::to_string(num_owners));
     for (int i = 0; i < kNumBoats; ++i) {
         const Boat& b = boats[i];
         if (b.good < 0 || b.good >= kNumGoods)
@@ -90,9 +94,12 @@ void Voyage::validate() const {
             reject("shares." + good, "there are " + std::to_string(kSharesPerGood) + " shares of " +
                                          good + " in all, not " + std::to_string(total));
     }
-    for (int o = 0; o < kMaxOwners; ++o)
-        if (budget[static_cast<std::size_t>(o)] < 0)
-            reject("budget", "owner id " + std::to_string(o) + " has a negative budget");
+    for (int o = 0; o < kMaxOwners; ++o) {
+        const int b = budget[static_cast<std::size_t>(o)];
+        if (b < 0 || (b > kMaxBudget && b != kUnlimited))
+            reject("budget", "owner id " + std::to_string(o) + ": a budget must be 0.." +
+                                 std::to_string(kMaxBudget) + ", got " + std::to_string(b));
+    }
 }
 
 int Voyage::accomplices(int owner) const {

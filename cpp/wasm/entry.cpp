@@ -23,7 +23,13 @@
 #include "manila/rules.hpp"
 #include "manila/voyage.hpp"
 
+// MANILA_NATIVE: compiled for this machine instead, into the fuzz targets (cpp/fuzz/), which
+// call the entry points directly and keep the C++ exceptions.
+#if defined(MANILA_NATIVE)
+#define MANILA_EXPORT(name) extern "C"
+#else
 #define MANILA_EXPORT(name) extern "C" __attribute__((export_name(#name), visibility("default")))
+#endif
 
 namespace {
 
@@ -105,6 +111,7 @@ void put(const Values& values) {
 
 }  // namespace
 
+#if !defined(MANILA_NATIVE)
 // The engine throws only std::exception's descendants (std::invalid_argument for bad input,
 // std::logic_error for a broken invariant), each with std::exception as its first base.
 extern "C" void* __cxa_allocate_exception(std::size_t size) noexcept {
@@ -122,6 +129,7 @@ extern "C" [[noreturn]] void __cxa_throw(void* thrown, std::type_info*, void (*)
 // thread_local objects with destructors register them here; the one thread of an instance
 // never ends (the page drops the whole instance), so there is nothing to run.
 extern "C" int __cxa_thread_atexit(void (*)(void*), void*, void*) { return 0; }
+#endif
 
 MANILA_EXPORT(manila_layout) const std::int32_t* manila_layout(std::int32_t* count) {
     *count = static_cast<std::int32_t>(sizeof kLayout / sizeof kLayout[0]);

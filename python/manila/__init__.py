@@ -18,6 +18,7 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
 
 # After these imports manila.sweep, manila.simulate and manila.ladder are the functions,
 # not the submodules (import from manila.sweep to reach the rest of it).
+from .common.cancel import Cancelled, CancelToken, cancellable
 from .common.errors import Problem, StateError
 from .common.version import __version__ as __version__
 from .common.vocab import GOODS, SPOTS
@@ -47,6 +48,8 @@ __all__ = [
     "Advice",
     "Analysis",
     "Boat",
+    "CancelToken",
+    "Cancelled",
     "Evaluation",
     "Game",
     "GreedyBot",
@@ -67,6 +70,7 @@ __all__ = [
     "VoyageState",
     "advise",
     "analyse",
+    "cancellable",
     "enumerate_starts",
     "evaluate",
     "evaluate_many",

@@ -20,6 +20,20 @@ MAX_START_SPACE: int
 START_SUM: int
 START_SPACES: tuple[tuple[int, int, int], ...]
 
+# Cancellation (bind_cancel.cpp).
+MAX_SECONDS: float
+
+class Cancelled(RuntimeError): ...
+
+class CancelToken(metaclass=_Pybind11Type):
+    def __init__(self, time_limit: SupportsFloat | SupportsIndex = 0.0) -> None: ...
+    def cancel(self) -> None: ...
+    @property
+    def cancelled(self) -> bool: ...
+    @property
+    def time_limit(self) -> float: ...
+
+def use_cancel_token(token: CancelToken | None) -> CancelToken | None: ...
 def accomplices_per_player(players: int) -> int: ...
 def price_rise(price: int) -> int: ...
 
@@ -244,6 +258,8 @@ NUM_ACTIONS: int
 MAX_BID: int
 NUM_ROLL_OUTCOMES: int
 LOAN_AMOUNT: int
+MAX_CASH: int
+MAX_BUDGET: int
 CHANCE_PLAYER: int
 TERMINAL_PLAYER: int
 ACTION_OFFSETS: dict[str, int]

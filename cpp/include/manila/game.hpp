@@ -26,6 +26,12 @@ inline constexpr int kSharesDealt = 2;   // per player
 inline constexpr int kLoanAmount = 12;   // a mortgage brings 12 ...
 inline constexpr int kRepayAmount = 15;  // ... and lifting it costs 15
 inline constexpr int kMinSharePrice = 5;
+// The most cash one player may hold in a table, and a voyage state's budget (cash plus the
+// loans on every share): a bound on what callers may send, not a rule of the game. No game
+// comes near it (30 pesos a player at the start; a voyage pays out at most a few hundred
+// in all), and every sum of money the engine makes of it stays far from overflowing.
+inline constexpr int kMaxCash = 10000;
+inline constexpr int kMaxBudget = kMaxCash + kLoanAmount * kSharesPerGood * kNumGoods;
 // The lowest wealth possible: every share mortgaged, every price 0, no cash.
 inline constexpr int kMinWealth = -kRepayAmount * kSharesPerGood * kNumGoods;
 // The lowest final wealth (OpenSpiel's min_utility): the game ends with some good at the top

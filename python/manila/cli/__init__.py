@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import threading
 from collections.abc import Sequence
 from typing import Any, NoReturn, Optional, cast
 
+from ..common.cancel import CancelToken, cancellable
 from ..common.errors import StateError
 from ..common.inputs import InputError, check_output, read_state
 from ..common.text import did_you_mean
@@ -317,8 +320,56 @@ def _error(text: str) -> None:
     print(f"manila: error: {text}", file=sys.stderr)
 
 
+# Seconds a command is given to stop after Ctrl-C (the engine takes milliseconds; Python
+# bots or a pool of processes may take longer, and the process then ends without them).
+STOP_TIME = 1.0
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
+    if args.run is serve.run:
+        return _run(args)  # the server stops itself on Ctrl-C, and needs the main thread to
+    return _interruptible(args)
+
+
+def _interruptible(args: argparse.Namespace) -> int:
+    """Runs the command on a thread under a cancel token. Python hears Ctrl-C on the main
+    thread only, and only once the engine has handed control back: so the main thread waits
+    and on Ctrl-C cancels the token, and the engine stops within milliseconds."""
+    token = CancelToken()
+    outcome: dict[str, Any] = {}
+    # An Event, not Thread.join: a join that Ctrl-C interrupts may leave the thread marked
+    # stopped while it still runs (CPython before 3.13).
+    done = threading.Event()
+
+    def command() -> None:
+        try:
+            with cancellable(token):
+                outcome["status"] = _run(args)
+        except BaseException as exc:  # handed to the main thread, which raises it
+            outcome["error"] = exc
+        finally:
+            done.set()
+
+    threading.Thread(target=command, name="manila-command", daemon=True).start()
+    try:
+        while not done.wait(0.1):
+            pass
+    except KeyboardInterrupt:
+        token.cancel()
+        stopped = done.wait(STOP_TIME)
+        print("manila: interrupted", file=sys.stderr)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        if not stopped:
+            os._exit(130)  # what still runs is not the engine's, and cannot be stopped
+        return 130
+    if "error" in outcome:
+        raise outcome["error"]
+    return cast(int, outcome["status"])
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         _check_outputs(args)
         return cast(int, args.run(args))  # each command's run gives the exit status

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..common.limits import MAX_SECONDS
 from ..server.app import DEFAULT_HOST, DEFAULT_PORT, HEAVY_LIMIT, TIME_LIMIT, serve
 
 
@@ -51,8 +52,12 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         print(f"manila: error: --port must be 0..65535, got {args.port}", file=sys.stderr)
         return 2
-    if args.time_limit <= 0:
-        print("manila: error: --time-limit must be positive", file=sys.stderr)
+    if not 0 < args.time_limit <= MAX_SECONDS:
+        print(
+            f"manila: error: --time-limit must be more than 0 and at most {MAX_SECONDS:g} seconds, "
+            f"got {args.time_limit:g}",
+            file=sys.stderr,
+        )
         return 2
     if args.workers is not None and args.workers < 1:
         print("manila: error: --workers must be at least 1", file=sys.stderr)

@@ -143,6 +143,11 @@ def read_state(source: str) -> Any:
 
     Returns the JSON object (a dict) or the notation (a string) for the state parser.
     """
+    if not source.strip():
+        raise InputError(
+            "the state given is empty: give a file, - for standard input, or the state itself "
+            "(in the notation, such as 'r1 ginseng@3 nutmeg@4 silk@2', or JSON)"
+        )
     if source == "-" or _is_file_path(source):
         return state_from_text(read_text(source), source_name(source))
     if _looks_like_file_name(source):

@@ -22,12 +22,12 @@ the learned value there (docs/value.md), ``value="rollout"`` plays it to the end
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
 from .. import _core
+from ..common import limits
 from .engine import State
 from .table import TableLike, table_view
 from .view import PlayerView
@@ -157,7 +157,7 @@ def _auction_words(a: Analysis) -> list[str]:
         x, o = ceilings[0]
         return [
             f"The office is worth nothing to {a.decider} here: even up to {x} is "
-            f"{-o.diff:.2f} ± {o.diff_ci95:.2f} {unit} worse than passing; let it go."
+            f"{abs(o.diff):.2f} ± {o.diff_ci95:.2f} {unit} worse than passing; let it go."
         ]
     o = a.options[f"up to {a.worth}"]
     above = [x for x, _ in ceilings if x > a.worth]
@@ -217,10 +217,7 @@ def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
 
 
 def check_number(value: Any, name: str, low: float, integer: bool = False) -> None:
-    ok = isinstance(value, int) if integer else isinstance(value, (int, float))
-    if isinstance(value, bool) or not ok or (not integer and not math.isfinite(value)) or value < low:
-        kind = "an integer" if integer else "a number"
-        raise ValueError(f"{name}: must be {kind} of at least {low:g}, got {value!r}")
+    limits.check_number(value, name, low, integer)  # bounded above too (common/limits.py)
 
 
 def analyse(

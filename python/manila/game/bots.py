@@ -47,7 +47,7 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Sequence
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, cast
 
 from .. import _core
 from ..common.text import did_you_mean
@@ -173,7 +173,8 @@ def is_core_bot(name: str) -> bool:
 
 
 def load_bot(spec: str) -> BotFactory:
-    """The factory of a bot given as ``"package.module:Class"`` (or any callable there).
+    """The factory of a bot given as ``"package.module:Class"``: a class with a
+    ``step(view)`` method (anything else there is refused as not a bot, never called).
 
     The class is called with the seat's seed if its constructor takes an argument, else
     with none."""
@@ -189,13 +190,26 @@ def load_bot(spec: str) -> BotFactory:
         if not hasattr(obj, part):
             raise ValueError(f"bot {spec!r}: {module_name} has no {attr}")
         obj = getattr(obj, part)
-    if not callable(obj):
-        raise ValueError(f"bot {spec!r}: {attr} is not a class or factory")
+    if not inspect.isclass(obj) or not callable(getattr(obj, "step", None)):
+        what = "has no step(view) method" if inspect.isclass(obj) else f"is a {type(obj).__name__}"
+        raise ValueError(
+            f"bot {spec!r}: not a bot: {attr} {what}; a bot is a class whose step(view) returns an action"
+        )
     try:
-        takes_seed = len(inspect.signature(obj).parameters) > 0
-    except (TypeError, ValueError):  # builtins without a signature
-        takes_seed = True
-    return obj if takes_seed else (lambda seed: obj())
+        parameters = list(inspect.signature(obj).parameters.values())
+    except (TypeError, ValueError):  # a class without a signature
+        raise ValueError(f"bot {spec!r}: not a bot: {attr}'s constructor cannot be inspected") from None
+    required = [
+        p
+        for p in parameters
+        if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    if len(required) > 1:
+        raise ValueError(
+            f"bot {spec!r}: not a bot: {attr}() takes the seat's seed or nothing, not {len(required)} arguments"
+        )
+    bot_class = cast(Callable[..., Bot], obj)  # a class with a step method: a Bot
+    return bot_class if parameters else (lambda seed: bot_class())
 
 
 def bot_factory(spec: str) -> BotFactory:

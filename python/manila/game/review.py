@@ -29,6 +29,7 @@ from typing import Any, Callable, Optional, Union
 import numpy as np
 
 from .. import _core
+from ..common.limits import check_number
 from ..common.vocab import PLAYER_COUNTS
 from ..voyage.notation import format_moment, format_state
 from .analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES
@@ -324,10 +325,7 @@ def _table(state: State) -> str:
 
 
 def _check(value: Any, name: str, low: float, integer: bool = True) -> None:
-    ok = isinstance(value, int) if integer else isinstance(value, (int, float))
-    if isinstance(value, bool) or not ok or (not integer and not math.isfinite(value)) or value < low:
-        kind = "an integer" if integer else "a number"
-        raise ValueError(f"{name}: must be {kind} of at least {low:g}, got {value!r}")
+    check_number(value, name, low, integer)  # bounded above too (common/limits.py)
 
 
 def review(

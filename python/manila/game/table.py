@@ -27,7 +27,16 @@ from typing import Any, Optional, Union
 
 from .. import _core
 from ..common.text import is_int
-from ..common.vocab import ARRIVED, GOOD_INDEX, GOODS, LAST_SPACE, SPOTS
+from ..common.vocab import (
+    ARRIVED,
+    GOOD_INDEX,
+    GOODS,
+    LAST_SPACE,
+    MAX_CASH,
+    PRICE_TRACK,
+    SHARES_PER_GOOD,
+    SPOTS,
+)
 from .engine import Game, State
 
 __all__ = ["TableError", "is_serialized_state", "table_state", "table_view"]
@@ -64,11 +73,19 @@ def _load(table: TableLike) -> dict[str, Any]:
     return dict(table)
 
 
-def _int(value: Any, field: str, low: Optional[int] = None) -> int:
+# The engine's integers: a number no field can hold is refused here, naming its bound.
+_INT_MAX = 2**31 - 1
+
+
+def _int(value: Any, field: str, low: Optional[int] = None, high: int = _INT_MAX) -> int:
     if not is_int(value):
         raise TableError(f"{field}: must be an integer, got {value!r}")
     if low is not None and value < low:
         raise TableError(f"{field}: must be at least {low}, got {value}")
+    if value > high:
+        raise TableError(f"{field}: must be at most {high}, got {value}")
+    if value < -_INT_MAX:
+        raise TableError(f"{field}: must be at least {-_INT_MAX}, got {value}")
     return int(value)
 
 
@@ -79,7 +96,7 @@ def _owner(value: Any, field: str, players: int) -> int:
     return p
 
 
-def _goods(value: Any, field: str) -> list[int]:
+def _goods(value: Any, field: str, high: int = SHARES_PER_GOOD) -> list[int]:
     """A {good: count} object as counts in good order (missing goods: 0)."""
     if value is None:
         return [0] * len(GOODS)
@@ -89,12 +106,12 @@ def _goods(value: Any, field: str) -> list[int]:
     for good, count in value.items():
         if good not in GOOD_INDEX:
             raise TableError(f"{field}.{good}: not a good (the goods are {', '.join(GOODS)})")
-        out[GOOD_INDEX[good]] = _int(count, f"{field}.{good}", 0)
+        out[GOOD_INDEX[good]] = _int(count, f"{field}.{good}", 0, high)
     return out
 
 
 def _good(value: Any, field: str) -> int:
-    if value not in GOOD_INDEX:
+    if not isinstance(value, str) or value not in GOOD_INDEX:
         raise TableError(f"{field}: a good ({', '.join(GOODS)}), got {value!r}")
     return GOOD_INDEX[value]
 
@@ -141,7 +158,7 @@ def table_fields(table: TableLike) -> tuple[dict[str, Any], Optional[Mapping[str
     view["voyage"] = _int(data.get("voyage", 1), "voyage", 1)
     master = data.get("harbour_master")
     view["harbour_master"] = -1 if master is None else _owner(master, "harbour_master", n)
-    view["prices"] = _goods(data.get("prices"), "prices")
+    view["prices"] = _goods(data.get("prices"), "prices", PRICE_TRACK[-1])
     if "supply" not in data:
         raise TableError("supply: the face-up shares for sale, by good")
     view["supply"] = _goods(data["supply"], "supply")
@@ -156,7 +173,7 @@ def table_fields(table: TableLike) -> tuple[dict[str, Any], Optional[Mapping[str
         default_hidden = 0 if i == observer else 2
         rows.append(
             (
-                _int(pd.get("cash"), f"{field}.cash", 0),
+                _int(pd.get("cash"), f"{field}.cash", 0, MAX_CASH),
                 _goods(pd.get("shares"), f"{field}.shares"),
                 _int(pd.get("hidden_shares", default_hidden), f"{field}.hidden_shares", 0),
                 _int(pd.get("mortgaged", 0), f"{field}.mortgaged", 0),
@@ -174,7 +191,7 @@ def table_fields(table: TableLike) -> tuple[dict[str, Any], Optional[Mapping[str
     if phase == "auction":
         if not isinstance(auction, Mapping):
             raise TableError("auction: the auction in progress (high_bid, high_bidder, bidding)")
-        view["high_bid"] = _int(auction.get("high_bid", 0), "auction.high_bid", 0)
+        view["high_bid"] = _int(auction.get("high_bid", 0), "auction.high_bid", 0, _core.MAX_BID)
         bidder = auction.get("high_bidder")
         view["high_bidder"] = -1 if bidder is None else _owner(bidder, "auction.high_bidder", n)
         bidding = auction.get("bidding")

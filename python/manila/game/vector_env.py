@@ -69,6 +69,17 @@ def _seat_bots(bots: Union[str, Sequence[Optional[str]], None], players: int) ->
     return out
 
 
+def _action_id(value: object, at: int) -> int:
+    """``value`` as an action id, or a ValueError naming ``actions[at]`` and the bound."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"actions[{at}]: an action id is a whole number, got {value!r}")
+    if not -(2**63) <= value < 2**63:  # the engine's int64 (a finished game's action is ignored)
+        raise ValueError(f"actions[{at}]: an action id is a 64-bit integer, got {value}")
+    return value
+
+
 class VectorEnv:
     """``num_envs`` games of Manila stepped at once in C++ (see the module doc).
 
@@ -149,8 +160,28 @@ class VectorEnv:
         return self._env.reset(int(seed))
 
     def step(self, actions: npt.ArrayLike) -> Step:
-        """One action per env; returns (observations, masks, rewards, dones, to_move)."""
-        return self._env.step(actions)
+        """One action per env; returns (observations, masks, rewards, dones, to_move).
+        Actions are action ids: integers, or floats that are whole numbers."""
+        given = np.asarray(actions)
+        kind = given.dtype.kind
+        if kind == "O":  # Python integers too large for any integer dtype, or mixed values
+            given = np.asarray(
+                [_action_id(v, i) for i, v in enumerate(given.ravel().tolist())], dtype=np.int64
+            )
+        elif kind not in "iuf":
+            raise ValueError(f"actions: action ids (integers) are needed, got an array of {given.dtype}")
+        elif given.size:
+            # Vectorised: a step may carry thousands of actions.
+            if kind == "f":
+                ok = (given == np.round(given)) & (given >= -(2.0**63)) & (given < 2.0**63)  # nan: false
+            elif kind == "u":
+                ok = given < 2**63
+            else:
+                ok = np.ones(given.shape, dtype=bool)
+            if not ok.all():
+                at = int(np.argmin(ok.ravel()))
+                _action_id(given.ravel()[at].item(), at)
+        return self._env.step(given)
 
     def sample_actions(self, rng: Optional[_core.Rng] = None) -> npt.NDArray[np.int64]:
         """A uniformly random legal action for every env (from ``rng``, else the env's own

@@ -24,8 +24,15 @@ Every error is JSON, ``{"errors": [{"path": ..., "message": ...}]}``, with its s
 
 A state at its last roll is evaluated in microseconds, on the connection's own thread.
 Other evaluations and advice run on a small pool of worker threads: the C++ core releases
-the GIL, so they run in parallel, and a request whose work outruns the time limit gets its
-503 at the limit while the pool finishes the work in the background.
+the GIL, so they run in parallel. Each runs with a cancel token (manila.cancellable): a
+request whose work outruns the time limit, or whose client goes away, has its work
+cancelled (the engine stops within milliseconds, and its slot is free again before the
+503 is sent).
+
+A body over the limit is refused from its Content-Length before it is read; the server
+then reads and discards what the client still sends (up to LINGER_BYTES, within the time
+limit) before closing, so that a client still writing its body reads the 413 instead of a
+broken pipe.
 """
 
 from __future__ import annotations
@@ -48,8 +55,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union, cast
 from urllib.parse import parse_qs
 
+from ..common.cancel import Cancelled, CancelToken, cancellable
 from ..common.errors import Problem, StateError
 from ..common.inputs import json_error_text, json_type, no_json_constant
+from ..common.limits import MAX_SECONDS, check_number
 from ..common.version import __version__
 from ..game.analysis import analyse
 from ..game.review import review
@@ -78,6 +87,9 @@ TIME_LIMIT = 10.0  # seconds for one request, from its headers to its answer
 HINT_TIME = 4.0  # seconds of rollouts for a hint that the exact advice does not cover
 HEAVY_LIMIT = 1  # advice searches (up to seconds each) that run at once
 IDLE_TIMEOUT = 30.0  # seconds an idle keep-alive connection is kept open
+WATCH = 0.05  # seconds between two looks at a waiting request's client (gone away?)
+GRACE = 0.25  # seconds a cancelled computation is given to stop (the engine takes ms)
+LINGER_BYTES = 32 * 1024 * 1024  # what is read and discarded of a refused body, at most
 _RETRY = {"Retry-After": "1"}  # busy or too slow: try again in a second
 JSON_TYPE = _openapi.JSON_TYPE
 _FLAGS = {"1": True, "true": True, "0": False, "false": False}
@@ -143,6 +155,12 @@ def lan_address() -> Optional[str]:
 
 
 # --------------------------------------------------------------------------- the requests
+
+
+def _cancellable(token: CancelToken, fn: Callable[..., Any], *args: Any) -> Any:
+    """Runs on a worker thread: ``fn(*args)``, the engine obeying ``token``."""
+    with cancellable(token):
+        return fn(*args)
 
 
 def _compute(evaluator: Compute, state: Any, exact: Optional[bool], strict: Optional[bool]) -> dict[str, Any]:
@@ -275,7 +293,9 @@ def _review_input(data: Any) -> dict[str, Any]:
     cap = _openapi.REVIEW_MAX_ROLLOUTS
     for key in ("rollouts", "luck_rollouts"):
         _at_most(kwargs, key, cap)
-    kwargs["max_rollouts"] = min(cap, int(kwargs.pop("max_rollouts", cap)))
+    max_rollouts = kwargs.pop("max_rollouts", cap)
+    check_number(max_rollouts, "max_rollouts", 2, integer=True)
+    kwargs["max_rollouts"] = min(cap, max_rollouts)
     kwargs["threads"] = 1
     return kwargs
 
@@ -342,6 +362,7 @@ class Handler(BaseHTTPRequestHandler):
     def _dispatch(self, method: str) -> None:
         self._deadline = time.monotonic() + self.server.time_limit
         self._body_read = False
+        self._abandoned = False  # the client stalled or cut its body short: read no more
         head = method == "HEAD"
         try:
             path, _, query = self.path.partition("?")
@@ -388,8 +409,12 @@ class Handler(BaseHTTPRequestHandler):
         head: bool = False,
     ) -> None:
         if not self._body_read and self._pending_body():
-            # A body we did not read would be taken for the next request: close after this.
+            # A body we did not read would be taken for the next request: close after this,
+            # once what the client still sends is read (finish): closing a socket with
+            # unread data resets the connection, and a client still writing would never
+            # read the answer.
             self.close_connection = True
+            self._linger = not self._abandoned
         self.send_response(status)
         if ctype:
             self.send_header("Content-Type", ctype)
@@ -413,6 +438,46 @@ class Handler(BaseHTTPRequestHandler):
     ) -> None:
         body = json.dumps(data, allow_nan=False, ensure_ascii=False).encode("utf-8")
         self._send(status, body, JSON_TYPE, headers, head=head)
+
+    def finish(self) -> None:
+        super().finish()
+        if getattr(self, "_linger", False):
+            self._discard_input()
+
+    def _discard_input(self) -> None:
+        """Reads and drops what the client sends until it closes its end, LINGER_BYTES have
+        come or the time limit has passed: the answer has been sent, and the connection is
+        closed next."""
+        sock = self.connection
+        until = time.monotonic() + self.server.time_limit
+        got = 0
+        try:
+            sock.shutdown(socket.SHUT_WR)  # the answer is complete: the client sees its end
+            while got < LINGER_BYTES:
+                remaining = until - time.monotonic()
+                if remaining <= 0:
+                    break
+                sock.settimeout(remaining)
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                got += len(chunk)
+        except OSError:
+            pass
+
+    def _client_gone(self) -> bool:
+        """Whether the client has closed its connection (nobody would read an answer)."""
+        sock = self.connection
+        previous = sock.gettimeout()
+        try:
+            sock.settimeout(0)
+            return bool(sock.recv(1, socket.MSG_PEEK) == b"")
+        except (BlockingIOError, InterruptedError):
+            return False  # connected, nothing sent: still waiting for its answer
+        except OSError:
+            return True
+        finally:
+            sock.settimeout(previous)
 
     def _pending_body(self) -> bool:
         length = self.headers.get("Content-Length", "0").strip()
@@ -524,11 +589,13 @@ class Handler(BaseHTTPRequestHandler):
                 chunk = self.rfile.read1(min(length - got, 65536))
                 if not chunk:
                     self.close_connection = True
+                    self._abandoned = True
                     raise ApiError(400, f"the body ended after {got} of {length} bytes")
                 chunks.append(chunk)
                 got += len(chunk)
         except TimeoutError:
             self.close_connection = True
+            self._abandoned = True
             raise ApiError(
                 408, f"the body did not arrive within {self.server.time_limit:g} s ({got} of {length} bytes)"
             ) from None
@@ -619,21 +686,45 @@ class Handler(BaseHTTPRequestHandler):
     ) -> Any:
         """``fn(*args)`` on the pool in one of ``slots`` (see _take), where ``work()``, called
         once the slot is held, reads the request into ``(fn, args)``. The slot is released
-        when ``fn`` ends, even past the time limit, or at once if ``work`` fails; the answer
-        is awaited within the request's time limit, a 503 saying ``late`` past it."""
+        when ``fn`` ends, or at once if ``work`` fails; the answer is awaited (_await)."""
         self._take(slots, busy)
         future = None
+        token = CancelToken()
         try:
             fn, args = work()
-            future = self.server.pool.submit(fn, *args)
+            future = self.server.pool.submit(_cancellable, token, fn, *args)
             future.add_done_callback(lambda _: slots.release())
         finally:
             if future is None:
                 slots.release()
-        try:
-            return future.result(timeout=max(0.0, self._deadline - time.monotonic()))
-        except concurrent.futures.TimeoutError:
-            raise ApiError(503, late, headers=_RETRY) from None
+        return self._await(future, token, late)
+
+    def _await(self, future: concurrent.futures.Future[Any], token: CancelToken, late: str) -> Any:
+        """The result of ``future`` (work under ``token``) within the request's time limit.
+        Past the limit, or as soon as the client has gone away, the work is cancelled and
+        given GRACE to stop (the engine stops within milliseconds, its slot freed when it
+        does): then a 503 saying ``late``, or no answer to a client that has gone."""
+        gone = False
+        while True:
+            remaining = self._deadline - time.monotonic()
+            try:
+                return future.result(timeout=max(0.0, min(remaining, WATCH)))
+            except concurrent.futures.TimeoutError:
+                pass
+            except Cancelled:  # stopped by its own token, which only this request cancels
+                break
+            if remaining <= WATCH:
+                break
+            if self._client_gone():
+                gone = True
+                break
+        future.cancel()  # not started yet: it never will
+        token.cancel()
+        concurrent.futures.wait([future], timeout=GRACE)
+        if gone:
+            self.close_connection = True
+            raise ConnectionAbortedError("the client went away")
+        raise ApiError(503, late, headers=_RETRY)
 
     def _computed(
         self,
@@ -647,6 +738,7 @@ class Handler(BaseHTTPRequestHandler):
         thread when ``inline`` says the input is cheap, else on the pool. ``on_done`` runs
         once the computation has finished, even past the time limit."""
         future = None
+        token = CancelToken()
         try:
             params = self._params(query, ("exact", "strict"))
             data = self._read_json()
@@ -656,27 +748,16 @@ class Handler(BaseHTTPRequestHandler):
                 raise ApiError(400, str(exc), problems=exc.problems) from None
             args = (compute, given, params.get("exact", body_exact), params.get("strict", body_strict))
             if inline is None or not inline(given):
-                future = self.server.pool.submit(_compute, *args)
+                future = self.server.pool.submit(_cancellable, token, _compute, *args)
         except BaseException:
             if on_done is not None:
                 on_done()
             raise
         if on_done is not None and future is not None:
             future.add_done_callback(lambda _: on_done())
+        late = f"{what} took longer than the time limit of {self.server.time_limit:g} s"
         try:
-            if future is None:
-                result = _compute(*args)
-            else:
-                result = future.result(timeout=max(0.0, self._deadline - time.monotonic()))
-        except concurrent.futures.TimeoutError:
-            if future is None:
-                raise
-            future.cancel()
-            raise ApiError(
-                503,
-                f"{what} took longer than the time limit of {self.server.time_limit:g} s",
-                headers=_RETRY,
-            ) from None
+            result = _compute(*args) if future is None else self._await(future, token, late)
         except StateError as exc:
             raise ApiError(400, str(exc), problems=exc.problems) from None
         except ValueError as exc:  # the engine's own argument checks
@@ -802,8 +883,8 @@ class ManilaServer(ThreadingHTTPServer):
         hint_time: float = HINT_TIME,
         quiet: bool = False,
     ):
-        if time_limit <= 0:
-            raise ValueError("the time limit must be positive")
+        if not 0 < time_limit <= MAX_SECONDS:
+            raise ValueError(f"time_limit: must be more than 0 and at most {MAX_SECONDS:g} seconds")
         if heavy_limit < 1:
             raise ValueError("heavy_limit: at least one advice search must be allowed")
         self.time_limit = float(time_limit)

@@ -171,7 +171,16 @@ def load_table(record: Any) -> Table:
     """The game the page sent back, checked (see the module doc)."""
     if not isinstance(record, Mapping):
         raise PlayError("the game is the JSON object an earlier answer gave", "game")
-    if record.get("game") != "manila" or record.get("version") != SERIAL_VERSION:
+    if record.get("game") != "manila":
+        if "history" in record and "bots" in record:
+            raise PlayError(
+                "this is a line of simulate --record (a game the bots played), not a game of "
+                "/v1/play: review it with POST /v1/review or python -m manila review; the play "
+                "page goes on only with a game it saved",
+                "game",
+            )
+        raise PlayError('not a manila game: the game the page saved has "game": "manila"', "game.game")
+    if record.get("version") != SERIAL_VERSION:
         raise PlayError(
             f"not a version-{SERIAL_VERSION} manila game (version {record.get('version')!r})", "game.version"
         )

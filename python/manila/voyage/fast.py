@@ -200,6 +200,8 @@ def plain_state(data: Any, strict: Optional[bool] = None) -> Optional[PlainState
             if not player.strip():
                 return None
             point_of_view = ids[player] = len(held)
+    if len(ids) > PLAYER_COUNTS[-1]:
+        return None  # more players than a game has: the parser says so
     if given_strict if strict is None else strict:
         board = (next_roll, positions[0], positions[1], positions[2])
         reachable = _REACHABLE.get(board)

@@ -13,6 +13,7 @@ from ..common.vocab import (
     GOOD_INDEX,
     GOODS,
     LAST_SPACE,
+    MAX_BUDGET,
     OBJECTIVES,
     PLAYER_COUNTS,
     PRICE_TRACK,
@@ -98,6 +99,7 @@ class _Parser:
         if self.problems:
             raise StateError(self.problems)
         self.accomplice_limits(boats, spots, players)
+        self.owner_count(boats, spots, player, shares, budget)
         if strict is True:
             self.problems += reachability_problems(next_roll, {g: b.position for g, b in boats.items()})
         if self.problems:
@@ -291,13 +293,43 @@ class _Parser:
             return {}
         out = {}
         for owner, amount in data.items():
-            if is_owner(owner) and type(amount) is int and amount >= 0:
+            if is_owner(owner) and type(amount) is int and 0 <= amount <= MAX_BUDGET:
                 out[owner] = amount
                 continue
             path = f"budget.{owner}"
-            if self.owner(owner, path) is not None:
-                self.count(amount, path, f"a budget (cash plus {_core.LOAN_AMOUNT} per unmortgaged share)")
+            what = f"a budget (cash plus {_core.LOAN_AMOUNT} per unmortgaged share)"
+            if self.owner(owner, path) is not None and self.count(amount, path, what) is not None:
+                self.fail(path, f"{what} must be at most {MAX_BUDGET}, got {amount}")
         return out
+
+    def owner_count(
+        self,
+        boats: Mapping[str, Boat],
+        spots: Mapping[str, str],
+        player: Optional[str],
+        shares: Mapping[str, Any],
+        budget: Mapping[str, int],
+    ) -> None:
+        """Reports the first owner past the most players a game has."""
+        most = PLAYER_COUNTS[-1]
+        named: dict[str, str] = {}  # owner -> where first named
+        for g, b in boats.items():
+            for i, o in enumerate(b.crew):
+                named.setdefault(o, f"boats.{g}.crew[{i}]")
+        for s, o in spots.items():
+            named.setdefault(o, f"spots.{s}")
+        if player is not None:
+            named.setdefault(player, "player")
+        for o in shares:
+            named.setdefault(o, f"shares.{o}")
+        for o in budget:
+            named.setdefault(o, f"budget.{o}")
+        if len(named) <= most:
+            return
+        path = list(named.values())[most]
+        self.fail(
+            path, f"this state names {len(named)} players ({', '.join(named)}), but a game has at most {most}"
+        )
 
     def accomplice_limits(
         self, boats: Mapping[str, Boat], spots: Mapping[str, str], players: Optional[int]

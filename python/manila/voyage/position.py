@@ -16,7 +16,7 @@ from typing import Any, Optional, Union
 
 from ..common.errors import Problem, StateError
 from ..common.text import did_you_mean, is_int
-from ..common.vocab import GOODS
+from ..common.vocab import GOODS, PLAYER_COUNTS
 from .notation import format_moment, notation_to_dict
 from .state import VoyageState
 
@@ -238,6 +238,15 @@ class _MomentParser:
             return
         if m.to_move not in m.order:
             self.fail("to_move", f"{m.to_move} is not in the order ({', '.join(m.order)})")
+            return
+        most = PLAYER_COUNTS[-1]
+        everyone = dict.fromkeys((*state.owners, *m.order))
+        if len(everyone) > most:
+            game = f"a game has at most {most}"
+            self.fail(
+                "order",
+                f"the state and the order name {len(everyone)} players ({', '.join(everyone)}), but {game}",
+            )
             return
         for player in m.accomplices:
             if player not in m.order:

@@ -290,8 +290,8 @@ int greedy_action(const GameState& s, Objective objective) {
 }
 
 const std::vector<std::string>& bot_names() {
-    static const std::vector<std::string> names{"random", "greedy", "greedy-wealth",
-                                                "solver", "expert", "rollout", "sage"};
+    static const std::vector<std::string> names{"random", "greedy",  "greedy-wealth", "solver",
+                                                "expert", "rollout", "sage"};
     return names;
 }
 

@@ -279,7 +279,8 @@ class Accuracy:
 def _softmax(score: np.ndarray, mask: np.ndarray) -> np.ndarray:
     score = np.where(mask, score, -np.inf)
     p: np.ndarray = np.exp(score - score.max(axis=1, keepdims=True))
-    return p / p.sum(axis=1, keepdims=True)
+    out: np.ndarray = p / p.sum(axis=1, keepdims=True)
+    return out
 
 
 def wealth_temperature(s: Samples) -> float:

@@ -6,7 +6,7 @@
     ...     _ = state.apply_chance()
     >>> result = analyse(state, rollouts=64, seed=1, max_bids=4)
     >>> result.kind, result.decider, list(result.options)[:2]
-    ('auction', 'p0', ['pass', 'bid 1'])
+    ('auction', 'p0', ['pass', 'up to 1'])
     >>> result.to_dict()["options"]["pass"]["diff"]
     0.0
 

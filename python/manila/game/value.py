@@ -6,7 +6,7 @@ of winning (docs/value.md).
     >>> while state.is_chance_node():
     ...     _ = state.apply_chance()
     >>> v = value(state)
-    >>> v.exact, round(sum(v.win.values()), 6), round(sum(v.equity.values()), 6)
+    >>> v.exact, round(sum(v.win.values()), 6), abs(round(sum(v.equity.values()), 6))
     (True, 1.0, 0.0)
 
 At a voyage boundary (an auction about to start) the shipped network answers; once no

@@ -620,33 +620,36 @@ class Handler(BaseHTTPRequestHandler):
         self._take(heavy, f"{self.server.heavy_limit} advice search(es)")
         return self._computed(query, self.server.adviser, "the advice", on_done=heavy.release)
 
-    def route_analyse(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
-        # Rollouts run for up to the time limit: they share the heavy searches' slots with
-        # the advice, and are turned away at once when those are taken.
+    def _heavy_table_route(
+        self,
+        query: str,
+        fn: Callable[[dict[str, Any]], dict[str, Any]],
+        read: Callable[[Any], dict[str, Any]],
+        what: str,
+    ) -> tuple[int, bytes, str, dict[str, str]]:
+        """A route that works on a table for up to the time limit (an analysis, a value): it
+        shares the heavy searches' slots with the advice, and is turned away at once when
+        those are taken; a bad table or argument is a 400 naming the field."""
+
         def work() -> tuple[Callable[..., Any], tuple[Any, ...]]:
             self._params(query, ())
-            return _analyse, (_analysis_input(self._read_json(), self.server.time_limit),)
+            return fn, (read(self._read_json()),)
 
-        late = f"the analysis took longer than the time limit of {self.server.time_limit:g} s"
+        late = f"{what} took longer than the time limit of {self.server.time_limit:g} s"
         try:
             result = self._on_pool(self.server.heavy, self._heavy_busy(), late, work)
-        except ValueError as exc:  # a bad table or argument (the message names the field)
+        except ValueError as exc:
             raise ApiError(400, str(exc)) from None
         return self._json(result)
+
+    def route_analyse(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
+        limit = self.server.time_limit
+        return self._heavy_table_route(
+            query, _analyse, lambda data: _analysis_input(data, limit), "the analysis"
+        )
 
     def route_value(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
-        # Play-outs from a moment where placements remain take a fraction of a second to
-        # seconds: a heavy slot, like /v1/analyse.
-        def work() -> tuple[Callable[..., Any], tuple[Any, ...]]:
-            self._params(query, ())
-            return _value, (_value_input(self._read_json()),)
-
-        late = f"the value took longer than the time limit of {self.server.time_limit:g} s"
-        try:
-            result = self._on_pool(self.server.heavy, self._heavy_busy(), late, work)
-        except ValueError as exc:  # a bad table or argument (the message names the field)
-            raise ApiError(400, str(exc)) from None
-        return self._json(result)
+        return self._heavy_table_route(query, _value, _value_input, "the value")
 
     def route_review(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         # A review runs many analyses: it takes a heavy slot like /v1/analyse, and stops

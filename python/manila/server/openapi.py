@@ -72,17 +72,20 @@ def _flag(name: str, description: str) -> dict[str, Any]:
     }
 
 
+_TABLE = {
+    "type": "object",
+    "description": "a table (the JSON of state.observation(p): docs/observation.md) "
+    "or a serialized engine state (State.serialize())",
+}
+
+
 def _analyse_request() -> dict[str, Any]:
     return {
         "type": "object",
         "required": ["table"],
         "additionalProperties": False,
         "properties": {
-            "table": {
-                "type": "object",
-                "description": "a table (the JSON of state.observation(p): docs/observation.md) "
-                "or a serialized engine state (State.serialize())",
-            },
+            "table": _TABLE,
             "horizon": {"enum": list(HORIZONS), "default": "voyage"},
             "value": {
                 "enum": list(VALUE_SOURCES),
@@ -151,11 +154,7 @@ def _value_request() -> dict[str, Any]:
         "required": ["table"],
         "additionalProperties": False,
         "properties": {
-            "table": {
-                "type": "object",
-                "description": "a table (the JSON of state.observation(p): docs/observation.md) "
-                "or a serialized engine state (State.serialize())",
-            },
+            "table": _TABLE,
             "policy": {"enum": list(POLICIES), "default": DEFAULT_POLICY},
             "rollouts": {
                 "type": "integer",

@@ -36,6 +36,19 @@ test('bad input throws the engine\'s own message, and the engine goes on', () =>
   }
 });
 
+test('numbers and players beyond any game are refused naming the field and the bound', () => {
+  const owners = 'abcdefghijk'.split('');
+  const spots = ['port_a', 'port_b', 'port_c', 'shipyard_a', 'shipyard_b', 'shipyard_c', 'pilot_small',
+    'pilot_large', 'pirate_1', 'pirate_2', 'insurance'];
+  const crowded = {...good, player: undefined, spots: Object.fromEntries(spots.map((s, k) => [s, owners[k]]))};
+  for (const [bad, words] of [
+    [crowded, /at most 5/],
+    [{...good, objective: 'wealth', budget: {[good.player]: 1e30}}, /out of range/],
+    [{...good, objective: 'wealth', budget: {[good.player]: 2 ** 32}}, /out of range/],
+    [{...good, objective: 'wealth', budget: {[good.player]: 20000}}, /budget/],
+  ]) assert.throws(() => engine.evaluate(bad), err => err instanceof EngineError && words.test(err.message));
+});
+
 test('a state the page could not send is refused in words, not a trap', () => {
   assert.throws(() => engine.evaluate({...good, boats: {}}), /boats: exactly 3 goods sail/);
   assert.throws(() => engine.evaluate({...good, next_roll: 1.5}), /not an integer/);

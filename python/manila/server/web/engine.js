@@ -139,6 +139,8 @@ export class Engine {
     for (const o of owners) out.push(o in (state.budget || {}) ? state.budget[o] : -1);
     for (const v of out) {
       if (!Number.isInteger(v)) throw new EngineError(`a number of the state is not an integer: ${JSON.stringify(v)}`);
+      // The engine reads 32-bit integers: a larger number would wrap to another one.
+      if (v < -(2 ** 31) || v >= 2 ** 31) throw new EngineError(`a number of the state is out of range: ${v}`);
     }
     return {input: out, owners, goods: boats.map(([g]) => g)};
   }

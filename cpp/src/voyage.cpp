@@ -39,11 +39,11 @@ void check_next_roll(int next_roll) {
 void Voyage::validate() const {
     // Field names are built only on failure: validation runs on every evaluation.
     check_next_roll(next_roll);
-    if (num_owners < 0 || num_owners > kMaxPlayers)
-        reject("num_owners", "a game has " + std::to_string(kMinPlayers) + " to " +
-                                 std::to_string(kMaxPlayers) + " players: at most " +
-                                 std::to_string(kMaxPlayers) + " owners, got " +
-                                 std::to_string(num_owners));
+    // The engine holds hypothetical boards (a sweep's families) with more owners than a game
+    // has players; the readers of real boards refuse more than kMaxPlayers.
+    if (num_owners < 0 || num_owners > kMaxOwners)
+        reject("num_owners",
+               "must be 0.." + std::to_string(kMaxOwners) + ", got " + std::to_string(num_owners));
     for (int i = 0; i < kNumBoats; ++i) {
         const Boat& b = boats[i];
         if (b.good < 0 || b.good >= kNumGoods)

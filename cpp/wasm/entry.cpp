@@ -76,8 +76,12 @@ manila::Voyage read_voyage(Reader& r) {
     using namespace manila;
     const int next_roll = r.next();
     const int num_owners = r.next();
-    if (num_owners < 0 || num_owners > kMaxOwners)
-        throw std::invalid_argument("num_owners: must be 0.." + std::to_string(kMaxOwners));
+    // The page reads real tables: no more owners than a game has players.
+    if (num_owners < 0 || num_owners > kMaxPlayers)
+        throw std::invalid_argument("num_owners: a game has " + std::to_string(kMinPlayers) +
+                                    " to " + std::to_string(kMaxPlayers) + " players: at most " +
+                                    std::to_string(kMaxPlayers) + " owners, got " +
+                                    std::to_string(num_owners));
     const bool thirteen_to_port = r.next() != 0;
     const bool pirate_variant = r.next() != 0;
     const bool wealth = r.next() != 0;

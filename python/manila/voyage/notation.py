@@ -39,6 +39,11 @@ _NAME = re.compile(r"[A-Za-z0-9_.'+\-]+")
 _ROLL = re.compile(r"r([0-9]+)")
 
 
+def _digits(text: str) -> bool:
+    """ASCII digits only: str.isdigit() also takes '²' and other digits int() refuses."""
+    return text.isascii() and text.isdigit()
+
+
 def _string_end(text: str, i: int) -> int:
     """Offset just past the JSON string opening at text[i] (or the end if unterminated)."""
     j = i + 1
@@ -212,7 +217,7 @@ def _moment_item(scanner: _Scanner, moment: dict[str, Any], key: str, value: str
         while rest:
             owner, count, where = _owner_and(scanner, rest, where, "2")
             digits = count.split(",", 1)[0]
-            if owner is None or not digits.isdigit():
+            if owner is None or not _digits(digits):
                 if owner is not None:
                     scanner.fail(where, f"expected player:count such as red:2, found {digits!r}")
                 return
@@ -222,7 +227,7 @@ def _moment_item(scanner: _Scanner, moment: dict[str, Any], key: str, value: str
         moment["accomplices"] = hands
     else:  # protect
         good, _, seat = value.partition(":")
-        if not seat.isdigit():
+        if not _digits(seat):
             scanner.fail(at, f"expected good:seat such as jade:3, found {value!r}")
             return
         moment["protected"] = {"good": good, "seat": int(seat)}
@@ -243,7 +248,7 @@ def _read_item(
             scanner.fail(at, f"{good} is given twice")
             return
         position: Any = place
-        if place.isdigit():
+        if _digits(place):
             position = int(place)
         elif not place:
             scanner.fail(at + len(good) + 1, 'expected a position (0..13 or "arrived") after "@"')
@@ -261,7 +266,7 @@ def _read_item(
                 scanner.fail(at, f"{key} of {owner} is given twice")
             elif key == "shares":
                 entries[owner] = _counts(scanner, rest, where, "share count")
-            elif rest.isdigit():
+            elif _digits(rest):
                 entries[owner] = int(rest)
             else:
                 scanner.fail(where, f"a budget is a whole number of pesos, not {rest!r}")
@@ -276,7 +281,7 @@ def _read_item(
         elif key == "player":
             data["player"] = _single_owner(scanner, value, where)
         elif key == "players":
-            data["players"] = int(value) if value.isdigit() else value
+            data["players"] = int(value) if _digits(value) else value
         elif key == "thirteen":
             rules["thirteen_after_last_roll"] = value
         else:

@@ -111,14 +111,25 @@ LONG_SIMULATION = [
 def test_ctrl_c_stops_the_command_line_at_once(command):
     # The child says when its imports are done (Ctrl-C during Python's own imports is Python's).
     script = "import sys, manila.cli; print('ready', flush=True); sys.exit(manila.cli.main(sys.argv[1:]))"
+    # As from a terminal: SIGINT at its default (a pytest-xdist worker ignores it, and a child
+    # inherits that; Python then never turns it into KeyboardInterrupt).
     child = subprocess.Popen(
-        [sys.executable, "-c", script, *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-c", script, *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert child.stdout is not None and child.stdout.readline() == "ready\n"
     time.sleep(0.3)  # at work in the engine
     start = time.monotonic()
     child.send_signal(signal.SIGINT)
-    out, err = child.communicate(timeout=30)
+    try:
+        out, err = child.communicate(timeout=30)
+    finally:  # a child that did not stop is not left running (nor its pipes open)
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
     assert time.monotonic() - start < 1.0
     assert child.returncode == 130, (out, err)
     assert out == "" and err == "manila: interrupted\n"

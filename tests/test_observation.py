@@ -63,13 +63,29 @@ def test_view_does_not_change_with_others_hidden_shares(players, seed, data):
 
 @pytest.mark.parametrize(
     "bot, seeds",
-    [("random", 6), ("greedy", 6), ("greedy-wealth", 6), ("solver", 3), ("expert", 1), ("rollout", 1), ("sage", 1)],
+    [
+        ("random", 6),
+        ("greedy", 6),
+        ("greedy-wealth", 6),
+        ("solver", 3),
+        ("expert", 1),
+        ("rollout", 1),
+        ("sage", 1),
+    ],
 )
 def test_built_in_bots_read_only_their_own_view(bot, seeds):
     # The bot plays seat 0 and sees the same whatever the others hold face down (their
     # deals reshuffled among them: the supply and everything visible stay the same): it
     # must choose the same actions, and the same game follows.
-    assert set(_core.CORE_BOTS) == {"random", "greedy", "greedy-wealth", "solver", "expert", "rollout", "sage"}
+    assert set(_core.CORE_BOTS) == {
+        "random",
+        "greedy",
+        "greedy-wealth",
+        "solver",
+        "expert",
+        "rollout",
+        "sage",
+    }
     for seed in range(seeds):
         lineup = [bot, "random", "greedy", "random"]
         game, history = play_history(4, seed, lineup)

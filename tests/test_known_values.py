@@ -39,7 +39,7 @@ def test_captain_plunders_exactly_the_boats_on_13(start):
     state = lone_boat(start)
     state["spots"] = {"pirate_1": "blue"}
     # Full boats cannot be boarded after roll 2, so the pirate is still on the ship.
-    for k, boat in enumerate(state["boats"].values()):
+    for boat in state["boats"].values():
         boat["crew"] = ["red", "green", "yellow"]  # three players, three accomplices each
     odds = manila.evaluate(state, exact=True).boats["ginseng"]
     assert odds["plundered"] == Fraction(ON_13[start], 216)

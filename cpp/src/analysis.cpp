@@ -288,8 +288,6 @@ Outcome game_outcome(const PositionValue& v, int decider) {
     return {v.equity[d], v.win[d], v.wealth[d] - best_other};
 }
 
-// Under a rollout's key: 1 the hidden shares (the seats and the dice: RolloutLuck).
-constexpr std::uint64_t kHiddenKey = 1;
 // Under the analysis seed itself (rollouts use derive_seed(seed, i) for i from 0).
 constexpr std::uint64_t kScreenKey = 0x5C4EE7ULL << 32;
 

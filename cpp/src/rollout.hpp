@@ -15,6 +15,10 @@ namespace manila {
 
 inline constexpr double kZ95 = 1.96;
 
+// Under a rollout's key: the deal of the hidden shares a rollout from a player's view draws
+// (RolloutLuck's seats and dice take the keys after it).
+inline constexpr std::uint64_t kHiddenKey = 1;
+
 // The luck of rollout `key`: each seat's policy draws from the generator of (key, seat), and
 // every chance event from the generator of (key, voyage, roll or deal), so that rollout
 // `key` of every option sees the same dice and deals, whatever the moves before them.
@@ -38,7 +42,7 @@ class RolloutLuck {
     }
 
   private:
-    // Under a rollout's key: 1 is the analysis's hidden shares, 2.. the seats, then the dice.
+    // Under a rollout's key: kHiddenKey the hidden shares, 2.. the seats, then the dice.
     static constexpr std::uint64_t kSeatKey = 2;
     static constexpr std::uint64_t kChanceKey = 16;
     std::uint64_t key_;

@@ -254,9 +254,6 @@ int landing(const Boat& boat, int die, bool last) {
     return to == kArrived ? 2 : to == kThirteen ? 1 : 0;
 }
 
-// Under a rollout's key, as the analysis's: 1 the hidden shares.
-constexpr std::uint64_t kHiddenKey = 1;
-
 // Whether any player but `viewer` holds a share dealt face down.
 bool hides_shares(const Board& b, int viewer) {
     for (int p = 0; p < b.num_players; ++p)

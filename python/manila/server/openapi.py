@@ -72,6 +72,9 @@ def _flag(name: str, description: str) -> dict[str, Any]:
     }
 
 
+# The options the rollout routes (analyse, value, review) share.
+_POLICY = {"enum": list(POLICIES), "default": DEFAULT_POLICY}
+_SEED = {"type": "integer", "minimum": 0, "default": 0}
 _TABLE = {
     "type": "object",
     "description": "a table (the JSON of state.observation(p): docs/observation.md) "
@@ -93,7 +96,7 @@ def _analyse_request() -> dict[str, Any]:
                 "description": "horizon game: learned (rollouts stop at the next voyage "
                 "boundary with the learned value) or rollout (played to the end)",
             },
-            "policy": {"enum": list(POLICIES), "default": DEFAULT_POLICY},
+            "policy": _POLICY,
             "rollouts": {
                 "type": "integer",
                 "minimum": 1,
@@ -101,7 +104,7 @@ def _analyse_request() -> dict[str, Any]:
                 "description": "per option; absent: until the best two options' diff_ci95 "
                 "reaches 1 peso (of equity at horizon game), or the time limit",
             },
-            "seed": {"type": "integer", "minimum": 0, "default": 0},
+            "seed": _SEED,
             "time_limit": {
                 "type": "number",
                 "exclusiveMinimum": 0,
@@ -155,7 +158,7 @@ def _value_request() -> dict[str, Any]:
         "additionalProperties": False,
         "properties": {
             "table": _TABLE,
-            "policy": {"enum": list(POLICIES), "default": DEFAULT_POLICY},
+            "policy": _POLICY,
             "rollouts": {
                 "type": "integer",
                 "minimum": 1,
@@ -163,7 +166,7 @@ def _value_request() -> dict[str, Any]:
                 "default": DEFAULT_ROLLOUTS,
                 "description": "play-outs from a moment where placements remain",
             },
-            "seed": {"type": "integer", "minimum": 0, "default": 0},
+            "seed": _SEED,
         },
     }
 
@@ -205,8 +208,8 @@ def _review_request() -> dict[str, Any]:
             },
             "horizon": {"enum": list(HORIZONS), "default": "game"},
             "value": {"enum": list(VALUE_SOURCES), "default": VALUE_SOURCES[0]},
-            "policy": {"enum": list(POLICIES), "default": DEFAULT_POLICY},
-            "seed": {"type": "integer", "minimum": 0, "default": 0},
+            "policy": _POLICY,
+            "seed": _SEED,
             "quick": {
                 "type": "boolean",
                 "default": True,

@@ -11,8 +11,8 @@ from helpers.hidden import others_shares, reshuffle_others
 from helpers.solver_reference import _game_name, arrival_odds, differences, game_setup
 from manila import _core
 from manila.bots import bots_for, make_bot
+from manila.bots.solver import SolverBot
 from manila.game import Game
-from manila.game.solver import SolverBot
 
 
 def play(seed, lineup, on_move=None):

@@ -18,12 +18,12 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
 
 # After these imports manila.sweep, manila.simulate and manila.ladder are the functions,
 # not the submodules (import from manila.sweep to reach the rest of it).
+from .bots.builtin import GreedyBot, RandomBot
 from .common.cancel import Cancelled, CancelToken, cancellable
 from .common.errors import Problem, StateError
 from .common.version import __version__ as __version__
 from .common.vocab import GOODS, SPOTS
 from .game.analysis import Analysis, analyse
-from .game.bots import GreedyBot, RandomBot
 from .game.engine import Game, IllegalActionError
 from .game.ladder import LadderResult, ladder
 from .game.review import Review, review

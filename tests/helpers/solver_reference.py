@@ -1,9 +1,9 @@
 """A reference for the ``solver`` bot: the Python SolverBot the C++ policy replaced
-(manila/game/solver.py now asks _core.solver_action). Kept beside the tests only, to check
+(manila/bots/solver.py now asks _core.solver_action). Kept beside the tests only, to check
 the C++ bot move for move (tests/test_solver_bot.py, benchmarks/solver_check.py) and to
 time the Python path (benchmarks/ladder_speed.py). Not part of the package.
 
-It decides by the rules in manila/game/solver.py's docstring.
+It decides by the rules in manila/bots/solver.py's docstring.
 
 Deterministic: no randomness, so the same game gives the same moves.
 """

@@ -7,8 +7,8 @@ import json
 import sys
 from typing import IO, Any, Callable, Optional
 
+from ..bots.builtin import bot_names
 from ..common.progress import ProgressBar, terminal_bar
-from ..game.bots import bot_names
 from ..game.ladder import Sprt, ladder
 from ..game.simulate import SimulationResult, simulate
 from ..voyage.board import Rules

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union, cast
 
 from .. import _core
-from .bots import bot_factory, bot_seed, is_core_bot
+from ..bots.builtin import bot_factory, bot_seed, is_core_bot
 from .engine import Game, IllegalActionError, RulesLike
 from .simulate import lineup_of
 from .view import PlayerView

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
-from .bots import Bot
 from .engine import Game, State
 from .view import PlayerView
+
+if TYPE_CHECKING:  # the game layer needs no bot to run; bots build on it
+    from ..bots.builtin import Bot
 
 
 def play(

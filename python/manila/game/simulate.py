@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
 from .. import _core
-from .bots import BotFactory, bot_factory, bot_seed, is_core_bot
+from ..bots.builtin import BotFactory, bot_factory, bot_seed, is_core_bot
 from .engine import Game, RulesLike
 from .view import PlayerView
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..bots.builtin import bot_names
 from ..common.version import __version__
 from ..common.vocab import (
     ARRIVED,
@@ -20,7 +21,6 @@ from ..common.vocab import (
     THIRTEEN_OPTIONS,
 )
 from ..game.analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES
-from ..game.bots import bot_names
 from ..game.review import CLASSES
 from ..game.value import DEFAULT_ROLLOUTS
 from ..voyage.evaluation import TABLE_SPOTS

@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from .. import _core
+from ..bots.builtin import Bot, bot_names, bot_seed, make_bot
 from ..common.errors import Problem
 from ..common.text import did_you_mean
 from ..common.vocab import GOODS, PLAYER_COUNTS
 from ..game.analysis import analyse
-from ..game.bots import Bot, bot_names, bot_seed, make_bot
 from ..game.engine import (
     SERIAL_VERSION,
     Game,

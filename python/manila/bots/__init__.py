@@ -1,6 +1,6 @@
-"""``manila.bots``, the public path: Bots for manila.Game. It lives in :mod:`manila.game.bots`."""
+"""``manila.bots``, the public path: Bots for manila.Game. They live in :mod:`manila.bots.builtin`."""
 
-from .game.bots import (
+from .builtin import (
     Bot,
     BotFactory,
     GreedyBot,

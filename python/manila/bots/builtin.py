@@ -27,7 +27,7 @@ Four are built in, all running in C++:
     The greedy bot valuing placements, boarding, pilots and plunder in wealth.
 
 ``solver``
-    The placement-round search and the advice, valued in wealth (``manila.game.solver``).
+    The placement-round search and the advice, valued in wealth (``manila.bots.solver``).
 
 A simulation with only built-in bots runs entirely in C++ (``manila.simulate``); a game
 played in Python with the same bots and seeds (``manila.game.play`` with
@@ -51,8 +51,8 @@ from typing import Any, Callable, Protocol, cast
 
 from .. import _core
 from ..common.text import did_you_mean
+from ..game.view import PlayerView
 from .solver import SolverBot
-from .view import PlayerView
 
 # What a bot is handed: its own player's view, and nothing else.
 Seat = PlayerView

@@ -16,9 +16,9 @@ import os
 import time
 
 from manila import _core
+from manila.arena.simulate import game_seed, simulate
 from manila.bots import bots_for
 from manila.game import Game, play
-from manila.game.simulate import game_seed, simulate
 from timing import best_time
 
 

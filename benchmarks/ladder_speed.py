@@ -24,7 +24,7 @@ import os
 import sys
 import time
 
-from manila.game.ladder import ladder
+from manila.arena.ladder import ladder
 
 MIXES = [
     ("random,random,random,random", "C++"),

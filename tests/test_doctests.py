@@ -22,7 +22,7 @@ WITH_EXAMPLES = [
 
 def test_the_package_has_examples():
     # The top-level module and the main entry points each show one.
-    assert {"manila.voyage.advice", "manila.sweeps.sweep", "manila.game.simulate"} <= set(WITH_EXAMPLES)
+    assert {"manila.voyage.advice", "manila.sweeps.sweep", "manila.arena.simulate"} <= set(WITH_EXAMPLES)
 
 
 @pytest.mark.parametrize("name", ["manila", *WITH_EXAMPLES])

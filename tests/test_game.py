@@ -13,6 +13,7 @@ import pytest
 import manila
 import manila.common.vocab
 from manila import _core
+from manila.arena.simulate import game_seed, simulate
 from manila.bots import GreedyBot, RandomBot, bots_for, make_bot
 from manila.game import (
     ACTION_NAMES,
@@ -26,7 +27,6 @@ from manila.game import (
     action_name,
     play,
 )
-from manila.game.simulate import game_seed, simulate
 from manila.view import PlayerView
 
 PRICES = {0, 5, 10, 20, 30}

@@ -7,10 +7,10 @@ import pytest
 
 from helpers import ladder_bots
 from manila import _core
+from manila.arena.ladder import Sprt, _Ratings, ladder, seating, wilson_interval
 from manila.bots import bot_names, register_bot
 from manila.cli import main
 from manila.game import IllegalActionError
-from manila.game.ladder import Sprt, _Ratings, ladder, seating, wilson_interval
 
 KEYS = {"games", "wins", "win_rate", "ci95", "mean_wealth", "rating"}
 
@@ -77,7 +77,7 @@ def test_registered_bots_join_the_ladder():
         result = ladder(players=3, bots="first-legal,random,greedy", games=3, seed=1)
         assert result.bots["first-legal"].games == 3
     finally:
-        from manila.game import bots
+        from manila.bots import builtin as bots
 
         del bots._REGISTRY["first-legal"]
 

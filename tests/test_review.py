@@ -18,9 +18,9 @@ import manila
 from helpers.hidden import expected_nets
 from helpers.serving import call, serving
 from manila import _core
+from manila.arena.simulate import simulate
 from manila.game.engine import Game, State
 from manila.game.review import THRESHOLDS, Review, _t95, loss_class, pooled_losses, review
-from manila.game.simulate import simulate
 from manila.game.view import PlayerView
 
 GOLDEN = Path(__file__).parent / "golden"

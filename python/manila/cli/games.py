@@ -7,10 +7,10 @@ import json
 import sys
 from typing import IO, Any, Callable, Optional
 
+from ..arena.ladder import Sprt, ladder
+from ..arena.simulate import SimulationResult, simulate
 from ..bots.builtin import bot_names
 from ..common.progress import ProgressBar, terminal_bar
-from ..game.ladder import Sprt, ladder
-from ..game.simulate import SimulationResult, simulate
 from ..voyage.board import Rules
 from .rules import add_rule_arguments, rules_from_args, rules_text
 

@@ -1,6 +1,6 @@
 """Review of a recorded game (docs/review.md): every decision against the best, and luck.
 
-    >>> from manila.game.simulate import simulate
+    >>> from manila.arena.simulate import simulate
     >>> records = []
     >>> _ = simulate(players=3, games=1, bots="greedy", seed=1, record=records.append)
     >>> result = review(records[0], rollouts=2, luck_rollouts=2)

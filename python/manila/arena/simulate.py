@@ -21,8 +21,8 @@ from typing import Any, Callable, Optional, Union
 
 from .. import _core
 from ..bots.builtin import BotFactory, bot_factory, bot_seed, is_core_bot
-from .engine import Game, RulesLike
-from .view import PlayerView
+from ..game.engine import Game, RulesLike
+from ..game.view import PlayerView
 
 RECORD_VERSION = 1
 BotSpec = Union[str, BotFactory]

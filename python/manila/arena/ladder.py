@@ -50,9 +50,9 @@ from typing import Any, Callable, Optional, Union, cast
 
 from .. import _core
 from ..bots.builtin import bot_factory, bot_seed, is_core_bot
-from .engine import Game, IllegalActionError, RulesLike
+from ..game.engine import Game, IllegalActionError, RulesLike
+from ..game.view import PlayerView
 from .simulate import lineup_of
-from .view import PlayerView
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975
 

@@ -7,7 +7,7 @@ pytest.importorskip("gymnasium")
 from gymnasium.vector import AutoresetMode
 
 from manila import VectorEnv
-from manila.game.gym_vector import ManilaVectorEnv
+from manila.rl.gym_vector import ManilaVectorEnv
 
 
 def test_spaces_and_autoreset_follow_the_vector_env():

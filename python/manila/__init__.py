@@ -29,7 +29,7 @@ from .game.analysis import Analysis, analyse
 from .game.engine import Game, IllegalActionError
 from .game.review import Review, review
 from .game.value import Value, value
-from .game.vector_env import VectorEnv
+from .rl.vector_env import VectorEnv
 from .sweeps.enumerate import enumerate_starts, reachable
 from .sweeps.pattern import Pattern
 from .sweeps.starts import rank_starts

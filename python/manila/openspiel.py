@@ -1,5 +1,5 @@
-"""``manila.openspiel``, the public path: The game for OpenSpiel (registered as ``python_manila`` on import; the ``openspiel`` extra). It lives in :mod:`manila.game.openspiel`."""
+"""``manila.openspiel``, the public path: The game for OpenSpiel (registered as ``python_manila`` on import; the ``openspiel`` extra). It lives in :mod:`manila.rl.openspiel`."""
 
-from .game.openspiel import DEFAULT_PLAYERS, GAME_TYPE, SHORT_NAME, ManilaGame, ManilaObserver, ManilaState
+from .rl.openspiel import DEFAULT_PLAYERS, GAME_TYPE, SHORT_NAME, ManilaGame, ManilaObserver, ManilaState
 
 __all__ = ["DEFAULT_PLAYERS", "GAME_TYPE", "SHORT_NAME", "ManilaGame", "ManilaObserver", "ManilaState"]

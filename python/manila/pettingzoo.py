@@ -1,5 +1,5 @@
-"""``manila.pettingzoo``, the public path: The game as a PettingZoo AEC environment (the ``rl`` extra). It lives in :mod:`manila.game.pettingzoo`."""
+"""``manila.pettingzoo``, the public path: The game as a PettingZoo AEC environment (the ``rl`` extra). It lives in :mod:`manila.rl.pettingzoo`."""
 
-from .game.pettingzoo import NUM_PLAYER_ACTIONS, env, raw_env
+from .rl.pettingzoo import NUM_PLAYER_ACTIONS, env, raw_env
 
 __all__ = ["NUM_PLAYER_ACTIONS", "env", "raw_env"]

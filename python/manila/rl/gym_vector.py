@@ -1,6 +1,6 @@
 """Manila as a Gymnasium vector environment: one learning seat, built-in bots at the others.
 
-    >>> from manila.game.gym_vector import ManilaVectorEnv
+    >>> from manila.rl.gym_vector import ManilaVectorEnv
     >>> envs = ManilaVectorEnv(4, players=4, opponents="greedy")
     >>> obs, infos = envs.reset(seed=1)
     >>> obs.shape, infos["action_mask"].shape
@@ -36,12 +36,12 @@ try:
     from gymnasium.vector import AutoresetMode, VectorEnv
     from gymnasium.vector.utils import batch_space
 except ImportError as exc:  # pragma: no cover - only without the extra
-    raise ImportError("manila.game.gym_vector needs Gymnasium: pip install 'manila[rl]'") from exc
+    raise ImportError("manila.rl.gym_vector needs Gymnasium: pip install 'manila[rl]'") from exc
 
-from .engine import RulesLike
+from ..game.engine import RulesLike
+from ..game.view import observation_low
 from .vector_env import NUM_PLAYER_ACTIONS
 from .vector_env import VectorEnv as CoreVectorEnv
-from .view import observation_low
 
 
 class ManilaVectorEnv(VectorEnv):

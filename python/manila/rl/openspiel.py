@@ -46,7 +46,7 @@ except ImportError as exc:  # pragma: no cover - only without the extra
     raise ImportError("manila.openspiel needs OpenSpiel: pip install 'manila[openspiel]'") from exc
 
 from .. import _core
-from .view import observation_layout, observation_size
+from ..game.view import observation_layout, observation_size
 
 SHORT_NAME = "python_manila"
 DEFAULT_PLAYERS = 4

@@ -37,9 +37,9 @@ try:
 except ImportError as exc:  # pragma: no cover - only without the extra
     raise ImportError("manila.pettingzoo needs PettingZoo: pip install 'manila[rl]'") from exc
 
-from .engine import IllegalActionError, RulesLike, State
+from ..game.engine import IllegalActionError, RulesLike, State
+from ..game.view import observation_low, observation_size
 from .vector_env import NUM_PLAYER_ACTIONS, VectorEnv
-from .view import observation_low, observation_size
 
 __all__ = ["NUM_PLAYER_ACTIONS", "env", "raw_env"]
 

@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
-from .engine import Game, RulesLike, State
+from ..game.engine import Game, RulesLike, State
 
 NUM_PLAYER_ACTIONS: int = _core.NUM_PLAYER_ACTIONS
 

@@ -15,8 +15,8 @@ import sys
 import time
 
 from manila import _core
+from manila.analysis.analysis import analyse
 from manila.game import Game, State
-from manila.game.analysis import analyse
 
 # (horizon, value): the goal in seconds (None: a "before" row, no goal).
 MODES = {("voyage", "learned"): 2.0, ("game", "rollout"): None, ("game", "learned"): 2.0}

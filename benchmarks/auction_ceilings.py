@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 
 from manila import _core
+from manila.analysis.analysis import analyse
 from manila.game import Game, State
-from manila.game.analysis import analyse
 
 
 def auctions(games: int, voyage: int) -> list[State]:

@@ -13,8 +13,8 @@ import statistics
 import time
 from typing import Any
 
+from manila.analysis.review import pooled_losses, review
 from manila.arena.simulate import simulate
-from manila.game.review import pooled_losses, review
 
 
 def six_voyage_games(count: int, bots: str, seed: int) -> list[dict[str, Any]]:

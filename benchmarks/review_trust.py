@@ -19,8 +19,8 @@ import statistics
 import time
 from typing import Any, Optional
 
+from manila.analysis.review import Review, pooled_losses, review
 from manila.arena.simulate import simulate
-from manila.game.review import Review, pooled_losses, review
 
 BOTS = ("random", "greedy", "solver", "expert")
 

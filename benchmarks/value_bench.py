@@ -25,9 +25,9 @@ from typing import Optional
 import numpy as np
 
 from manila import _core
+from manila.analysis import value_train as vt
+from manila.analysis.value import model_info
 from manila.game import Game
-from manila.game import value_train as vt
-from manila.game.value import model_info
 
 
 def speed() -> None:

@@ -14,8 +14,8 @@ import pytest
 import manila
 from helpers.serving import call, serving
 from manila import _core
+from manila.analysis.analysis import analyse, render_analysis
 from manila.game import Game, State
-from manila.game.analysis import analyse, render_analysis
 from manila.game.table import TableError, table_state
 
 

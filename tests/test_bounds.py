@@ -214,7 +214,7 @@ def test_an_office_worth_nothing_prints_no_negative_zero():
     analysis = types.SimpleNamespace(
         decider="p0", kind="auction", horizon="voyage", worth=0, options={"pass": option, "up to 1": option}
     )
-    from manila.game.analysis import _auction_words
+    from manila.analysis.analysis import _auction_words
 
     (words,) = _auction_words(analysis)
     assert "-0.00" not in words and "up to 1 is 0.00 ± 0.00 pesos worse than passing" in words

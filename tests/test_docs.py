@@ -137,7 +137,7 @@ def test_the_analysis_examples_print_what_they_show(page):
     """Each shown line (the README shortens with ...) is what the command prints today."""
     import json
 
-    from manila.game.analysis import analyse, render_analysis
+    from manila.analysis.analysis import analyse, render_analysis
 
     examples = list(analysis_examples((ROOT / page).read_text(encoding="utf-8")))
     assert len(examples) == 2
@@ -154,7 +154,7 @@ SECONDS = re.compile(r", [\d.]+ s$", re.M)  # the one part of the report that is
 def test_the_review_example_prints_what_it_shows():
     """docs/review.md's report of a golden game, and the sentence README and the page's
     opening quote from it, are what `python -m manila review` prints today."""
-    from manila.game.review import render_review, review
+    from manila.analysis.review import render_review, review
 
     page = (DOCS / "review.md").read_text(encoding="utf-8")
     command = f"python -m manila review {REVIEWED} --worst 5"

@@ -19,8 +19,8 @@ from helpers.advice_reference import advice_reference
 from helpers.hidden import deals_seen_by, expected_nets
 from helpers.serving import call, serving
 from manila import _core
+from manila.analysis.analysis import analyse
 from manila.game import Game, State
-from manila.game.analysis import analyse
 from manila.game.view import PlayerView
 
 Play = Callable[[State], int]

@@ -18,9 +18,9 @@ import manila
 from helpers.hidden import expected_nets
 from helpers.serving import call, serving
 from manila import _core
+from manila.analysis.review import THRESHOLDS, Review, _t95, loss_class, pooled_losses, review
 from manila.arena.simulate import simulate
 from manila.game.engine import Game, State
-from manila.game.review import THRESHOLDS, Review, _t95, loss_class, pooled_losses, review
 from manila.game.view import PlayerView
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -307,7 +307,7 @@ def test_cli_json_and_report(tmp_path: Path) -> None:
 
 
 def test_report_lists_the_worst_first(mixed: Review) -> None:
-    from manila.game.review import render_review
+    from manila.analysis.review import render_review
 
     text = render_review(mixed, limit=3)
     assert "luck" in text and "costliest" in text
@@ -318,7 +318,7 @@ def test_report_lists_the_worst_first(mixed: Review) -> None:
 
 def test_plot(mixed: Review, tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    from manila.game.review import plot_review
+    from manila.analysis.review import plot_review
 
     fig = plot_review(mixed)
     fig.savefig(tmp_path / "review.png")

@@ -19,9 +19,9 @@ import pytest
 import manila
 from helpers.serving import call, serving
 from manila import _core
+from manila.analysis import value_train as vt
+from manila.analysis.value import model_info
 from manila.game import Game, State
-from manila.game import value_train as vt
-from manila.game.value import model_info
 from manila.game.view import PlayerView
 
 ROOT = Path(__file__).resolve().parent.parent

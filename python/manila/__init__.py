@@ -18,6 +18,9 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
 
 # After these imports manila.sweep, manila.simulate and manila.ladder are the functions,
 # not the submodules (import from manila.sweep to reach the rest of it).
+from .analysis.analysis import Analysis, analyse
+from .analysis.review import Review, review
+from .analysis.value import Value, value
 from .arena.ladder import LadderResult, ladder
 from .arena.simulate import SimulationResult, simulate
 from .bots.builtin import GreedyBot, RandomBot
@@ -25,10 +28,7 @@ from .common.cancel import Cancelled, CancelToken, cancellable
 from .common.errors import Problem, StateError
 from .common.version import __version__ as __version__
 from .common.vocab import GOODS, SPOTS
-from .game.analysis import Analysis, analyse
 from .game.engine import Game, IllegalActionError
-from .game.review import Review, review
-from .game.value import Value, value
 from .rl.vector_env import VectorEnv
 from .sweeps.enumerate import enumerate_starts, reachable
 from .sweeps.pattern import Pattern

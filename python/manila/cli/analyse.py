@@ -8,9 +8,9 @@ import argparse
 import json
 import sys
 
+from ..analysis.analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES, analyse, render_analysis
 from ..common.inputs import InputError, parse_json, read_text, source_name
 from ..common.progress import terminal_bar
-from ..game.analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES, analyse, render_analysis
 from .output import add_output_flags, wants_json
 
 # Rollouts shown as progress once the analysis has taken this long (seconds).

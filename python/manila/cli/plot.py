@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..game.review import plot_review
+from ..analysis.review import plot_review
 from ..sweeps.enumerate import position_code
 from ..sweeps.plot import heatmap, starts_chart
 from .review import add_review_arguments, review_records, selected_records

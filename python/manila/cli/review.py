@@ -9,9 +9,9 @@ import json
 import sys
 from typing import Any, Optional
 
+from ..analysis.analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES
+from ..analysis.review import Review, render_review, review
 from ..common.progress import ProgressBar, terminal_bar
-from ..game.analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES
-from ..game.review import Review, render_review, review
 from .output import add_output_flags, wants_json
 from .replay import read_records
 

@@ -9,10 +9,10 @@ import json
 import sys
 from pathlib import Path
 
+from ..analysis.analysis import DEFAULT_POLICY, POLICIES
+from ..analysis.value import DEFAULT_ROLLOUTS, value
 from ..common.inputs import InputError, parse_json, read_text, source_name
 from ..common.progress import terminal_bar
-from ..game.analysis import DEFAULT_POLICY, POLICIES
-from ..game.value import DEFAULT_ROLLOUTS, value
 from .output import add_output_flags, wants_json
 
 
@@ -72,7 +72,7 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from ..game.value_train import model_source, train
+    from ..analysis.value_train import model_source, train
 
     for field in ("games", "held_out", "epochs"):
         if getattr(args, field) < 1:

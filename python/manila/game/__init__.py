@@ -1,9 +1,9 @@
 """The game layer: ``manila.game``, the whole game of Manila.
 
-The engine wrapper (``State``, ``Game``, actions), a player's view, the bots, simulations,
-the ladder, and the OpenSpiel and PettingZoo integrations. What this module exports is the
-public ``manila.game``; ``manila.bots``, ``manila.view``, ``manila.openspiel`` and
-``manila.pettingzoo`` are the public paths of the others.
+The engine wrapper (``State``, ``Game``, actions), a player's table and view, and ``play``.
+The rooms built on it: ``manila.bots`` (the bots), ``manila.arena`` (simulations, the
+ladder), ``manila.rl`` (learning environments) and ``manila.analysis`` (analysis, review,
+the learned value).
 """
 
 from .engine import (

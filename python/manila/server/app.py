@@ -55,14 +55,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union, cast
 from urllib.parse import parse_qs
 
+from ..analysis.analysis import analyse
+from ..analysis.review import review
+from ..analysis.value import value as position_value
 from ..common.cancel import Cancelled, CancelToken, cancellable
 from ..common.errors import Problem, StateError
 from ..common.inputs import json_error_text, json_type, no_json_constant
 from ..common.limits import MAX_SECONDS, check_number
 from ..common.version import __version__
-from ..game.analysis import analyse
-from ..game.review import review
-from ..game.value import value as position_value
 from ..voyage.advice import advise
 from ..voyage.evaluation import evaluate
 from ..voyage.example import EXAMPLE
@@ -262,7 +262,7 @@ def _analyse(kwargs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _value_input(data: Any) -> dict[str, Any]:
-    """The arguments of manila.game.value.value from a POST /v1/value body, bounded."""
+    """The arguments of manila.analysis.value.value from a POST /v1/value body, bounded."""
     kwargs = _heavy_body(
         data, _openapi.VALUE_KEYS, "table", "the table to value (an observation or a serialized state)"
     )

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..analysis.analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES
+from ..analysis.review import CLASSES
+from ..analysis.value import DEFAULT_ROLLOUTS
 from ..bots.builtin import bot_names
 from ..common.version import __version__
 from ..common.vocab import (
@@ -20,9 +23,6 @@ from ..common.vocab import (
     SPOTS,
     THIRTEEN_OPTIONS,
 )
-from ..game.analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES
-from ..game.review import CLASSES
-from ..game.value import DEFAULT_ROLLOUTS
 from ..voyage.evaluation import TABLE_SPOTS
 from ..voyage.example import EXAMPLE
 from ..voyage.position import KINDS

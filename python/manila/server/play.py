@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from .. import _core
+from ..analysis.analysis import analyse
 from ..bots.builtin import Bot, bot_names, bot_seed, make_bot
 from ..common.errors import Problem
 from ..common.text import did_you_mean
 from ..common.vocab import GOODS, PLAYER_COUNTS
-from ..game.analysis import analyse
 from ..game.engine import (
     SERIAL_VERSION,
     Game,
@@ -571,7 +571,7 @@ def hint(table: Table, time_limit: float = 4.0) -> dict[str, Any]:
 
 
 def _analysis_hint(table: Table, view: PlayerView, time_limit: float) -> dict[str, Any]:
-    """The rollout analysis of the decision (manila.game.analysis) from the player's view: the
+    """The rollout analysis of the decision (manila.analysis.analysis) from the player's view: the
     others' face-down shares are dealt anew in every rollout."""
     state = table.state
     seed = _core.derive_seed(state.game.seed, 1_000_000 + state.move_number())

@@ -9,7 +9,7 @@
     >>> all(d.loss >= 0 for d in result.decisions)
     True
 
-Every decision of every player is analysed (manila.game.analysis) against the best option:
+Every decision of every player is analysed (manila.analysis.analysis) against the best option:
 the **loss** is the value of the best option minus that of the chosen one, never negative, 0
 for the best and for forced decisions; at horizon ``"voyage"`` in pesos of wealth to the end
 of the voyage, at ``"game"`` in pesos of equity. Every chance event (a share
@@ -31,10 +31,10 @@ import numpy as np
 from .. import _core
 from ..common.limits import check_number
 from ..common.vocab import PLAYER_COUNTS
+from ..game.engine import Game, IllegalActionError, State
+from ..game.view import PlayerView
 from ..voyage.notation import format_moment, format_state
 from .analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES
-from .engine import Game, IllegalActionError, State
-from .view import PlayerView
 
 __all__ = [
     "ACCURACY_SCALE",

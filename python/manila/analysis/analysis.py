@@ -28,9 +28,9 @@ from typing import Any, Callable, Optional, Union
 
 from .. import _core
 from ..common import limits
-from .engine import State
-from .table import TableLike, table_view
-from .view import PlayerView
+from ..game.engine import State
+from ..game.table import TableLike, table_view
+from ..game.view import PlayerView
 
 __all__ = ["DEFAULT_POLICY", "HORIZONS", "POLICIES", "VALUE_SOURCES", "Analysis", "OptionValue", "analyse"]
 

@@ -25,9 +25,9 @@ from functools import lru_cache
 from typing import Any, Union
 
 from .. import _core
+from ..game.engine import State
+from ..game.table import TableLike
 from .analysis import DEFAULT_POLICY, POLICIES, _state_of, check_choice, check_number
-from .engine import State
-from .table import TableLike
 
 __all__ = ["DEFAULT_ROLLOUTS", "Value", "model_info", "value"]
 

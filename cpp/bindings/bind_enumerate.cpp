@@ -10,7 +10,7 @@
 #include "manila/enumerate.hpp"
 #include "manila/evaluator.hpp"
 #include "numpy_views.hpp"
-#include "wealth_args.hpp"
+#include "manila/wealth_args.hpp"
 
 namespace py = pybind11;
 using namespace manila;
@@ -196,7 +196,7 @@ void register_enumerate(py::module_& m) {
                 throw std::invalid_argument("positions: one row per row of goods is needed");
             Pattern pattern =
                 make_pattern(crews, spots, num_owners, thirteen_to_port, pirate_variant);
-            manila_bindings::set_wealth(pattern, wealth, prices, shares, budgets);
+            manila::set_wealth(pattern, wealth, prices, shares, budgets);
             const int n = static_cast<int>(g.size() / kNumBoats);
             // The rows were copied out of the numpy arrays above, so from here on nothing refers
             // to a Python object and other Python threads may run.

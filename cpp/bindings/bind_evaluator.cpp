@@ -10,7 +10,7 @@
 
 #include "manila/evaluator.hpp"
 #include "numpy_views.hpp"
-#include "voyage_args.hpp"
+#include "manila/voyage_args.hpp"
 
 namespace py = pybind11;
 using namespace manila;
@@ -136,7 +136,7 @@ void register_evaluator(py::module_& m) {
            int num_owners, bool thirteen_to_port, bool pirate_variant, int owner,
            int max_accomplices, int threads) {
             const Voyage v =
-                manila_bindings::make_voyage(next_roll, goods, positions, crews, spots, num_owners,
+                manila::make_voyage(next_roll, goods, positions, crews, spots, num_owners,
                                              thirteen_to_port, pirate_variant, false, {}, {}, {});
             if (v.next_roll == 3) return row(analyse(v, {owner, max_accomplices}, threads), 0);
             Table t;

@@ -4,12 +4,12 @@
 #include <vector>
 
 #include "manila/voyage.hpp"
-#include "voyage_args.hpp"
+#include "manila/voyage_args.hpp"
 
 namespace py = pybind11;
 using namespace manila;
 
-using manila_bindings::make_voyage;
+using manila::make_voyage;
 
 void register_voyage(py::module_& m) {
     py::list goods, spots;

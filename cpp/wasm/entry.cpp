@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "../bindings/voyage_args.hpp"
+#include "manila/voyage_args.hpp"
 #include "manila/advice.hpp"
 #include "manila/evaluator.hpp"
 #include "manila/rules.hpp"
@@ -103,7 +103,7 @@ manila::Voyage read_voyage(Reader& r) {
     std::vector<std::vector<int>> shares;
     for (int o = 0; o < num_owners; ++o) shares.push_back(r.next(kNumGoods));
     const std::vector<int> budgets = r.next(num_owners);
-    return manila_bindings::make_voyage(next_roll, goods, positions, crews, spots, num_owners,
+    return manila::make_voyage(next_roll, goods, positions, crews, spots, num_owners,
                                         thirteen_to_port, pirate_variant, wealth, prices, shares,
                                         budgets);
 }

@@ -1,4 +1,4 @@
-// The wealth objective's arguments as Python passes them (plain lists), checked and stored
+// The wealth objective's arguments as plain lists, checked and stored
 // into a Voyage or an enumeration Pattern: both hold the same four fields, and both the
 // Voyage constructor and analyse_rows take the same arguments.
 #pragma once
@@ -11,7 +11,7 @@
 
 #include "manila/voyage.hpp"
 
-namespace manila_bindings {
+namespace manila {
 
 // `target` has objective, price, shares and budget as manila::Voyage has them. Only the
 // shapes are checked here; the values are checked by Voyage::validate, which every entry
@@ -49,4 +49,4 @@ void set_wealth(Target& target, bool wealth, const std::vector<int>& prices,
         target.budget[o] = budgets[o] < 0 ? kUnlimited : budgets[o];
 }
 
-}  // namespace manila_bindings
+}  // namespace manila

@@ -1,5 +1,5 @@
-// A Voyage from the plain lists Python passes (goods, positions, crews as owner ids, ...):
-// shared by the Voyage constructor and the one-call analyse_voyage.
+// A Voyage from plain lists (goods, positions, crews as owner ids, ...), the form the
+// bindings and the page's entry both pass.
 #pragma once
 
 #include <stdexcept>
@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "manila/voyage.hpp"
-#include "wealth_args.hpp"
+#include "manila/wealth_args.hpp"
 
-namespace manila_bindings {
+namespace manila {
 
 // Only the shapes are checked here; Voyage::validate checks the values and names the field.
 inline manila::Voyage make_voyage(
@@ -43,4 +43,4 @@ inline manila::Voyage make_voyage(
     return v;
 }
 
-}  // namespace manila_bindings
+}  // namespace manila

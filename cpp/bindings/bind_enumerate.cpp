@@ -9,8 +9,8 @@
 
 #include "manila/enumerate.hpp"
 #include "manila/evaluator.hpp"
-#include "numpy_views.hpp"
 #include "manila/wealth_args.hpp"
+#include "numpy_views.hpp"
 
 namespace py = pybind11;
 using namespace manila;

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "manila/evaluator.hpp"
-#include "numpy_views.hpp"
 #include "manila/voyage_args.hpp"
+#include "numpy_views.hpp"
 
 namespace py = pybind11;
 using namespace manila;
@@ -137,7 +137,7 @@ void register_evaluator(py::module_& m) {
            int max_accomplices, int threads) {
             const Voyage v =
                 manila::make_voyage(next_roll, goods, positions, crews, spots, num_owners,
-                                             thirteen_to_port, pirate_variant, false, {}, {}, {});
+                                    thirteen_to_port, pirate_variant, false, {}, {}, {});
             if (v.next_roll == 3) return row(analyse(v, {owner, max_accomplices}, threads), 0);
             Table t;
             {

@@ -17,11 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "manila/voyage_args.hpp"
 #include "manila/advice.hpp"
 #include "manila/evaluator.hpp"
 #include "manila/rules.hpp"
 #include "manila/voyage.hpp"
+#include "manila/voyage_args.hpp"
 
 // MANILA_NATIVE: compiled for this machine instead, into the fuzz targets (cpp/fuzz/), which
 // call the entry points directly and keep the C++ exceptions.
@@ -104,8 +104,7 @@ manila::Voyage read_voyage(Reader& r) {
     for (int o = 0; o < num_owners; ++o) shares.push_back(r.next(kNumGoods));
     const std::vector<int> budgets = r.next(num_owners);
     return manila::make_voyage(next_roll, goods, positions, crews, spots, num_owners,
-                                        thirteen_to_port, pirate_variant, wealth, prices, shares,
-                                        budgets);
+                               thirteen_to_port, pirate_variant, wealth, prices, shares, budgets);
 }
 
 template <class Values>

@@ -12,7 +12,7 @@ import manila
 
 PACKAGE = Path(manila.__file__).parent
 # Each layer may import the layers before it, never one after it.
-LAYERS = ["common", "voyage", "sweeps", "game", "server", "cli"]
+LAYERS = ["common", "voyage", "sweeps", "game", "bots", "arena", "rl", "analysis", "server", "cli"]
 
 
 def module_name(path: Path) -> str:
@@ -114,3 +114,16 @@ def test_layers_import_only_the_layers_below():
 )
 def test_the_cycle_finder_finds_cycles(edges, expected):
     assert cycles(edges) == expected
+
+
+def test_the_distribution_name_has_one_home():
+    # pyproject.toml names the distribution; the package reads the name from its metadata
+    # and every "pip install ..." it prints uses it.
+    import tomllib
+
+    from manila.common.version import DISTRIBUTION, install_hint
+
+    pyproject = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    assert pyproject["project"]["name"] == DISTRIBUTION != "manila"
+    assert install_hint("rl") == f"pip install '{DISTRIBUTION}[rl]'"
+    assert manila.__version__ == pyproject["project"]["version"]

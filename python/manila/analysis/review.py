@@ -30,6 +30,7 @@ import numpy as np
 
 from .. import _core
 from ..common.limits import check_number
+from ..common.version import install_hint
 from ..common.vocab import PLAYER_COUNTS
 from ..game.engine import Game, IllegalActionError, State
 from ..game.view import PlayerView
@@ -709,7 +710,7 @@ def plot_review(result: Review) -> Any:
     try:
         from matplotlib.figure import Figure
     except ImportError:
-        raise ImportError("plotting needs matplotlib: pip install 'manila[plot]'") from None
+        raise ImportError(f"plotting needs matplotlib: {install_hint('plot')}") from None
     fig = Figure(figsize=(9, 4.8))
     ax = fig.add_subplot()
     at = _voyage_axis(result)

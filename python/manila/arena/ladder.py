@@ -24,7 +24,7 @@ How the games are played:
   wealth (equal wealth: equal rank), in game order, starting from openskill's default
   prior. A bot in several seats of one game enters as one team per seat, each with its
   current rating, and takes the mean of those seats' updated mu and sigma. The rating
-  needs the optional ``openskill`` package (``pip install 'manila[rating]'``); without
+  needs the optional ``openskill`` package (``pip install 'manila-boardgame[rating]'``); without
   it ratings are ``None``.
 - **Executors.** ``executor=None`` plays in this process (C++ threads for built-in bots),
   ``"threads"`` or ``"processes"`` spread chunks of games over a pool, or pass any
@@ -50,6 +50,7 @@ from typing import Any, Callable, Optional, Union, cast
 
 from .. import _core
 from ..bots.builtin import bot_factory, bot_seed, is_core_bot
+from ..common.version import install_hint
 from ..game.engine import Game, IllegalActionError, RulesLike
 from ..game.view import PlayerView
 from .simulate import lineup_of
@@ -208,7 +209,7 @@ class LadderResult:
                 f"{100 * lo:>6.1f}–{100 * hi:>5.1f}% {s.mean_wealth:>12.1f} {rating:>20}"
             )
         if not any(s.rating for s in self.bots.values()):
-            lines.append("ratings need openskill: pip install 'manila[rating]'")
+            lines.append(f"ratings need openskill: {install_hint('rating')}")
         if self.sequential is not None:
             q = self.sequential
             test = f"SPRT {q['a']} against {q['b']}, delta {q['delta']}, alpha {q['alpha']}, beta {q['beta']}"

@@ -47,21 +47,16 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Sequence
-from typing import Any, Callable, Protocol, cast
+from typing import Any, Callable, cast
 
 from .. import _core
 from ..common.text import did_you_mean
+from ..game.play import Bot
 from ..game.view import PlayerView
 from .solver import SolverBot
 
 # What a bot is handed: its own player's view, and nothing else.
 Seat = PlayerView
-
-
-class Bot(Protocol):
-    """A player: picks a legal action for the player to move, from that player's view."""
-
-    def step(self, state: PlayerView) -> int: ...
 
 
 class RandomBot:

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from ..analysis.review import plot_review
+from ..common.version import install_hint
 from ..sweeps.enumerate import position_code
 from ..sweeps.plot import heatmap, starts_chart
 from .review import add_review_arguments, review_records, selected_records
@@ -56,7 +57,7 @@ def run_plot(args: argparse.Namespace) -> int:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        print("manila: error: plotting needs matplotlib: pip install 'manila[plot]'", file=sys.stderr)
+        print(f"manila: error: plotting needs matplotlib: {install_hint('plot')}", file=sys.stderr)
         return 2
     if args.chart == "heatmap":
         good, eq, where = args.at.partition("=")

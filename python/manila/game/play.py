@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import Callable, Optional, Protocol
 
 from .engine import Game, State
 from .view import PlayerView
 
-if TYPE_CHECKING:  # the game layer needs no bot to run; bots build on it
-    from ..bots.builtin import Bot
+
+class Bot(Protocol):
+    """A player: picks a legal action for the player to move, from that player's view."""
+
+    def step(self, state: PlayerView) -> int: ...
 
 
 def play(

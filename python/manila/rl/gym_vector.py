@@ -31,12 +31,14 @@ from typing import Any, Optional, Union
 import numpy as np
 import numpy.typing as npt
 
+from ..common.version import install_hint
+
 try:
     from gymnasium import spaces
     from gymnasium.vector import AutoresetMode, VectorEnv
     from gymnasium.vector.utils import batch_space
 except ImportError as exc:  # pragma: no cover - only without the extra
-    raise ImportError("manila.rl.gym_vector needs Gymnasium: pip install 'manila[rl]'") from exc
+    raise ImportError(f"manila.rl.gym_vector needs Gymnasium: {install_hint('rl')}") from exc
 
 from ..game.engine import RulesLike
 from ..game.view import observation_low

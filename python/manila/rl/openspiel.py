@@ -40,10 +40,12 @@ from typing import Any, Optional
 
 import numpy as np
 
+from ..common.version import install_hint
+
 try:
     import pyspiel
 except ImportError as exc:  # pragma: no cover - only without the extra
-    raise ImportError("manila.openspiel needs OpenSpiel: pip install 'manila[openspiel]'") from exc
+    raise ImportError(f"manila.openspiel needs OpenSpiel: {install_hint('openspiel')}") from exc
 
 from .. import _core
 from ..game.view import observation_layout, observation_size

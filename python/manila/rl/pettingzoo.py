@@ -30,12 +30,14 @@ from typing import Any, Optional
 import numpy as np
 import numpy.typing as npt
 
+from ..common.version import install_hint
+
 try:
     from gymnasium import spaces
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
 except ImportError as exc:  # pragma: no cover - only without the extra
-    raise ImportError("manila.pettingzoo needs PettingZoo: pip install 'manila[rl]'") from exc
+    raise ImportError(f"manila.pettingzoo needs PettingZoo: {install_hint('rl')}") from exc
 
 from ..game.engine import IllegalActionError, RulesLike, State
 from ..game.view import observation_low, observation_size

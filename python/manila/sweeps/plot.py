@@ -19,6 +19,7 @@ import numpy as np
 from .. import _core
 from ..common.errors import Problem, StateError
 from ..common.text import did_you_mean
+from ..common.version import install_hint
 from ..common.vocab import GOODS
 from ..voyage.evaluation import TABLE_SPOTS
 from .enumerate import goods_triple
@@ -37,7 +38,7 @@ def _figure(**kwargs: Any) -> Figure:
     try:
         from matplotlib.figure import Figure
     except ImportError:
-        raise ImportError("plotting needs matplotlib: pip install 'manila[plot]'") from None
+        raise ImportError(f"plotting needs matplotlib: {install_hint('plot')}") from None
     return Figure(**kwargs)
 
 

@@ -30,7 +30,7 @@ Positions are stored as small integers everywhere: 0..13 for a space, 14 for a b
 has arrived in Manila. In .npz, ``positions`` (int8, one column per sailing boat, in the
 order of ``goods``); in the frame, .csv and .parquet, one column ``position_<good>`` per
 good (int8; empty / NA when the good stays home). pandas and Parquet need the extra
-``pip install 'manila[sweep]'``.
+``pip install 'manila-boardgame[sweep]'``.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ import numpy.typing as npt
 from .. import _core
 from ..common.progress import ProgressBar
 from ..common.text import is_int
+from ..common.version import install_hint
 from ..common.vocab import GOODS, Space
 from ..voyage.evaluation import OUTCOMES, TABLE_SPOTS
 from .enumerate import family, good_triples, position_name
@@ -383,7 +384,7 @@ class Sweep:
 
     @property
     def frame(self) -> pd.DataFrame:
-        """The float DataFrame (needs pandas: pip install 'manila[sweep]')."""
+        """The float DataFrame (needs pandas: the ``sweep`` extra)."""
         return self.to_frame()
 
     def save(self, path: Union[str, os.PathLike[str]], exact: bool = False) -> str:
@@ -449,7 +450,7 @@ class Sweep:
             writer.writerows(zip(*text.values()))
 
 
-SWEEP_EXTRA = "pip install 'manila[sweep]'"  # pandas, pyarrow and tqdm
+SWEEP_EXTRA = install_hint("sweep")  # pandas, pyarrow and tqdm
 
 
 def _pandas(what: str) -> Any:

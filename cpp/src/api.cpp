@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "api_internal.hpp"
+#include "manila/cancel.hpp"
 
 namespace manila {
 namespace api {
@@ -191,6 +192,8 @@ Answer call(std::string_view route, std::string_view body) {
 #else
     try {
         return api::route(route, body);
+    } catch (const Cancelled&) {
+        throw;  // the caller's own token stopped the work: no answer is due
     } catch (const std::exception& e) {
         return answer_for_exception(typeid(e), e.what());
     }

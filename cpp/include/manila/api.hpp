@@ -23,6 +23,7 @@ struct Answer {
     std::string body;  // JSON text, as Python's json.dumps writes it
 };
 
+// Cancelled (cancel.hpp) passes through: a caller that set a token wants no answer.
 Answer call(std::string_view route, std::string_view body);
 
 // The answer the server gives when the engine throws: a ValueError's 400 naming no field

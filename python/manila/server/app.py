@@ -121,6 +121,16 @@ class ApiError(Exception):
         self.headers = dict(headers or {})
 
 
+def _json_bytes(data: Any) -> bytes:
+    """An answer's body. A lone surrogate (which a \\ud800 escape in the request makes) has
+    no UTF-8: then the whole answer is written in ASCII, escapes and all."""
+    text = json.dumps(data, allow_nan=False, ensure_ascii=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(data, allow_nan=False).encode("ascii")
+
+
 def _errors(problems: list[Problem]) -> dict[str, Any]:
     return {"errors": [p.to_dict("http") for p in with_suggestions(problems)]}
 
@@ -436,8 +446,7 @@ class Handler(BaseHTTPRequestHandler):
     def _send_json(
         self, status: int, data: Any, headers: Optional[Mapping[str, str]] = None, *, head: bool = False
     ) -> None:
-        body = json.dumps(data, allow_nan=False, ensure_ascii=False).encode("utf-8")
-        self._send(status, body, JSON_TYPE, headers, head=head)
+        self._send(status, _json_bytes(data), JSON_TYPE, headers, head=head)
 
     def finish(self) -> None:
         super().finish()
@@ -605,8 +614,7 @@ class Handler(BaseHTTPRequestHandler):
         return b"".join(chunks)
 
     def _json(self, data: Any) -> tuple[int, bytes, str, dict[str, str]]:
-        body = json.dumps(data, allow_nan=False, ensure_ascii=False).encode("utf-8")
-        return 200, body, JSON_TYPE, {}
+        return 200, _json_bytes(data), JSON_TYPE, {}
 
     # ---- the routes
 
@@ -778,6 +786,8 @@ class Handler(BaseHTTPRequestHandler):
             state = as_state(given, params.get("strict", body_strict))
         except StateError as exc:
             raise ApiError(400, str(exc), problems=exc.problems) from None
+        except ValueError as exc:  # a number past int()'s limit in a notation, as elsewhere
+            raise ApiError(400, str(exc)) from None
         return self._json({"valid": True, "state": state.to_dict(), "notation": str(state)})
 
     def route_example(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:

@@ -276,3 +276,52 @@ REQUESTS = {
     "notation": notation_requests(),
     "json_text": text_requests(),
 }
+
+
+# Bodies at the edges of what the readers take, each for a reason the generators rarely hit.
+EDGES = [
+    ("/v1/nothing", b"{}"),  # no such route
+    ("/v1/" + "x" * 300, b"{}"),  # ... named in its first 200 characters
+    ("/v1/evaluate", b""),
+    ("/v1/evaluate", " \u3000\n".encode()),  # blank as Python's str.strip sees it
+    ("/v1/evaluate", b"\xef\xbb\xbf{}"),  # a byte-order mark
+    ("/v1/evaluate", b"[1, 2]"),
+    ("/v1/evaluate", b'"r1 ginseng@3"'),
+    # Numbers past int()'s 4300 digits: in a notation, and in JSON.
+    ("/v1/validate", b'{"notation": "r1 ginseng@3 silk@2 nutmeg@4 prices=jade' + b"9" * 5000 + b'"}'),
+    ("/v1/evaluate", b'{"notation": "r' + b"1" * 4301 + b' ginseng@3"}'),
+    ("/v1/evaluate", b'{"next_roll": ' + b"1" * 4301 + b"}"),
+    ("/v1/evaluate", b'{"next_roll": -' + b"1" * 4300 + b"}"),
+    ("/v1/evaluate", b'{"next_roll": 1e400, "boats": {"silk": {"position": -0.0}}}'),
+    ("/v1/evaluate", b'{"shares": {"a": {"jade": ' + b"9" * 40 + b', "silk": 1}, "b": {"jade": 3}}}'),
+    # Pilots and boarding, which the generated positions reach less often.
+    ("/v1/advise", b'{"notation": "r3 ginseng@13:a silk@9 jade@10 pirate_1=b moment=boarding"}'),
+    (
+        "/v1/advise",
+        b'{"notation": "r3 ginseng@13:a,c,d silk@13:e jade@10 pirate_1=b pirate_2=c '
+        b'moment=boarding turn=b protect=ginseng:2 variant"}',
+    ),
+    (
+        "/v1/advise",
+        b'{"notation": "r3 ginseng@12:a silk@9 jade@10 pilot_small=b moment=pilot_small", "exact": true}',
+    ),
+    ("/v1/advise", b'{"notation": "r3 ginseng@12:a silk@9 jade@10 pilot_large=b moment=pilot_large"}'),
+    # More owners than the engine holds (strict false lets them through to it): its refusal.
+    (
+        "/v1/evaluate",
+        b'{"next_roll": 3, "boats": {"jade": {"position": 1}, "silk": {"position": 2}, '
+        b'"ginseng": {"position": 6}}, "strict": false, "budget": {'
+        + b", ".join(b'"o%d": 1' % i for i in range(70))
+        + b"}}",
+    ),
+    # Misspelt names that a later pass suggests (voyage/suggest.py).
+    ("/v1/evaluate", b'{"notation": "r1 ginseng@3 silk@2 nutmeg@4 playr=a thirten=port"}'),
+    (
+        "/v1/evaluate",
+        b'{"next_roll": 1, "boats": {"silk": {"positon": 2, "crw": []}}, "rules": {"pirat_variant": 1}}',
+    ),
+    ("/v1/evaluate", b'{"notation": "r1 silk@2", "exct": true}'),
+    ("/v1/evaluate", b'{"next_roll": 1, "boats": {"a.crw": {}}, "extra_owner": 1}'),
+    # A lone surrogate in what comes back: the answer is written in ASCII.
+    ("/v1/evaluate", b'{"\\ud800": 1}'),
+]

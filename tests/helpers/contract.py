@@ -314,6 +314,18 @@ EDGES = [
         + b", ".join(b'"o%d": 1' % i for i in range(70))
         + b"}}",
     ),
+    # A fresh player (no "player") beside 63 owners, and beside 64, which the engine holds
+    # no more of (fuzz_wasm found the evaluator reading past its owner arrays there).
+    *(
+        (
+            "/v1/evaluate",
+            b'{"next_roll": 3, "boats": {"jade": {"position": 1}, "silk": {"position": 2}, '
+            b'"ginseng": {"position": 6}}, "strict": false, "budget": {'
+            + b", ".join(b'"o%d": 1' % i for i in range(n))
+            + b"}}",
+        )
+        for n in (63, 64)
+    ),
     # Misspelt names that a later pass suggests (voyage/suggest.py).
     ("/v1/evaluate", b'{"notation": "r1 ginseng@3 silk@2 nutmeg@4 playr=a thirten=port"}'),
     (

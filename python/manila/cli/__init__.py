@@ -205,7 +205,7 @@ def _parser() -> argparse.ArgumentParser:
         help="write the players' page and its engine as a static site",
         description="Write the calculator page, the engine compiled to WebAssembly and its "
         "scripts into DIR: any static web server serves them, and the page computes in the "
-        "browser, offline once loaded (docs/web.md).",
+        "browser, offline once loaded when served over HTTPS or from localhost (docs/web.md).",
     )
     web.add_arguments(wb)
     wb.set_defaults(run=web.run)

@@ -5,7 +5,7 @@ it will not where a browser cannot keep it: plain HTTP from another machine), an
 impossible board gets the page's message.
 
 Needs Debian's chromium and chromium-driver, and manila.wasm in the installation
-(cpp/wasm/build.sh; .ci/run builds it).
+(built by `pip install .`: docs/web.md).
 """
 
 from __future__ import annotations
@@ -218,7 +218,8 @@ def test_plain_http_from_another_machine_says_it_will_not_work_offline(browser, 
     offline, words = offline_note(browser)
     assert offline == "no"
     assert words.startswith("Computed in your browser: no server needed, but it will not work offline here")
-    assert "HTTPS" in words and "localhost" in words  # and how to make it
+    assert "only when it comes over HTTPS" in words  # why not here,
+    assert "serve it over HTTPS" in words and "localhost" in words  # and how to make it work
     # It still computes in the browser, exactly.
     check_against_library(read_page(browser), manila.parse(board).to_dict(), exact=True)
 

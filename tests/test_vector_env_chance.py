@@ -1,22 +1,15 @@
 """VectorEnv with explicit chance: every chance node's outcomes carry the rules' exact
 probabilities, and outcomes drawn from the games' own generators replay the default games."""
 
-import functools
-import itertools
-import math
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
 import manila
+from helpers.chance_rules import GOODS, ROLL, Layout, deal_probability, rules_chance
 from manila import _core
 from manila.game import CHANCE, TERMINAL
-from manila.view import observation_layout
-
-GOODS, PER_GOOD = 4, 3  # shares shuffled for the deal: 3 of each good (rules, set-up)
-ROLL = _core.ACTION_OFFSETS["roll"] - _core.ACTION_OFFSETS["deal"]  # the first roll outcome
-DEAL_PHASE = 0  # the phase one-hot's first entry (docs/observation.md)
 
 # (players, bots): one agent seat or several, cheap bots so that 1,000 games stay quick.
 SEATINGS = [
@@ -27,85 +20,45 @@ SEATINGS = [
 ]
 
 
-def arrangements(counts):
-    """The distinct orders of a pile holding counts[g] shares of good g."""
-    return math.factorial(sum(counts)) // math.prod(math.factorial(c) for c in counts)
-
-
-def deal_probability(dealt):
-    """The probability that a shuffled pile of 3 shares per good deals `dealt` (goods, in
-    order) first: the orders of the pile that begin so, over all its orders."""
-    left = [PER_GOOD - dealt.count(g) for g in range(GOODS)]
-    if min(left) < 0:
-        return Fraction(0)
-    return Fraction(arrangements(left), arrangements([PER_GOOD] * GOODS))
-
-
-@functools.cache
-def roll_outcomes(sailing):
-    """Every roll outcome with the boats `sailing` (flags in good order of the three boats):
-    a die 1..6 for each, the die of a boat in Manila fixed at 1 (the engine's numbering)."""
-    faces = [range(6) if s else range(1) for s in sailing]
-    return sorted(ROLL + d0 * 36 + d1 * 6 + d2 for d0, d1, d2 in itertools.product(*faces))
-
-
-class Layout:
-    def __init__(self, players):
-        sections = {name: (offset, shape) for name, offset, shape in observation_layout(players)}
-        self.phase = sections["phase"][0]
-        offset, shape = sections["boat_position"]
-        self.boats = slice(offset, offset + int(np.prod(shape)))
-        self.boats_shape = shape
-
-    def is_deal(self, obs):
-        return obs[self.phase + DEAL_PHASE] == 1
-
-    def sailing(self, obs):
-        """For the three boats that sail, in good order: not yet in Manila (last column)."""
-        rows = obs[self.boats].reshape(self.boats_shape)
-        return tuple(bool(row[-1] == 0) for row in rows if row.any())
-
-
 def check_chance_node(env, i, layout, dealt):
     """The outcomes of env i's chance node are the rules' with their exact probabilities."""
     weights = env.chance_weights[i].astype(np.int64)
     den = int(env.chance_denominators[i])
     assert den > 0 and weights.sum() == den  # the probabilities sum to exactly 1
-    obs = env.observations[i]
-    if layout.is_deal(obs):
-        before = deal_probability(dealt)
-        expected = [deal_probability([*dealt, g]) / before for g in range(GOODS)]
-        outcomes = [g for g in range(GOODS) if expected[g]]
-        probs = [expected[g] for g in outcomes]
-        kind = "deal"
-    else:
-        sailing = layout.sailing(obs)
-        assert len(sailing) == 3 and any(sailing)
-        outcomes = roll_outcomes(sailing)
-        probs = [Fraction(1, 6 ** sum(sailing))] * len(outcomes)
-        kind = "roll"
+    kind, outcomes, numerators, rule_den = rules_chance(env.observations[i], layout, dealt)
     assert np.flatnonzero(weights).tolist() == outcomes
-    # Exact: weight / den == p, cross-multiplied.
-    numerators = np.array([p.numerator for p in probs], np.int64)
-    denominators = np.array([p.denominator for p in probs], np.int64)
-    assert (weights[outcomes] * denominators == numerators * den).all()
+    assert (weights[outcomes] * rule_den == numerators * den).all()  # exact, cross-multiplied
     return kind
 
 
-def play(env, seed, policy_seed, layout=None, tally=None):
-    """Plays env's games from reset(seed) to their end (no autoreset): each agent decision by
-    env i's own generator, each chance outcome (explicit chance) from the game's generator,
-    checked against the rules. Returns each game's history and rewards."""
+def policy(env, masks):
+    """A legal action in every env at an agent's decision, pseudo-random but a function of the
+    game and the agent's decisions so far alone: the same in the same game, whatever else the
+    batch does (0 elsewhere)."""
+    with np.errstate(over="ignore"):  # the hash wraps around on purpose
+        h = env.game_seeds * np.uint64(0x9E3779B97F4A7C15) + env.steps.astype(np.uint64) * np.uint64(
+            0xBF58476D1CE4E5B9
+        )
+    rows, legal = np.nonzero(masks)  # row by row, in action order
+    if not len(legal):
+        return np.zeros(len(masks), np.int64)
+    counts = np.bincount(rows, minlength=len(masks))
+    first = np.cumsum(counts) - counts
+    r = ((h >> np.uint64(33)) % np.maximum(counts, 1).astype(np.uint64)).astype(np.int64)
+    return np.where(counts > 0, legal[np.minimum(first + r, len(legal) - 1)], 0)
+
+
+def play(env, seed, layout=None, tally=None):
+    """Plays env's games from reset(seed) to their end (no autoreset): agent decisions by
+    `policy`, each chance outcome (explicit chance) from the game's generator, checked against
+    the rules. Returns each game's history and rewards."""
     n = env.num_envs
-    obs, masks = env.reset(seed)
-    policies = [np.random.default_rng([policy_seed, i]) for i in range(n)]
+    _, masks = env.reset(seed)
     dealt = [[] for _ in range(n)]
     deal_products = [Fraction(1)] * n
     rewards = [None] * n
     while not env.dones.all():
-        actions = np.zeros(n, np.int64)
-        for i in np.flatnonzero(env.to_move >= 0):
-            actions[i] = policies[i].choice(np.flatnonzero(masks[i]))
+        actions = policy(env, masks)
         if env.explicit_chance:
             chance = np.flatnonzero(env.is_chance)
             assert not masks[chance].any()
@@ -117,11 +70,13 @@ def play(env, seed, policy_seed, layout=None, tally=None):
                 k = int(drawn[i])
                 assert env.chance_weights[i, k] > 0
                 if kind == "deal":
-                    deal_products[i] *= Fraction(int(env.chance_weights[i, k]), int(env.chance_denominators[i]))
+                    deal_products[i] *= Fraction(
+                        int(env.chance_weights[i, k]), int(env.chance_denominators[i])
+                    )
                     dealt[i].append(k)
                 actions[i] = k
         was_done = env.dones.copy()
-        obs, masks, step_rewards, dones, _ = env.step(actions)
+        _, masks, step_rewards, dones, _ = env.step(actions)
         for i in np.flatnonzero(dones & ~was_done):
             rewards[i] = step_rewards[i].tolist()
             assert rewards[i] == env.state(i).returns()
@@ -129,7 +84,7 @@ def play(env, seed, policy_seed, layout=None, tally=None):
         players = env.players
         for i in range(n):
             assert len(dealt[i]) == 2 * players
-            assert deal_products[i] == deal_probability(dealt[i])
+            assert deal_products[i] == deal_probability(tuple(dealt[i]))
     return [(env.state(i).history(), rewards[i]) for i in range(n)]
 
 
@@ -141,8 +96,8 @@ def test_a_thousand_games_have_the_rules_chance_and_replay_the_default_games():
         kwargs = {"players": players, "bots": bots, "autoreset": False}
         explicit = manila.VectorEnv(50, explicit_chance=True, **kwargs)
         default = manila.VectorEnv(50, **kwargs)
-        got = play(explicit, batch, policy_seed=batch, layout=Layout(players), tally=tally)
-        assert got == play(default, batch, policy_seed=batch)  # same actions, chance, wealth
+        got = play(explicit, batch, layout=Layout(players), tally=tally)
+        assert got == play(default, batch)  # the same actions, chance and final wealth
         games += len(got)
         shares_dealt += 2 * players * len(got)
     assert games == 1000

@@ -16,8 +16,8 @@
 // that moved last (the first agent seat before any move), and its row of chance weights
 // holds every chance outcome's exact probability as weight / denominator (outcome k is the
 // engine's action action::kDeal + k, as in the OpenSpiel game; weight 0: impossible). The
-// caller then gives an outcome in place of an action. Outcomes drawn by sample_chance (each game's own
-// generator, as the default draws them) replay the default env's games exactly.
+// caller then gives an outcome in place of an action. Outcomes drawn by sample_chance (each game's
+// own generator, as the default draws them) replay the default env's games exactly.
 //
 // Automatic reset. When an action ends a game, that step's rewards row holds every seat's
 // final reward (RewardKind) and done is 1; the observation, mask and seat to move are
@@ -97,7 +97,7 @@ class VectorEnv {
     std::vector<float>& rewards() { return rewards_; }     // num_envs x players
     // num_envs x observation_size, rows written only where done.
     std::vector<float>& final_observations() { return final_obs_; }
-    std::vector<std::uint8_t>& dones() { return dones_; }                // num_envs
+    std::vector<std::uint8_t>& dones() { return dones_; }  // num_envs
     // The agent seat to move, kChancePlayer at a chance node (explicit chance only).
     std::vector<std::int32_t>& to_move() { return to_move_; }
     std::vector<std::uint64_t>& game_seeds() { return game_seeds_; }     // of the current games

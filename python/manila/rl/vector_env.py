@@ -127,7 +127,8 @@ class VectorEnv:
     ):
         self.game = Game(players=players, rules=rules)  # checks players and rules
         if not isinstance(reward, str):
-            raise ValueError(f"reward: one of {', '.join(map(repr, REWARDS))}, got {reward!r}")
+            choices = ", ".join(f'"{r}"' for r in REWARDS)  # as the engine names them
+            raise ValueError(f"reward: one of {choices}, got {reward!r}")
         self._env = _core.VectorEnv(
             num_envs,
             players=players,
@@ -239,7 +240,8 @@ class VectorEnv:
     @property
     def is_chance(self) -> npt.NDArray[np.bool_]:
         """Which envs are at a chance node (explicit chance; a new array)."""
-        return self._env.to_move == CHANCE
+        chance: npt.NDArray[np.bool_] = self._env.to_move == CHANCE
+        return chance
 
     @property
     def chance_weights(self) -> npt.NDArray[np.int32]:

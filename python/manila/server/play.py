@@ -30,7 +30,7 @@ from typing import Any, Optional
 
 from .. import _core
 from ..analysis.analysis import analyse
-from ..bots.builtin import Bot, bot_names, bot_seed, make_bot
+from ..bots.builtin import bot_names, bot_seed, make_bot
 from ..common.errors import Problem
 from ..common.text import did_you_mean
 from ..common.vocab import GOODS, PLAYER_COUNTS
@@ -46,6 +46,7 @@ from ..game.engine import (
     replay,
     unnamed_reason,
 )
+from ..game.play import Bot
 from ..game.view import PlayerView
 from ..voyage.advice import advise
 from .names import spot_label

@@ -28,12 +28,11 @@ def play(
     if len(bots) != game.players:
         raise ValueError(f"bots: one per seat is needed, {game.players} in all, got {len(bots)}")
     state = game.new_initial_state() if state is None else state
-    views = [PlayerView(state, p) for p in range(game.players)]
     while not state.is_terminal():
         if state.is_chance_node():
             a = state.sample_chance()
         else:
-            a = bots[state.current_player()].step(views[state.current_player()])
+            a = bots[state.current_player()].step(PlayerView(state, state.current_player()))
         if on_action is not None:
             on_action(state, a)
         state.apply_action(a)

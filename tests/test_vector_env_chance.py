@@ -1,7 +1,10 @@
 """VectorEnv with explicit chance: every chance node's outcomes carry the rules' exact
 probabilities, and outcomes drawn from the games' own generators replay the default games."""
 
+import random
+import re
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,7 +12,9 @@ import pytest
 import manila
 from helpers.chance_rules import GOODS, ROLL, Layout, deal_probability, rules_chance
 from manila import _core
+from manila.bots import bot_seed
 from manila.game import CHANCE, TERMINAL
+from manila.game.play import play as play_game
 
 # (players, bots): one agent seat or several, cheap bots so that 1,000 games stay quick.
 SEATINGS = [
@@ -186,3 +191,15 @@ def test_without_autoreset_a_finished_game_clears_its_chance_row():
         env.step(env.sample_actions(rng))
     assert (env.to_move == TERMINAL).all() and not env.chance_weights.any()
     assert not env.chance_denominators.any() and not env.masks.any()
+
+
+def test_the_examples_in_docs_rl_run():
+    # The explicit-chance loop, and the bot interface's example playing a whole game.
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
+    loop, bot = re.findall(r"```python\n(.*?)```", text, re.S)
+    exec(compile(loop, "docs/rl.md", "exec"), {})
+    scope = {"random": random, "manila": manila}
+    exec(compile(bot, "docs/rl.md", "exec"), scope)
+    game = manila.Game(players=3, seed=1)
+    state = play_game(game, [scope["MyBot"](bot_seed(1, s)) for s in range(3)])
+    assert state.is_terminal()

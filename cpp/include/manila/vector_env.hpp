@@ -48,7 +48,7 @@ inline constexpr int kNumPlayerActions = action::kDeal;
 // The chance outcomes: outcome k is the engine's action action::kDeal + k.
 inline constexpr int kNumChanceOutcomes = action::kNumActions - action::kDeal;
 
-// What a seat is paid when its game ends (MANILA.md part 1 rule 13, part 6): its final
+// What a seat is paid when its game ends (docs/rules.md, docs/value.md): its final
 // wealth; its share of the win (1 among the tied highest, 0 else); or its equity, final
 // wealth minus the mean of the others' (zero-sum).
 enum class RewardKind : int { kWealth, kWin, kEquity };

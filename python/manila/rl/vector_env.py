@@ -20,7 +20,7 @@ whose bot is ``None``; the deal, the dice and the built-in bots (``random``, ``g
   where row i holds every seat's reward, and ``dones[i]``. ``reward=`` chooses it (one of
   ``REWARDS``): ``"wealth"`` (the default) the seat's final wealth (``State.returns()``);
   ``"win"`` 1 to the highest final wealth, shared equally among the tied, 0 to the others;
-  ``"equity"`` the seat's final wealth minus the mean of the others' (MANILA.md part 6;
+  ``"equity"`` the seat's final wealth minus the mean of the others' (docs/value.md;
   the seats' equities sum to 0).
 - **Automatic reset**: on that step the game of env i is replaced by the env's next game,
   and the observation, mask and ``to_move`` returned are already that game's first

@@ -165,6 +165,10 @@ class _Failure(Exception):
     """What went wrong with a program, before it is said with the bot, seat and seed."""
 
 
+class _Late(_Failure):
+    """No answer in time."""
+
+
 _EOF = b""  # what the reader hands on when the program's standard output closes
 
 
@@ -243,7 +247,7 @@ class _Program:
                     self.stop(kill=True)
                     raise _core.Cancelled("stopped: the computation was cancelled") from None
                 if time.monotonic() >= deadline:
-                    raise _Failure(f"no answer within {seconds:g} s") from None
+                    raise _Late(f"no answer within {seconds:g} s") from None
         if line == _EOF:
             raise _Failure(self.exit_text("before answering"))
         if len(line) > MAX_ANSWER:
@@ -553,14 +557,19 @@ class CmdBot:
             line = program.receive(max(seconds, 0.0), _current_cancel_token())
         except _Failure as exc:
             text = str(exc)
-            if clock and self.limits.game is not None and seconds < self.limits.move:
+            if (
+                isinstance(exc, _Late)
+                and clock
+                and self.limits.game is not None
+                and seconds < self.limits.move
+            ):
                 text += f" (the rest of its {self.limits.game:g} s for the game)"
             raise self._error(state, move, text) from None
         if clock:
             self._used += time.monotonic() - begun
         try:
             return json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deeply
             raise self._error(state, move, f"answered {_shown(line)}, which is not JSON") from None
 
     def _drop(self) -> None:

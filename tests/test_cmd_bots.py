@@ -321,6 +321,18 @@ def test_the_server_plays_a_program_only_from_its_allow_list():
             assert "serve --allow-bot" in error["message"]
 
 
+def test_a_failing_program_on_the_server_is_logged_with_its_seat_and_seed(capfd):
+    crash = helper("crash")
+    with serving(allow_bots=[crash]) as srv:
+        reply = call(
+            srv, "POST", "/v1/play", {"new": {"players": 3, "seed": 3, "human": 2, "bots": [crash, "greedy"]}}
+        )
+    assert reply.status == 500
+    log = capfd.readouterr().err
+    assert f"BotError: bot {crash!r} at seat 0, game seed 3, move " in log
+    assert "RuntimeError: the bot broke down" in log
+
+
 def test_the_server_checks_its_allow_list_when_it_starts(capsys):
     assert main(["serve", "--port", "0", "--allow-bot", "cmd:no-such-program-3141"]) == 2
     err = capsys.readouterr().err

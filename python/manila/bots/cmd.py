@@ -39,6 +39,7 @@ from typing import IO, Any, Callable, Optional, Union
 
 from .. import _core
 from ..common.limits import MAX_SECONDS
+from ..game.play import BotError
 from ..game.view import PlayerView
 
 __all__ = [
@@ -137,28 +138,6 @@ def _limits(spec: str, text: str) -> Limits:
         return replace(Limits(), **given)
     except ValueError as exc:
         raise ValueError(f"bot {spec!r}: {exc}") from None
-
-
-class BotError(ValueError):
-    """A program bot that failed: it could not start, exited, answered something that is
-    not a legal action, or ran out of time. ``str()`` names the bot, the seat, the game
-    seed and the move, says what went wrong, and ends with the last lines the program
-    wrote to its standard error."""
-
-    def __init__(
-        self, bot: str, seat: int, game_seed: int, move: int, problem: str, stderr: Sequence[str] = ()
-    ):
-        self.bot, self.seat, self.game_seed, self.move = bot, seat, game_seed, move
-        self.problem, self.stderr = problem, tuple(stderr)
-        text = f"bot {bot!r} at seat {seat}, game seed {game_seed}, move {move}: {problem}"
-        if self.stderr:
-            text += "\n  the last lines it wrote to stderr:\n" + "\n".join(
-                f"    {line}" for line in self.stderr
-            )
-        super().__init__(text)
-
-    def __reduce__(self) -> tuple[Any, ...]:  # it crosses to the parent from a process pool
-        return (BotError, (self.bot, self.seat, self.game_seed, self.move, self.problem, self.stderr))
 
 
 class _Failure(Exception):
@@ -486,9 +465,9 @@ class CmdBot:
         program = self._program
         self._drop()
         tail = program.stderr_tail() if program is not None else []
-        # The game's seed is the referee's, never sent to the program: errors name it so
-        # that the game can be replayed.
-        return BotError(self.name, state.player, state._state.game.seed, move, problem, tail)
+        # Without the game's seed, which the view does not hold: manila.game.play.bot_move,
+        # through which every game asks its bots, adds it.
+        return BotError(self.name, state.player, move, problem, tail)
 
     def _start(self, state: PlayerView, move: int) -> None:
         program = _POOL.take(self.command)

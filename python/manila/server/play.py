@@ -46,7 +46,7 @@ from ..game.engine import (
     replay,
     unnamed_reason,
 )
-from ..game.play import Bot
+from ..game.play import Bot, bot_move
 from ..game.view import PlayerView
 from ..voyage.advice import advise
 from .names import spot_label
@@ -397,7 +397,7 @@ def advance(table: Table, log: Log, deadline: Optional[float] = None) -> bool:
                 return False
             bot = table.bots[p]
             assert bot is not None  # every seat but the player's has one
-            a = bot.step(PlayerView(state, p))
+            a = bot_move(bot, state, p)
         log.play(a)
     return True
 

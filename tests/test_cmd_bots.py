@@ -238,6 +238,32 @@ def test_a_program_that_ignores_the_end_of_its_input_is_killed():
         assert children() == []
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
+def test_a_forked_child_leaves_its_parents_programs_alone(tmp_path):
+    log = tmp_path / "messages.jsonl"
+    run = dict(players=3, bots=[helper("record", log), "random", "random"], games=3, seed=1)
+    ladder(**run)  # its program waits for the next game: a fork copies it
+    child = os.fork()
+    if child == 0:  # the child plays with a program of its own, and must not touch the parent's
+        status = 1
+        try:
+            ladder(**run)
+            stop_idle_programs()
+            status = 0
+        finally:
+            os._exit(status)
+    assert os.waitpid(child, 0)[1] == 0
+    ladder(**run)  # the parent's program plays on
+    pids = [
+        line["pid"]
+        for line in map(json.loads, log.read_text().splitlines())
+        if line["message"]["type"] == "start"
+    ]
+    assert len(pids) == 9 and len(set(pids[:3] + pids[6:])) == 1 and len(set(pids[3:6])) == 1
+    assert pids[3] != pids[0]
+
+
 def test_cancelling_stops_the_wait_for_an_answer():
     bot = CmdBot([sys.executable, str(HELPER), "silent"], 1, limits=Limits(move=60))
     began = time.monotonic()

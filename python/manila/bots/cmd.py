@@ -311,10 +311,24 @@ class _Pool:
         self.inherited: list[_Program] = []  # a forked child's copies of the parent's, parked
 
     def give(self, program: _Program) -> None:
-        if self.closed:
+        if program.owner != os.getpid():
+            self._park(program)  # a bot of the parent's game, dropped in a forked child
+        elif self.closed:
             program.stop()
         else:
             self.returned.put((program.argv, time.monotonic(), program))
+
+    def _park(self, program: _Program) -> None:
+        """A forked child's copy of a program of its parent: the child closes its copies of
+        the pipes (at the descriptors: a reader's lock may have been copied held) and keeps
+        the object for good, never signalling the program."""
+        for pipe in (program.popen.stdin, program.popen.stdout, program.popen.stderr):
+            if pipe is not None:
+                try:
+                    os.close(pipe.fileno())
+                except (OSError, ValueError):
+                    pass
+        self.inherited.append(program)
 
     def take(self, argv: _Argv) -> Optional[_Program]:
         """An idle program of this command that still runs, or None."""
@@ -381,20 +395,12 @@ class _Pool:
         self.stop_idle()
 
     def forget(self) -> None:
-        """In a child just forked: the programs are the parent's. The child closes its
-        copies of their pipes (at the descriptors: a reader's lock may have been copied
-        held) and parks the objects for good, never signalling the programs."""
+        """In a child just forked: the idle programs are the parent's, and parked."""
         self.lock = threading.Lock()
         self._collect()
         for stack in self.idle.values():
             for _, program in stack:
-                for pipe in (program.popen.stdin, program.popen.stdout, program.popen.stderr):
-                    if pipe is not None:
-                        try:
-                            os.close(pipe.fileno())
-                        except (OSError, ValueError):
-                            pass
-                self.inherited.append(program)
+                self._park(program)
         self.idle.clear()
         self.reaper = None
         self.wake = threading.Event()

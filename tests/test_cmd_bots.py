@@ -238,30 +238,41 @@ def test_a_program_that_ignores_the_end_of_its_input_is_killed():
         assert children() == []
 
 
+def starts(log):
+    """The process id of each start the record bot read, and of each end of its input."""
+    lines = map(json.loads, log.read_text().splitlines())
+    return [
+        (line["pid"], "end" if line["message"] == "end of input" else line["message"]["type"])
+        for line in lines
+    ]
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
 @pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
 def test_a_forked_child_leaves_its_parents_programs_alone(tmp_path):
     log = tmp_path / "messages.jsonl"
     run = dict(players=3, bots=[helper("record", log), "random", "random"], games=3, seed=1)
-    ladder(**run)  # its program waits for the next game: a fork copies it
+    ladder(**run)  # its program waits for the next game: the fork copies it, pipes and all
+    ready, done = os.pipe(), os.pipe()
     child = os.fork()
-    if child == 0:  # the child plays with a program of its own, and must not touch the parent's
+    if child == 0:  # plays with a program of its own, and keeps running while the parent stops its
         status = 1
         try:
             ladder(**run)
             stop_idle_programs()
+            os.write(ready[1], b".")
+            os.read(done[0], 1)
             status = 0
         finally:
             os._exit(status)
+    os.read(ready[0], 1)
+    stop_idle_programs()  # the child holds no copy of the program's input: it ends as asked
+    os.write(done[1], b".")
     assert os.waitpid(child, 0)[1] == 0
-    ladder(**run)  # the parent's program plays on
-    pids = [
-        line["pid"]
-        for line in map(json.loads, log.read_text().splitlines())
-        if line["message"]["type"] == "start"
-    ]
-    assert len(pids) == 9 and len(set(pids[:3] + pids[6:])) == 1 and len(set(pids[3:6])) == 1
-    assert pids[3] != pids[0]
+    events = [event for event in starts(log) if event[1] != "move"]
+    parent, forked = events[0][0], events[4][0]
+    assert parent != forked
+    assert events == [(parent, "start")] * 3 + [(forked, "start")] * 3 + [(forked, "end"), (parent, "end")]
 
 
 def test_cancelling_stops_the_wait_for_an_answer():

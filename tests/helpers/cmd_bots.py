@@ -4,7 +4,7 @@ Each answers a game's start, then plays as MODE says:
 
 - ``names``: plays well, answering by action name (the first legal action that is no loan);
 - ``record``: plays well by id, and appends every message it reads, with its process id,
-  to FILE (JSON lines);
+  to FILE (JSON lines), and ``"end of input"`` when its input closes;
 - ``slow``: plays well, a fifth of a second a move;
 - ``stubborn``: plays well, and outlives the end of its input (it must be killed);
 - ``crash``: writes a line to stderr and fails (an uncaught exception: exit code 1);
@@ -49,5 +49,8 @@ for line in sys.stdin:
         print("foo bar", flush=True)
     elif mode == "illegal":
         print(json.dumps({"action": 99999}), flush=True)
+if mode == "record":
+    with open(sys.argv[2], "a", encoding="utf-8") as out:
+        out.write(json.dumps({"pid": os.getpid(), "message": "end of input"}) + "\n")
 if mode == "stubborn":
     time.sleep(3600)

@@ -115,7 +115,7 @@ COMMANDS = (
     Command(
         "simulate",
         "play many games between bots: win rates, wealth, length",
-        "Play games between bots (built-in or module:Class).",
+        "Play games between bots (built-in, module:Class, or cmd:PROGRAM ARGS: docs/bots.md).",
         add_simulate_arguments,
         run_simulate,
     ),

@@ -26,7 +26,7 @@ from .engine import (
     read_record,
     replay,
 )
-from .play import play
+from .play import BotError, bot_move, play
 
 __all__ = [
     "ACTION_NAMES",
@@ -37,6 +37,7 @@ __all__ = [
     "SERIAL_VERSION",
     "TERMINAL",
     "ActionLike",
+    "BotError",
     "Game",
     "IllegalActionError",
     "Record",
@@ -45,6 +46,7 @@ __all__ = [
     "State",
     "action_id",
     "action_name",
+    "bot_move",
     "play",
     "read_record",
     "replay",

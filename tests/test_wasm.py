@@ -4,7 +4,7 @@ Python server does, for the same generated bodies as tests/test_contract.py send
 engine in Python (tests/wasm/contract.test.mjs), and the page's calls behave as the page
 needs (tests/wasm/engine.test.mjs).
 
-Needs node (20 or later) and manila.wasm in the installation (cpp/wasm/build.sh).
+Needs node (20 or later) and manila.wasm in the installation (built by `pip install .`: docs/web.md).
 """
 
 from __future__ import annotations

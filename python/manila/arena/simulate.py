@@ -22,7 +22,7 @@ from typing import Any, Callable, Optional, Union
 from .. import _core
 from ..bots.builtin import BotFactory, bot_factory, bot_seed, is_core_bot
 from ..game.engine import Game, RulesLike
-from ..game.view import PlayerView
+from ..game.play import bot_move
 
 RECORD_VERSION = 1
 BotSpec = Union[str, BotFactory]
@@ -258,7 +258,7 @@ def _simulate_python(
             a = (
                 state.sample_chance()
                 if state.is_chance_node()
-                else bots[state.current_player()].step(PlayerView(state, state.current_player()))
+                else bot_move(bots[state.current_player()], state, state.current_player())
             )
             state.apply_action(a)
             if check:

@@ -24,7 +24,7 @@ from helpers.contract import EDGES, REQUESTS, served
 from helpers.serving import serving
 from manila import _core
 
-EXAMPLES = 600  # per format; a request takes about a millisecond on each side
+EXAMPLES = 1000  # per form (a notation goes to all three routes): 15 to 25 s each
 
 
 @pytest.fixture(scope="module")

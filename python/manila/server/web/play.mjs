@@ -112,6 +112,7 @@ function settle() {
 
 async function show(data, fresh) {
   current = data;
+  document.body.dataset.phase = data.phase;
   if (fresh) boards = (readSaved() || {}).check === data.game.check ? readSaved().boards : {};
   if (data.legal_actions.length) boards[data.game.history.length] = data.view;
   save();

@@ -8,6 +8,7 @@ that is set.
 
 from __future__ import annotations
 
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlencode
@@ -427,15 +428,12 @@ def test_reply_aware_advice(browser, base_url, server, tmp_path, size):
             advice_shown(browser), with_keys(position, moment={**position["moment"], "to_move": "green"})
         )
 
-        # Busy: the server's advice searches are all taken. The page says so and asks again.
+        # Busy: the server's advice searches are all taken. The page keeps thinking and asks again.
         assert server.heavy.acquire(timeout=30)
         try:
             click(browser, '[data-turn="red"]')
-            WebDriverWait(browser, 10).until(
-                lambda d: d.find_element(By.ID, "advice").get_attribute("data-state") == "busy"
-            )
-            status = browser.find_element(By.ID, "advice-status").text
-            assert "busy" in status and "retrying" in status
+            time.sleep(1.5)
+            assert browser.find_element(By.ID, "advice").get_attribute("data-state") == "thinking"
         finally:
             server.heavy.release()
         check_advice(advice_shown(browser), position)
@@ -450,3 +448,33 @@ def test_reply_aware_advice(browser, base_url, server, tmp_path, size):
             ),
         )
     assert not [e for e in console_errors(browser) if "status of 503" not in e["message"]]
+
+
+# Pilots and boarding: the moment's owner decides, found on the board by the engine.
+MOMENTS = {
+    "pilot_small": "r3 ginseng@12:red silk@11:blue jade@10:green pilot_small=red pilot_large=blue player=red",
+    "pilot_large": "r3 ginseng@12:red silk@11:blue jade@10:green pilot_large=blue player=red",
+    "boarding": "r3 ginseng@13:red silk@13:blue jade@10:green pirate_1=green pirate_2=yellow player=red",
+}
+
+
+def check_moments(driver, url: str, **query: str) -> None:
+    """The calculator's advice at pilot and boarding moments equals manila.advise, exactly."""
+    for kind, board in MOMENTS.items():
+        open_page(driver, url, board, exact="1", moment=kind, **query)
+        shown = advice_shown(driver, timeout=60)
+        want = manila.advise(
+            {**manila.parse(board).to_dict(), "moment": {"kind": kind}}, exact=True
+        ).to_dict()
+        assert shown["best"] == want["best"], kind
+        assert shown["line"] == [list(t) for t in want["line"]], kind
+        options = driver.execute_script(
+            "return Object.fromEntries([...document.querySelectorAll('#advice-options tr')]"
+            ".map(r => [r.dataset.option, r.dataset.net]))"
+        )
+        assert options == {k: v["expected_net"] for k, v in want["options"].items()}, kind
+        assert "_" not in driver.find_element(By.ID, "advice").text  # options in words
+
+
+def test_pilot_and_boarding_advice(browser, base_url):
+    check_moments(browser, base_url, engine="server")

@@ -364,7 +364,7 @@ function staleAdvice() {
   clearTimeout(adviceTimer);
   adviceBusy.stop();
   $('#advice').hidden = !S.advice;
-  if (adviceWanted()) setAdvice('thinking');
+  if (adviceWanted()) setAdvice('thinking', 'thinking…');
   else setAdvice('off', S.advice ? 'Tap the players of this round in order, and whose turn it is.' : '');
 }
 
@@ -405,7 +405,9 @@ function renderAdvice(a) {
   const first = Object.keys(a.options)[0];
   const net = best && a.best !== first ? ' ' + signed(toNumber(best.expected_net)) : '';
   const box = $('#advice-best');
-  box.textContent = `Best for ${a.to_move}: ${W.option(a.best)}` + net;
+  // A placement's advice knows the replies of the round; the spot table does not.
+  const head = a.kind === 'placement' ? 'Best reply-aware choice' : 'Best';
+  box.textContent = `${head} for ${a.to_move}: ${W.option(a.best)}` + net;
   box.dataset.best = a.best;
   box.dataset.net = best ? String(best.expected_net) : '';
   const line = $('#advice-line');
@@ -423,7 +425,8 @@ function renderAdvice(a) {
       el('td', {text: W.option(name)}), valueCell(o.expected_net, signed(toNumber(o.expected_net)), 'net')));
   }
   $('#advice-against').textContent = `Against: ${W.option(first)}.`;
-  $('#best-advice').textContent = ` · advice${a.to_move === S.you ? '' : ' for ' + a.to_move}: ${W.option(a.best)}`;
+  const what = a.kind === 'placement' ? 'reply-aware' : W.kind(a.kind);
+  $('#best-advice').textContent = ` · ${what}${a.to_move === S.you ? '' : ' for ' + a.to_move}: ${W.option(a.best)}`;
 }
 
 

@@ -58,6 +58,7 @@ function buildControls() {
       $(box).append(b);
     }
   }
+  document.querySelectorAll('[data-moment]').forEach(b => { b.textContent = W.cap(W.kind(b.dataset.moment)); });
   for (const g of GOODS) $('#home-buttons').append(el('button', {class: 'choice', 'data-home': g}, g));
   for (const c of COLOURS) {
     $('#order-swatches').append(el('button', {class: 'swatch o-' + c, 'data-order': c, title: c},

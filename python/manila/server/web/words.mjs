@@ -31,10 +31,8 @@ function pilotMoves(name) {
   return parts.every(Boolean) ? parts.map(m => [m[1], m[2]]) : null;
 }
 
-const KINDS = {
-  auction: 'the auction', harbour_master: 'harbour master', placement: 'placement',
-  pilot_small: 'small pilot', pilot_large: 'large pilot', boarding: 'boarding', plunder: 'plunder',
-};
+// The decisions that are not named after a spot (the pilots' are: their labels say them).
+const KINDS = {auction: 'the auction', harbour_master: 'harbour master'};
 
 export function makeWords(names) {
   const label = id => names.labels[id] || id;
@@ -127,7 +125,7 @@ export function makeWords(names) {
   const costText = cost => (cost < 0 ? names.receive.replace('{}', String(-cost)) : String(cost));
 
   // A decision's kind (analysis and review name them) in words.
-  const kind = k => KINDS[k] || k.replace(/_/g, ' ');
+  const kind = k => KINDS[k] || (k in names.labels ? label(k).toLowerCase() : k.replace(/_/g, ' '));
 
   return {label, option, action, optionAction, costText, cap, kind};
 }

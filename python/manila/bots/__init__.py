@@ -1,7 +1,7 @@
 """``manila.bots``, the public path: Bots for manila.Game. They live in :mod:`manila.bots.builtin`."""
 
+from ..game.play import Bot
 from .builtin import (
-    Bot,
     BotFactory,
     GreedyBot,
     GreedyWealthBot,

@@ -17,10 +17,14 @@ from .engine import (
     ActionLike,
     Game,
     IllegalActionError,
+    Record,
+    RecordError,
     RulesLike,
     State,
     action_id,
     action_name,
+    read_record,
+    replay,
 )
 from .play import play
 
@@ -35,9 +39,13 @@ __all__ = [
     "ActionLike",
     "Game",
     "IllegalActionError",
+    "Record",
+    "RecordError",
     "RulesLike",
     "State",
     "action_id",
     "action_name",
     "play",
+    "read_record",
+    "replay",
 ]

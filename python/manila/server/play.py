@@ -30,19 +30,23 @@ from typing import Any, Optional
 
 from .. import _core
 from ..analysis.analysis import analyse
-from ..bots.builtin import Bot, bot_names, bot_seed, make_bot
+from ..bots.builtin import bot_names, bot_seed, make_bot
 from ..common.errors import Problem
 from ..common.text import did_you_mean
 from ..common.vocab import GOODS, PLAYER_COUNTS
 from ..game.engine import (
-    SERIAL_VERSION,
     Game,
     IllegalActionError,
+    RecordError,
     State,
     action_id,
     action_name,
     advice_action,
+    read_record,
+    replay,
+    unnamed_reason,
 )
+from ..game.play import Bot
 from ..game.view import PlayerView
 from ..voyage.advice import advise
 from .names import spot_label
@@ -180,10 +184,6 @@ def load_table(record: Any) -> Table:
                 "game",
             )
         raise PlayError('not a manila game: the game the page saved has "game": "manila"', "game.game")
-    if record.get("version") != SERIAL_VERSION:
-        raise PlayError(
-            f"not a version-{SERIAL_VERSION} manila game (version {record.get('version')!r})", "game.version"
-        )
     play = record.get("play")
     if not isinstance(play, Mapping):
         raise PlayError("not a game of /v1/play: it has no play section (seat and bots)", "game.play")
@@ -199,17 +199,18 @@ def load_table(record: Any) -> Table:
         raise PlayError(
             "the game was changed after the server wrote it (its check does not match)", "game.check"
         )
-    players = _int(record.get("players"), "game.players", PLAYER_COUNTS[0], PLAYER_COUNTS[-1])
-    seed = _int(record.get("seed"), "game.seed", 0, 2**64 - 1)
-    human = _int(play.get("human"), "game.play.human", 0, players - 1)
-    names = _bot_names(play.get("bots"), players, human, "game.play.bots")
     try:
-        game = Game(players=players, seed=seed, rules=record.get("rules"))
-    except ValueError as exc:
-        raise PlayError(str(exc), "game.rules") from None
-    state = _replay(game, record.get("history"))
+        read = read_record(record)
+        human = _int(play.get("human"), "game.play.human", 0, read.game.players - 1)
+        names = _bot_names(play.get("bots"), read.game.players, human, "game.play.bots")
+        # The page's game goes on from where the seed's deals and rolls left it.
+        state = replay(read, seeded=True)
+    except RecordError as exc:
+        raise PlayError(exc.message, f"game.{exc.field}" if exc.field else "game") from None
     if record.get("rng") != state.to_json()["rng"]:
         raise PlayError("the generator's state is not the one this history leaves", "game.rng")
+    seed = read.game.seed
+    players = read.game.players
     bots = _seat_bots(names, seed)
     rngs = play.get("bot_rng")
     if not isinstance(rngs, list) or len(rngs) != players:
@@ -228,36 +229,6 @@ def load_table(record: Any) -> Table:
                     f"a hexadecimal generator state, got {given!r}", f"game.play.bot_rng[{p}]"
                 ) from None
     return Table(state, human, names, bots)
-
-
-def _replay(game: Game, history: Any) -> State:
-    """The state after ``history``, every action legal and every deal and roll the seed's."""
-    if not isinstance(history, list):
-        raise PlayError("a list of action ids", "game.history")
-    state = game.new_initial_state()
-    for i, a in enumerate(history):
-        if isinstance(a, bool) or not isinstance(a, int):
-            raise PlayError(f"an action id, got {a!r}", f"game.history[{i}]")
-        if state.is_chance_node():
-            drawn = state.sample_chance()
-            if a != drawn:
-                raise PlayError(
-                    f"{_name(a)}: not what the game's seed draws here ({action_name(drawn)})",
-                    f"game.history[{i}]",
-                )
-        try:
-            state.apply_action(a)
-        except IllegalActionError as exc:
-            raise PlayError(
-                f"{_name(a)}: {_reason(_name(a).strip(chr(39)), exc.reason)}", f"game.history[{i}]"
-            ) from None
-    return state
-
-
-def _reason(action: str, reason: str) -> str:
-    """The engine's reason without the action's name it starts with (said once, quoted)."""
-    head = " ".join(action.split()) + ": "
-    return reason[len(head) :] if reason.startswith(head) else reason
 
 
 def _name(a: int) -> str:
@@ -514,7 +485,7 @@ def play_move(table: Table, action: Optional[str], whole: bool, deadline: Option
             raise PlayError(f"{action!r}: not your move, {who}", "action")
         reason = state.illegal_reason(action)
         if reason is not None:
-            raise PlayError(f"{action!r}: {_reason(action, reason)}", "action")
+            raise PlayError(f"{action!r}: {unnamed_reason(action, reason)}", "action")
         log.play(action_id(action))
     done = advance(table, log, deadline)
     lines = log.finish()

@@ -72,7 +72,7 @@ from ..voyage.suggest import with_suggestions
 from . import openapi as _openapi
 from . import site as _site
 from .names import page_data
-from .play import PlayError, page_options, parse_request, play_hint, play_move
+from .play import PlayError, parse_request, play_hint, play_move
 
 if TYPE_CHECKING:
     from ..voyage.advice import Advice
@@ -134,17 +134,6 @@ def _json_bytes(data: Any) -> bytes:
 
 def _errors(problems: list[Problem]) -> dict[str, Any]:
     return {"errors": [p.to_dict("http") for p in with_suggestions(problems)]}
-
-
-_PLAY_SLOT = b"/*PLAY*/null"
-
-
-def _play_page() -> bytes:
-    """The play page, with the names players see and the bots it offers filled in."""
-    page = _site.fill_page(_site.web_file("play.html"), page_data())
-    if _PLAY_SLOT not in page:
-        raise OSError("the play page has no slot for the bots")
-    return page.replace(_PLAY_SLOT, _site.script_json(page_options()))
 
 
 def lan_address() -> Optional[str]:
@@ -926,7 +915,7 @@ class ManilaServer(ThreadingHTTPServer):
             self.page = self.site[_site.PAGE]
             # The page itself is at / only.
             self.site_scripts = frozenset(self.site) - {_site.PAGE}
-            self.play_page = _play_page()
+            self.play_page = self.site[_site.PLAY_PAGE]
         except OSError as exc:
             raise RuntimeError(
                 f"the page manila/server/web/index.html is missing from this installation ({exc}); reinstall manila"

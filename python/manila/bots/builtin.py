@@ -208,7 +208,12 @@ def load_bot(spec: str) -> BotFactory:
 
 
 def bot_factory(spec: str) -> BotFactory:
-    """A registered bot's factory by name, or a Python bot's by ``module:Class``."""
+    """A registered bot's factory by name, a trained policy's by ``policy:PATH``
+    (``manila.bots.policy``), or a Python bot's by ``module:Class``."""
+    if spec.startswith("policy:"):
+        from .policy import policy_factory  # numpy work only when a policy is asked for
+
+        return policy_factory(spec[len("policy:") :])
     if ":" in spec:
         return load_bot(spec)
     if spec not in _REGISTRY:

@@ -34,6 +34,7 @@ from .replay import add_replay_arguments, run_replay
 from .report import render, render_advice
 from .review import add_review_arguments, run_review
 from .sweep import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
+from .train_policy import add_train_policy_arguments, run_train_policy
 from .value import add_train_arguments, add_value_arguments, run_train, run_value
 
 
@@ -283,6 +284,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_train_arguments(tv)
     tv.set_defaults(run=run_train)
+
+    tp = sub.add_parser(
+        "train-policy",
+        help="train a policy against the built-in bots; play it as policy:PATH",
+        description="The training baseline: a small network trained by PPO on VectorEnv "
+        "against the built-in bots, its learning curve (win rates against three random and "
+        "three greedy, 95% intervals) and the policy file that policy:PATH plays: docs/training.md.",
+    )
+    add_train_policy_arguments(tp)
+    tp.set_defaults(run=run_train_policy)
 
     rv = sub.add_parser(
         "review",

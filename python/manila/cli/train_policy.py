@@ -32,7 +32,12 @@ def add_train_policy_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", required=True, metavar="PATH", help="the policy file to write (.npz)")
     parser.add_argument("--seed", type=int, default=d.seed, help=f"seed of everything (default {d.seed})")
     parser.add_argument(
-        "--updates", type=int, default=d.updates, metavar="N", help=f"training updates (default {d.updates})"
+        "--updates",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"training updates; 0 writes the untrained policy (default: {d.updates}, or as many as "
+        "--minutes allows)",
     )
     parser.add_argument(
         "--minutes",
@@ -50,7 +55,8 @@ def add_train_policy_arguments(parser: argparse.ArgumentParser) -> None:
         "--opponents",
         default=",".join(d.opponents),
         metavar="LIST",
-        help=f"the built-in bots to train against, comma-separated (default {','.join(d.opponents)})",
+        help="the built-in bots to train against, comma-separated; a bot named twice plays twice "
+        f"the games (default {','.join(d.opponents)})",
     )
     parser.add_argument(
         "--hidden",
@@ -100,7 +106,8 @@ def add_train_policy_arguments(parser: argparse.ArgumentParser) -> None:
 def _config(args: argparse.Namespace) -> TrainConfig:
     return TrainConfig(
         seed=args.seed,
-        updates=args.updates,
+        # Without --updates, --minutes alone says how long.
+        updates=args.updates if args.updates is not None else None if args.minutes else _DEFAULTS.updates,
         opponents=tuple(o.strip() for o in args.opponents.split(",") if o.strip()),
         envs=args.envs,
         steps=args.steps,

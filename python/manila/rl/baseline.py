@@ -68,9 +68,9 @@ class TrainConfig:
     """Everything a training run depends on (with the numpy and engine versions)."""
 
     seed: int = 1
-    updates: int = 200
+    updates: Optional[int] = 200  # None: until the minutes given to run() have passed
     players: int = 4
-    opponents: tuple[str, ...] = ("random", "greedy")
+    opponents: tuple[str, ...] = ("random", "greedy", "greedy")  # a bot named twice: twice the games
     envs: int = 32  # games at once per (opponent, seat)
     steps: int = 64  # decisions of each game per update
     hidden: tuple[int, ...] = (64,)
@@ -88,7 +88,9 @@ class TrainConfig:
 
     def check(self) -> None:
         """Refuses a value no run can use, naming the field and the rule."""
-        for name in ("updates", "envs", "steps", "epochs", "minibatch", "eval_every"):
+        if self.updates is not None and self.updates < 0:
+            raise ValueError(f"updates: must be at least 0 (0: the untrained policy), got {self.updates}")
+        for name in ("envs", "steps", "epochs", "minibatch", "eval_every"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name}: must be at least 1, got {getattr(self, name)}")
         if not 0 <= self.seed < 2**64:
@@ -432,6 +434,9 @@ class Trainer:
     def run(self, minutes: Optional[float] = None, say: Optional[Say] = None) -> TrainResult:
         """Trains for ``config.updates`` updates, or until ``minutes`` have passed."""
         c = self.config
+        if c.updates is None and minutes is None:
+            raise ValueError("updates: None trains until the minutes are over, and no minutes were given")
+        limit = f"/{c.updates}" if c.updates is not None else ""
         started = time.monotonic()
         games = _Games(c)
         curve: list[dict[str, float]] = []
@@ -448,12 +453,12 @@ class Trainer:
                     for o in EVAL_OPPONENTS
                 )
                 say(
-                    f"update {int(row['update'])}/{c.updates}, {int(row['games'])} games, "
+                    f"update {int(row['update'])}{limit}, {int(row['games'])} games, "
                     f"{row['seconds']:.0f} s: {scores}"
                 )
 
         point()
-        while self.updates < c.updates:
+        while c.updates is None or self.updates < c.updates:
             self._learn(self._rollout(games))
             self.updates += 1
             out_of_time = minutes is not None and time.monotonic() - started >= 60 * minutes

@@ -6,6 +6,7 @@ import csv
 import json
 import zipfile
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -262,3 +263,12 @@ def test_the_gradients_are_those_of_the_losses():
     for (w, b), (gw, gb) in zip(layers, grads):
         np.testing.assert_allclose(gw, _numeric_gradient(total, w), atol=1e-7)
         np.testing.assert_allclose(gb, _numeric_gradient(total, b), atol=1e-7)
+
+
+def test_the_example_policy_still_fits_the_engine_and_beats_random():
+    """examples/baseline-policy.npz is the run of docs/training.md: a change to the
+    observation or the actions makes it unreadable, and it must then be trained again."""
+    path = Path(__file__).resolve().parents[1] / "examples" / "baseline-policy.npz"
+    policy = Policy.load(path)
+    assert policy.info["config"]["updates"] == 955 and policy.seed == 1
+    assert evaluate(policy, "random", 40, seed=3).rate >= 0.9

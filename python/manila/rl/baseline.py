@@ -133,7 +133,7 @@ class TrainConfig:
 
 @dataclass(frozen=True)
 class Score:
-    """A policy's results against three copies of one bot, seats rotated."""
+    """A policy's results against copies of one bot at every other seat, seats rotated."""
 
     opponent: str
     wins: float
@@ -172,16 +172,16 @@ def evaluate(policy: Policy, opponent: str, games: int, seed: int, threads: int 
             obs, masks, rewards, dones, _ = env.step(policy.act(obs, masks))
             for i in np.flatnonzero(dones & ~finished):  # a finished game stays done
                 finished[i] = True
-                share = _win_shares(rewards[i])[seat]
-                wins += share
+                wins += float(win_shares(rewards[i : i + 1])[0, seat])
                 wealth += float(rewards[i][seat])
     return Score(opponent, wins, games, wealth / games)
 
 
-def _win_shares(wealth: Array) -> Array:
-    best = wealth.max()
-    top = wealth == best
-    return np.where(top, 1.0 / top.sum(), 0.0)
+def win_shares(wealth: Array) -> Array:
+    """Each seat's share of the win, per row of final wealth: 1/k for the k tied for the
+    most, 0 for the others (as the ladder counts wins)."""
+    top = wealth == wealth.max(axis=1, keepdims=True)
+    return np.where(top, 1.0 / top.sum(axis=1, keepdims=True), 0.0)
 
 
 # --- The networks and their training ---------------------------------------------------
@@ -276,7 +276,7 @@ class _Games:
     def __init__(self, config: TrainConfig):
         self.players = config.players
         self.envs: list[VectorEnv] = []
-        self.seats: list[int] = []
+        seats: list[int] = []
         obs, masks = [], []
         for k, (opponent, seat) in enumerate(product(config.opponents, range(config.players))):
             bots: list[Optional[str]] = [opponent] * config.players
@@ -284,10 +284,10 @@ class _Games:
             env = VectorEnv(config.envs, players=config.players, bots=bots, threads=config.threads)
             o, m = env.reset(_core.derive_seed(_core.derive_seed(config.seed, _TRAIN), k))
             self.envs.append(env)
-            self.seats += [seat] * config.envs
+            seats += [seat] * config.envs
             obs.append(o.copy())
             masks.append(m.copy())
-        self.seat = np.array(self.seats)
+        self.seat = np.array(seats)
         self.obs, self.masks = np.concatenate(obs), np.concatenate(masks)
         self.games = 0
 
@@ -306,9 +306,7 @@ class _Games:
         rows = np.arange(len(done))
         own = wealth[rows, self.seat]
         others = (wealth.sum(axis=1) - own) / (self.players - 1)
-        best = wealth.max(axis=1)
-        tied = (wealth == best[:, None]).sum(axis=1)
-        win = np.where(own == best, 1.0 / tied, 0.0)
+        win = win_shares(wealth)[rows, self.seat]
         reward = np.where(done, win + wealth_weight * (own - others) / 100.0, 0.0)
         self.games += int(done.sum())
         return reward, done
@@ -440,7 +438,7 @@ class Trainer:
         started = time.monotonic()
         games = _Games(c)
         curve: list[dict[str, float]] = []
-        result = TrainResult(self.policy(curve), curve)
+        stopped_by = "updates"
 
         def point() -> None:
             curve.append({**self.curve_row(games.games), "seconds": time.monotonic() - started})
@@ -465,11 +463,9 @@ class Trainer:
             if self.updates % c.eval_every == 0 or self.updates == c.updates or out_of_time:
                 point()
             if out_of_time:
-                result.stopped_by = "minutes"
+                stopped_by = "minutes"
                 break
-        result.policy = self.policy(curve)
-        result.seconds = time.monotonic() - started
-        return result
+        return TrainResult(self.policy(curve), curve, time.monotonic() - started, stopped_by)
 
 
 def train(config: TrainConfig, minutes: Optional[float] = None, say: Optional[Say] = None) -> TrainResult:

@@ -164,3 +164,16 @@ def test_the_review_example_prints_what_it_shows():
     quoted = re.search(r"p1: final equity .*? residual \S+\d", printed).group(0)
     for text in (page.split("```")[0], (ROOT / "README.md").read_text(encoding="utf-8")):
         assert quoted in " ".join(text.split()), quoted
+
+
+def test_the_readme_ladder_prints_what_it_shows():
+    # The first ladder in the README, run as written: every line but the time is the same.
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = "python -m manila ladder --players 4 --bots greedy,random,random,random --games 200 --seed 1"
+    after = text.split(command, 1)[1]
+    shown = after.split("```\n\n```\n", 1)[1].split("```", 1)[0].strip().splitlines()
+    run = subprocess.run(
+        [sys.executable, "-m", "manila", *command.split()[3:]], capture_output=True, text=True, check=True
+    )
+    printed = [line for line in run.stdout.strip().splitlines() if not line.startswith("time:")]
+    assert printed == shown

@@ -26,7 +26,8 @@ def test_the_package_has_examples():
 
 
 @pytest.mark.parametrize("name", ["manila", *WITH_EXAMPLES])
-def test_docstring_examples(name):
+def test_docstring_examples(name, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the examples that save a file leave nothing in the checkout
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0
     assert result.failed == 0

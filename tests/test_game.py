@@ -254,7 +254,7 @@ def test_serialization_round_trips_and_clones_are_independent():
         Game(4, seed=1).deserialize_state(Game(4, seed=2).new_initial_state().serialize())
     bad = json.loads(Game().new_initial_state().serialize())
     bad["history"] = [state.game.action_id("bid 3")]
-    with pytest.raises(IllegalActionError, match=r"history\[0\]"):
+    with pytest.raises(ValueError, match=r"history\[0\]: action \d+ \(bid 3\)"):
         State.deserialize(bad)
 
 

@@ -145,7 +145,7 @@ def test_replay_a_serialized_state_and_errors(tmp_path, capsys):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"players": 4, "history": [5]}\n')
     assert run("replay", [str(bad)]) == 2
-    assert "move 0" in capsys.readouterr().err
+    assert "history[0]: action 5 (bid 5)" in capsys.readouterr().err
     done = play(Game(3, 4), bots_for(["random"] * 3, 4))
     record = {**json.loads(done.serialize()), "wealth": [w + 1 for w in done.returns()]}
     with pytest.raises(ValueError, match="the record says"):

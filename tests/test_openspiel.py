@@ -7,6 +7,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 import manila.openspiel  # noqa: E402, F401  (registers python_manila with pyspiel)
+from helpers.chance_rules import Layout, rules_chance  # noqa: E402
 from manila import _core  # noqa: E402
 
 DEAL = _core.ACTION_OFFSETS["deal"]
@@ -43,21 +44,33 @@ def test_default_and_bad_parameters():
             pyspiel.load_game("python_manila", {"players": bad})
 
 
-def test_chance_outcomes_are_the_engines_exact_probabilities():
-    game = pyspiel.load_game("python_manila", {"players": 4})
-    seen = 0
-    for state in random_states(game, seed=1, every=1):
-        if not state.is_chance_node():
-            continue
-        weights, den = state._s.chance_weights()
-        assert sum(Fraction(w, den) for _, w in weights) == 1
-        outcomes = state.chance_outcomes()
-        assert [a for a, _ in outcomes] == [a - DEAL for a, _ in weights]
-        assert [p for _, p in outcomes] == [w / den for _, w in weights]
-        assert all(0 <= a < game.max_chance_outcomes() for a, _ in outcomes)
-        assert abs(sum(p for _, p in outcomes) - 1) < 1e-12
-        seen += 1
-    assert seen > 8  # the deal and some rolls
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_chance_outcomes_are_the_rules_exact_probabilities(players):
+    game = pyspiel.load_game("python_manila", {"players": players})
+    layout = Layout(players)
+    rng = np.random.RandomState(players)
+    seen = {"deal": 0, "roll": 0}
+    for _ in range(40):
+        state, dealt = game.new_initial_state(), []
+        while not state.is_terminal():
+            if not state.is_chance_node():
+                state.apply_action(int(rng.choice(state.legal_actions())))
+                continue
+            kind, outcomes, numerators, den = rules_chance(state._s.observation_tensor(0), layout, dealt)
+            seen[kind] += 1
+            exact = state.exact_chance_outcomes()
+            assert exact == [(k, Fraction(int(n), den)) for k, n in zip(outcomes, numerators)]
+            assert sum(p for _, p in exact) == 1
+            floats = state.chance_outcomes()
+            assert floats == [(k, float(p)) for k, p in exact]  # the nearest floats
+            assert all(0 <= k < game.max_chance_outcomes() for k, _ in floats)
+            assert abs(sum(p for _, p in floats) - 1) < 1e-12
+            k = int(rng.choice(outcomes, p=[p for _, p in floats]))
+            if kind == "deal":
+                dealt.append(k)
+            state.apply_action(k)
+        assert len(dealt) == 2 * players
+    assert seen["deal"] == 40 * 2 * players and seen["roll"] > 40 * 3
 
 
 def test_actions_names_and_returns():

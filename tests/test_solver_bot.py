@@ -7,6 +7,7 @@ import random
 import pytest
 
 import manila
+import manila.view
 from helpers.hidden import others_shares, reshuffle_others
 from helpers.solver_reference import _game_name, arrival_odds, differences, game_setup
 from manila import _core

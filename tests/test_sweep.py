@@ -801,7 +801,7 @@ def test_positions_have_one_type_in_every_format(tmp_path):
 def test_frame_without_pandas_names_the_extra(monkeypatch):
     s = sweep(1, goods="ginseng,silk,jade")
     monkeypatch.setitem(sys.modules, "pandas", None)  # as if it were not installed
-    with pytest.raises(ImportError, match=r"pip install 'manila\[sweep\]'"):
+    with pytest.raises(ImportError, match=r"pip install 'manila-boardgame\[sweep\]'"):
         s.frame
-    with pytest.raises(ImportError, match=r"pip install 'manila\[sweep\]'"):
+    with pytest.raises(ImportError, match=r"pip install 'manila-boardgame\[sweep\]'"):
         read_frame("s.csv")

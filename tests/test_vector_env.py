@@ -7,6 +7,7 @@ import manila
 from manila import _core
 from manila.bots import bots_for
 from manila.game import Game
+from manila.rl.vector_env import REWARDS
 from manila.view import PlayerView
 
 SEED = 11
@@ -211,3 +212,39 @@ def test_any_seat_can_be_observed():
         env.observe(1, 4)
     with pytest.raises(ValueError, match=r"env: must be 0\.\.1"):
         env.observe(2, 0)
+
+
+def finished_rewards(env, seed):
+    """Plays env's games to their end (no autoreset) with random actions; every game's rewards
+    on the step that ended it."""
+    env.reset(seed=seed)
+    rng = _core.Rng(seed)
+    rewards = [None] * env.num_envs
+    while not env.dones.all():
+        was_done = env.dones.copy()
+        _, _, step_rewards, dones, _ = env.step(env.sample_actions(rng))
+        for i in np.flatnonzero(dones & ~was_done):
+            rewards[i] = step_rewards[i].copy()
+    return np.array(rewards)
+
+
+def test_reward_choices_are_final_wealth_the_shared_win_and_equity():
+    # The same games three times: the seeds and the actions do not depend on the reward.
+    kwargs = {"players": 4, "bots": [None, "random", None, "random"], "autoreset": False}
+    wealth, win, equity = (
+        finished_rewards(manila.VectorEnv(200, reward=r, **kwargs), seed=2) for r in REWARDS
+    )
+    assert wealth.any()
+    top = wealth == wealth.max(axis=1, keepdims=True)
+    np.testing.assert_array_equal(win, top / top.sum(axis=1, keepdims=True))  # ties share the win
+    assert (top.sum(axis=1) > 1).any()  # some game ended in a tie
+    others = (wealth.sum(axis=1, keepdims=True) - wealth) / 3
+    np.testing.assert_allclose(equity, wealth - others, rtol=1e-6, atol=1e-4)
+    np.testing.assert_allclose(equity.sum(axis=1), 0, atol=1e-3)  # zero-sum
+
+
+def test_a_bad_reward_lists_the_choices():
+    for bad in ("score", 1):
+        with pytest.raises(ValueError, match=r"reward: one of .*wealth.*win.*equity.*, got"):
+            manila.VectorEnv(2, reward=bad)
+    assert manila.VectorEnv(1, reward="win").reward == "win"

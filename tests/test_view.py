@@ -190,3 +190,58 @@ def test_a_seat_is_handed_only_its_view():
     game = Game(players=3, seed=4)
     play(game, [Spy(), Spy(), Spy()])
     assert handed and set(handed) == {PlayerView}
+
+
+def reachable(root: Any) -> list[Any]:
+    """Every object reachable from ``root`` through attributes, slots and containers (the
+    Python side; an engine object is reached as a whole)."""
+    seen: dict[int, Any] = {}
+    todo = [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, (type, str, bytes, numbers.Number, type(None))):
+            continue
+        if inspect.ismodule(obj) or inspect.isroutine(obj):
+            continue
+        seen[id(obj)] = obj
+        if isinstance(obj, dict):
+            todo += [*obj.keys(), *obj.values()]
+        elif isinstance(obj, (list, tuple, set, frozenset)):
+            todo += list(obj)
+        for cls in type(obj).__mro__:
+            for slot in getattr(cls, "__slots__", ()):
+                if hasattr(obj, slot):
+                    todo.append(getattr(obj, slot))
+        todo += list(getattr(obj, "__dict__", {}).values())
+    return list(seen.values())
+
+
+def contents(obj: Any) -> Any:
+    """What an engine-backed object holds, in full (the referee's view of it)."""
+    if isinstance(obj, State):
+        return ("State", obj.serialize(), obj.to_dict(), contents(obj.game))
+    if isinstance(obj, _core.GameState):
+        return ("GameState", obj.__getstate__(), obj.to_string(), obj.seed, obj.rng_state)
+    if isinstance(obj, Game):
+        return ("Game", obj.players, obj.seed, obj.rules)
+    return type(obj).__name__
+
+
+@pytest.mark.parametrize("case", range(0, len(CASES), 3))
+def test_nothing_of_the_referee_is_reachable_from_a_view(case):
+    # Private attributes included: whatever the view holds is the same in two games that
+    # differ only in the others' face-down shares, and none of it is the referee's.
+    game, history, viewer = CASES[case]
+    other_history = changed_deal(game, history, viewer)
+    assert other_history is not None
+    state, other = replay(game, history), replay(game, other_history)
+    views = PlayerView(state, viewer), PlayerView(other, viewer)
+    held = [reachable(v) for v in views]
+    referee = {id(x) for s in (state, other) for x in (s, s._s, s.game)}
+    assert not referee & {id(x) for x in held[0] + held[1]}
+    engine = [[contents(x) for x in h if isinstance(x, FORBIDDEN)] for h in held]
+    assert engine[0], "the view holds its own engine state"
+    assert engine[0] == engine[1], f"p{viewer}'s view holds something of the face-down deal"
+    assert all(x.seed == 0 for x in held[0] if isinstance(x, Game))
+    # And the state it holds is a state the rules allow: it plays on as the referee's does.
+    assert all(not x.invariant_problems() for x in held[0] if isinstance(x, State))

@@ -2,7 +2,7 @@
 under Node: the same exact numbers as manila.evaluate and manila.advise on seeded states,
 and bad input answered with the engine's own message (tests/wasm/engine.test.mjs).
 
-Needs node (20 or later) and manila.wasm in the installation (cpp/wasm/build.sh).
+Needs node (20 or later) and manila.wasm in the installation (built by `pip install .`: docs/web.md).
 """
 
 from __future__ import annotations

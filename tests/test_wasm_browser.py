@@ -1,10 +1,11 @@
 """The static site (python -m manila web) in headless Chromium, served by a plain static
 file server and no manila server: boards entered by tapping give exactly the numbers of
-manila.evaluate and manila.advise, the page keeps working offline once loaded, and an
+manila.evaluate and manila.advise, the page keeps working offline once loaded (and says
+it will not where a browser cannot keep it: plain HTTP from another machine), and an
 impossible board gets the page's message.
 
 Needs Debian's chromium and chromium-driver, and manila.wasm in the installation
-(cpp/wasm/build.sh; .ci/run builds it).
+(built by `pip install .`: docs/web.md).
 """
 
 from __future__ import annotations
@@ -31,11 +32,19 @@ from manila.server.site import write_site
 
 @pytest.fixture(scope="module")
 def browser():
-    with chromium(("--window-size=1280,1600", "--disable-extensions")) as driver:
+    # manila.test: this machine under another name, as a laptop on the LAN is to a phone
+    # (only localhost and 127.0.0.1 are secure contexts over plain HTTP).
+    args = (
+        "--window-size=1280,1600",
+        "--disable-extensions",
+        f"--host-resolver-rules=MAP {ELSEWHERE} 127.0.0.1",
+    )
+    with chromium(args) as driver:
         yield driver
 
 
 STATES = 56
+ELSEWHERE = "manila.test"
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -166,8 +175,19 @@ def test_advice_in_the_browser_matches_the_library(browser, site):
         assert shown["line"] == want["line"]
 
 
+def offline_note(driver) -> tuple[str, str]:
+    """Whether the page says it works offline here ("yes" or "no"), and its words."""
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "where").get_attribute("data-offline"))
+    where = driver.find_element(By.ID, "where")
+    return where.get_attribute("data-offline"), where.text
+
+
 def test_offline_once_loaded(browser, site):
     open_static(browser, site.url)
+    assert offline_note(browser) == (
+        "yes",
+        "Computed in your browser: no server needed, and it works offline once loaded.",
+    )
     # The service worker has the page's files once it controls the page.
     browser.set_script_timeout(30)
     assert browser.execute_async_script(
@@ -189,6 +209,19 @@ def test_offline_once_loaded(browser, site):
     state = manila.parse(board).to_dict()
     state["boats"]["jade"]["position"] = 10
     check_against_library(read_page(browser), state, exact=True)
+
+
+def test_plain_http_from_another_machine_says_it_will_not_work_offline(browser, site):
+    board = "r2 ginseng@8:red,blue silk@5:green jade@9 pirate_1=blue player=red"
+    open_static(browser, site.url.replace("127.0.0.1", ELSEWHERE), n=board, exact="1")
+    assert not browser.execute_script("return window.isSecureContext")
+    offline, words = offline_note(browser)
+    assert offline == "no"
+    assert words.startswith("Computed in your browser: no server needed, but it will not work offline here")
+    assert "only when it comes over HTTPS" in words  # why not here,
+    assert "serve it over HTTPS" in words and "localhost" in words  # and how to make it work
+    # It still computes in the browser, exactly.
+    check_against_library(read_page(browser), manila.parse(board).to_dict(), exact=True)
 
 
 def test_an_impossible_board_gets_the_pages_message(browser, site):

@@ -113,6 +113,7 @@ void register_game(py::module_& m) {
              py::kw_only(), py::arg("players"), py::arg("seed") = 0,
              py::arg("thirteen_to_port") = true, py::arg("pirate_variant") = false)
         .def("clone", [](const GameState& s) { return GameState(s); })
+        .def("seen_by", &GameState::seen_by, py::arg("viewer"))
         // A state is a plain value: copies are clones (OpenSpiel clones Python states with
         // deepcopy).
         .def("__copy__", [](const GameState& s) { return GameState(s); })

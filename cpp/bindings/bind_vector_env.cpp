@@ -39,9 +39,10 @@ py::object view(const std::shared_ptr<VectorEnv>& env, std::vector<T>& data,
 // building arrays: the AEC form of the environment steps one game at a time.
 struct BoundEnv {
     BoundEnv(int num_envs, int players, Rules rules, std::vector<std::optional<std::string>> names,
-             std::vector<std::optional<BotKind>> kinds, int threads, bool autoreset)
+             std::vector<std::optional<BotKind>> kinds, int threads, bool autoreset,
+             RewardKind reward, bool explicit_chance)
         : env(std::make_shared<VectorEnv>(num_envs, players, rules, std::move(kinds), threads,
-                                          autoreset)),
+                                          autoreset, reward, explicit_chance)),
           bots(std::move(names)) {
         VectorEnv& e = *env;
         const py::ssize_t n = e.num_envs();
@@ -54,23 +55,33 @@ struct BoundEnv {
         game_seeds = view(env, e.game_seeds(), {n});
         game_numbers = view(env, e.game_numbers(), {n});
         steps = view(env, e.steps(), {n});
+        chance_weights = view(env, e.chance_weights(), {n, kNumChanceOutcomes});
+        chance_denominators = view(env, e.chance_denominators(), {n});
     }
     std::shared_ptr<VectorEnv> env;
     std::vector<std::optional<std::string>> bots;
     std::mutex busy;
     py::object observations, final_observations, masks, rewards, dones, to_move, game_seeds,
-        game_numbers, steps;
+        game_numbers, steps, chance_weights, chance_denominators;
 };
 
 }  // namespace
 
 void register_vector_env(py::module_& m) {
     m.attr("NUM_PLAYER_ACTIONS") = kNumPlayerActions;
+    m.attr("NUM_CHANCE_OUTCOMES") = kNumChanceOutcomes;
+    {
+        py::list names;
+        for (RewardKind k : {RewardKind::kWealth, RewardKind::kWin, RewardKind::kEquity})
+            names.append(reward_name(k));
+        m.attr("REWARDS") = py::tuple(names);
+    }
     py::class_<BoundEnv>(m, "VectorEnv",
                          "N games stepped at once in C++; use manila.VectorEnv instead.")
         .def(py::init([](int num_envs, int players,
                          const std::optional<std::vector<std::optional<std::string>>>& bots,
-                         int threads, bool autoreset, bool thirteen_to_port, bool pirate_variant) {
+                         int threads, bool autoreset, const std::string& reward,
+                         bool explicit_chance, bool thirteen_to_port, bool pirate_variant) {
                  std::vector<std::optional<std::string>> names =
                      bots ? *bots
                           : std::vector<std::optional<std::string>>(
@@ -79,10 +90,12 @@ void register_vector_env(py::module_& m) {
                  for (const auto& n : names)
                      kinds.push_back(n ? std::optional<BotKind>(bot_kind_of(*n)) : std::nullopt);
                  return new BoundEnv(num_envs, players, Rules{thirteen_to_port, pirate_variant},
-                                     std::move(names), std::move(kinds), threads, autoreset);
+                                     std::move(names), std::move(kinds), threads, autoreset,
+                                     reward_kind_of(reward), explicit_chance);
              }),
              py::arg("num_envs"), py::kw_only(), py::arg("players") = 4,
              py::arg("bots") = py::none(), py::arg("threads") = 1, py::arg("autoreset") = true,
+             py::arg("reward") = "wealth", py::arg("explicit_chance") = false,
              py::arg("thirteen_to_port") = true, py::arg("pirate_variant") = false)
         .def_property_readonly("num_envs", [](BoundEnv& b) { return b.env->num_envs(); })
         .def_property_readonly("num_players", [](BoundEnv& b) { return b.env->num_players(); })
@@ -92,6 +105,10 @@ void register_vector_env(py::module_& m) {
         .def_property_readonly("bots", [](BoundEnv& b) { return b.bots; })
         .def_property_readonly("started", [](BoundEnv& b) { return b.env->started(); })
         .def_property_readonly("autoreset", [](BoundEnv& b) { return b.env->autoreset(); })
+        .def_property_readonly("reward",
+                               [](BoundEnv& b) { return std::string(reward_name(b.env->reward())); })
+        .def_property_readonly("explicit_chance",
+                               [](BoundEnv& b) { return b.env->explicit_chance(); })
         // Both run without the GIL: the games touch no Python object, the seed and the
         // actions are C++ copies, and the lock keeps other threads out of this environment.
         .def(
@@ -130,6 +147,16 @@ void register_vector_env(py::module_& m) {
                 return manila_bindings::to_numpy(std::move(out), {b.env->num_envs()});
             },
             py::arg("rng"))
+        // Draws from each game's own generator: the lock keeps a concurrent step out.
+        .def("sample_chance",
+             [](BoundEnv& b) {
+                 std::vector<std::int64_t> out(static_cast<std::size_t>(b.env->num_envs()));
+                 {
+                     std::lock_guard<std::mutex> lock(b.busy);
+                     b.env->sample_chance(out.data(), out.size());
+                 }
+                 return manila_bindings::to_numpy(std::move(out), {b.env->num_envs()});
+             })
         .def_readonly("observations", &BoundEnv::observations)
         .def_readonly("masks", &BoundEnv::masks)
         .def_readonly("rewards", &BoundEnv::rewards)
@@ -139,6 +166,8 @@ void register_vector_env(py::module_& m) {
         .def_readonly("game_seeds", &BoundEnv::game_seeds)
         .def_readonly("game_numbers", &BoundEnv::game_numbers)
         .def_readonly("steps", &BoundEnv::steps)
+        .def_readonly("chance_weights", &BoundEnv::chance_weights)
+        .def_readonly("chance_denominators", &BoundEnv::chance_denominators)
         .def(
             "game", [](BoundEnv& b, int i) { return GameState(b.env->game(i)); }, py::arg("env"))
         // A new array: the AEC form asks for any agent's view at any time.

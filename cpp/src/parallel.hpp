@@ -9,8 +9,9 @@
 #include "manila/cancel.hpp"
 
 // WebAssembly (cpp/wasm/) has one thread and a standard library built without threads:
-// there the loop runs in the caller and the engine's locks lock nothing.
-#if defined(_LIBCPP_HAS_NO_THREADS)
+// there the loop runs in the caller and the engine's locks lock nothing. libc++ says so
+// with _LIBCPP_HAS_NO_THREADS up to LLVM 19, with _LIBCPP_HAS_THREADS == 0 from LLVM 20.
+#if defined(_LIBCPP_HAS_NO_THREADS) || (defined(_LIBCPP_HAS_THREADS) && !_LIBCPP_HAS_THREADS)
 #define MANILA_NO_THREADS 1
 #else
 #define MANILA_NO_THREADS 0

@@ -24,6 +24,54 @@ GameState GameState::from_board(const Board& board, std::uint64_t seed) {
     return s;
 }
 
+GameState GameState::seen_by(int viewer) const {
+    if (viewer < 0 || viewer >= b_.num_players)
+        invalid("viewer: must be a player 0.." + std::to_string(b_.num_players - 1) + ", got " +
+                std::to_string(viewer));
+    GameState s(b_.num_players, b_.rules, 0);
+    s.b_ = b_;
+    s.history_ = history_;
+    // The unseen shares (the others' face-down ones and the undealt pile) go back to one pool,
+    // then each other player takes as many as they hold, in seat and good order.
+    std::array<int, kNumGoods> pool = b_.pile;
+    for (int p = 0; p < b_.num_players; ++p)
+        if (p != viewer)
+            for (int g = 0; g < kNumGoods; ++g)
+                pool[static_cast<std::size_t>(g)] +=
+                    b_.players[static_cast<std::size_t>(p)].dealt[static_cast<std::size_t>(g)];
+    std::array<std::vector<int>, kMaxPlayers> goods;  // the deal each other player gets
+    for (int p = 0; p < b_.num_players; ++p) {
+        if (p == viewer) continue;
+        PlayerState& ps = s.b_.players[static_cast<std::size_t>(p)];
+        int count = 0;
+        for (int g = 0; g < kNumGoods; ++g) {
+            count += ps.dealt[static_cast<std::size_t>(g)];
+            ps.shares[static_cast<std::size_t>(g)] -= ps.dealt[static_cast<std::size_t>(g)];
+            ps.dealt[static_cast<std::size_t>(g)] = 0;
+        }
+        for (int g = 0; g < kNumGoods && count > 0; ++g)
+            while (count > 0 && pool[static_cast<std::size_t>(g)] > 0) {
+                --pool[static_cast<std::size_t>(g)], --count;
+                ++ps.dealt[static_cast<std::size_t>(g)], ++ps.shares[static_cast<std::size_t>(g)];
+                goods[static_cast<std::size_t>(p)].push_back(g);
+            }
+    }
+    s.b_.pile = pool;
+    // The history's deals to the others, rewritten to match (deal k goes to player k / 2).
+    std::array<std::size_t, kMaxPlayers> next{};
+    for (std::size_t k = 0; k < s.history_.size(); ++k) {
+        const int a = s.history_[k];
+        if (a < action::kDeal || a >= action::kRoll) continue;
+        const int p = deal_recipient(static_cast<int>(k));
+        if (p == viewer) continue;
+        const std::size_t i = next[static_cast<std::size_t>(p)]++;
+        const std::vector<int>& mine = goods[static_cast<std::size_t>(p)];
+        // A deal still under way has dealt fewer than its history holds: never more.
+        s.history_[k] = action::kDeal + (i < mine.size() ? mine[i] : 0);
+    }
+    return s;
+}
+
 namespace {
 
 std::string at(const char* field, int p) {

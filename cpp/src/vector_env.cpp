@@ -1,25 +1,66 @@
 #include "manila/vector_env.hpp"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <utility>
 
 #include "game_internal.hpp"
+#include "manila/value.hpp"
 #include "parallel.hpp"
 
 namespace manila {
 
 namespace {
 constexpr auto kMaskWidth = static_cast<std::size_t>(kNumPlayerActions);
+constexpr auto kChanceWidth = static_cast<std::size_t>(kNumChanceOutcomes);
+constexpr std::array<RewardKind, 3> kRewardKinds{RewardKind::kWealth, RewardKind::kWin,
+                                                 RewardKind::kEquity};
 }  // namespace
 
+const char* reward_name(RewardKind kind) {
+    switch (kind) {
+        case RewardKind::kWealth:
+            return "wealth";
+        case RewardKind::kWin:
+            return "win";
+        case RewardKind::kEquity:
+            return "equity";
+    }
+    return "?";
+}
+
+RewardKind reward_kind_of(const std::string& name) {
+    std::string choices;
+    for (RewardKind k : kRewardKinds) {
+        if (name == reward_name(k)) return k;
+        choices += std::string(choices.empty() ? "" : ", ") + "\"" + reward_name(k) + "\"";
+    }
+    invalid("reward: one of " + choices + ", got \"" + name + "\"");
+}
+
+void final_rewards(const GameState& s, RewardKind kind, float* out) {
+    const int n = s.num_players();
+    if (kind == RewardKind::kWealth) {
+        for (int p = 0; p < n; ++p) out[p] = static_cast<float>(s.wealth(p));
+        return;
+    }
+    // The win shares and equities have one home: the value of a finished game.
+    const PositionValue v = final_value(s);
+    const std::vector<double>& r = kind == RewardKind::kWin ? v.win : v.equity;
+    for (int p = 0; p < n; ++p) out[p] = static_cast<float>(r[static_cast<std::size_t>(p)]);
+}
+
 VectorEnv::VectorEnv(int num_envs, int players, Rules rules,
-                     std::vector<std::optional<BotKind>> seats, int threads, bool autoreset)
+                     std::vector<std::optional<BotKind>> seats, int threads, bool autoreset,
+                     RewardKind reward, bool explicit_chance)
     : num_envs_(num_envs),
       players_(players),
       obs_size_(0),
       threads_(threads),
       autoreset_(autoreset),
+      reward_(reward),
+      explicit_chance_(explicit_chance),
       rules_(rules),
       seats_(std::move(seats)) {
     if (num_envs < 1) invalid("num_envs: must be at least 1, got " + std::to_string(num_envs));
@@ -33,11 +74,14 @@ VectorEnv::VectorEnv(int num_envs, int players, Rules rules,
             "use play_games");
     if (threads < 0) invalid("threads: must be at least 0, got " + std::to_string(threads));
     if (threads_ == 0) threads_ = hardware_threads();
+    first_agent_ = static_cast<int>(
+        std::find_if(seats_.begin(), seats_.end(), [](const auto& b) { return !b; }) -
+        seats_.begin());
     obs_size_ = manila::observation_size(players);
     const auto n = static_cast<std::size_t>(num_envs);
     slots_.reserve(n);
     for (std::size_t i = 0; i < n; ++i)
-        slots_.push_back(Slot{GameState(players, rules, 0), {}, {}});
+        slots_.push_back(Slot{GameState(players, rules, 0), {}, {}, {}, first_agent_});
     obs_.assign(n * static_cast<std::size_t>(obs_size_), 0.0f);
     final_obs_.assign(obs_.size(), 0.0f);
     masks_.assign(n * kMaskWidth, 0);
@@ -47,6 +91,8 @@ VectorEnv::VectorEnv(int num_envs, int players, Rules rules,
     game_seeds_.assign(n, 0);
     game_numbers_.assign(n, -1);
     steps_.assign(n, 0);
+    chance_weights_.assign(n * kChanceWidth, 0);
+    chance_dens_.assign(n, 0);
 }
 
 void VectorEnv::check_env(int i) const {
@@ -71,6 +117,7 @@ void VectorEnv::advance(Slot& slot) const {
     while (!s.is_terminal()) {
         int a;
         if (s.is_chance_node()) {
+            if (explicit_chance_) return;  // the caller's to resolve
             a = s.sample_chance();
         } else {
             const auto p = static_cast<std::size_t>(s.current_player());
@@ -90,13 +137,36 @@ void VectorEnv::publish(int i) {
     std::uint8_t* mask = masks_.data() + u * kMaskWidth;
     // Clearing only what was set keeps a step from touching the whole row (1,300 bytes).
     for (int a : slot.legal) mask[a] = 0;
-    slot.state.legal_actions(slot.legal);
-    for (int a : slot.legal) mask[a] = 1;
-    const int seat = slot.state.current_player();
-    to_move_[u] = seat;
+    if (!slot.chance.empty()) clear_chance(u);
+    int seat;
+    if (slot.state.is_chance_node()) {
+        slot.legal.clear();
+        std::int32_t* weights = chance_weights_.data() + u * kChanceWidth;
+        const ChanceWeights cw = slot.state.chance_weights();
+        for (auto [a, w] : cw.outcomes) {
+            weights[a - action::kDeal] = w;
+            slot.chance.push_back(a - action::kDeal);
+        }
+        chance_dens_[u] = cw.den;
+        to_move_[u] = kChancePlayer;
+        seat = slot.last_seat;
+    } else {
+        slot.state.legal_actions(slot.legal);
+        for (int a : slot.legal) mask[a] = 1;
+        seat = slot.state.current_player();
+        to_move_[u] = seat;
+    }
     observation_tensor(slot.state, seat, PrivateInfo::kSingle,
                        obs_.data() + u * static_cast<std::size_t>(obs_size_),
                        static_cast<std::size_t>(obs_size_));
+}
+
+void VectorEnv::clear_chance(std::size_t u) {
+    Slot& slot = slots_[u];
+    std::int32_t* weights = chance_weights_.data() + u * kChanceWidth;
+    for (int k : slot.chance) weights[k] = 0;
+    slot.chance.clear();
+    chance_dens_[u] = 0;
 }
 
 void VectorEnv::start(int i, std::int64_t number) {
@@ -110,6 +180,7 @@ void VectorEnv::start(int i, std::int64_t number) {
     game_seeds_[u] = seed;
     game_numbers_[u] = number;
     steps_[u] = 0;
+    slot.last_seat = first_agent_;
     advance(slot);
     // Every player bids or passes in the first auction, so an agent seat always gets a turn.
     if (slot.state.is_terminal())
@@ -134,11 +205,23 @@ void VectorEnv::step(const std::int64_t* actions, std::size_t n) {
     // Every action is checked before any game moves, so a bad batch changes nothing.
     for (int i = 0; i < num_envs_; ++i) {
         const auto u = static_cast<std::size_t>(i);
-        if (slots_[u].state.is_terminal()) continue;  // without autoreset: over, action ignored
+        const GameState& s = slots_[u].state;
+        if (s.is_terminal()) continue;  // without autoreset: over, action ignored
         const std::int64_t a = actions[u];
+        if (s.is_chance_node()) {
+            if (a >= 0 && a < kNumChanceOutcomes &&
+                chance_weights_[u * kChanceWidth + static_cast<std::size_t>(a)] > 0)
+                continue;
+            const std::string why =
+                a < 0 || a >= kNumChanceOutcomes
+                    ? "not a chance outcome (0.." + std::to_string(kNumChanceOutcomes - 1) + ")"
+                    : s.illegal_reason(action::kDeal + static_cast<int>(a));
+            invalid("actions[" + std::to_string(i) + "]: " + std::to_string(a) +
+                    " is no outcome of this chance node (" + phase_name(s.board().phase) +
+                    ") in game seed " + std::to_string(s.seed()) + ": " + why);
+        }
         if (a < 0 || a >= kNumPlayerActions ||
             !masks_[u * kMaskWidth + static_cast<std::size_t>(a)]) {
-            const GameState& s = slots_[u].state;
             const std::string why =
                 a < 0 || a >= action::kNumActions
                     ? "not an action id (0.." + std::to_string(kNumPlayerActions - 1) + ")"
@@ -156,26 +239,17 @@ void VectorEnv::step(const std::int64_t* actions, std::size_t n) {
             std::fill(reward, reward + players_, 0.0f);
             return;
         }
-        const int seat = to_move_[u];
-        slot.state.apply_legal(static_cast<int>(actions[u]));
-        ++steps_[u];
+        const int a = static_cast<int>(actions[u]);
+        if (slot.state.is_chance_node()) {
+            slot.state.apply_legal(action::kDeal + a);
+        } else {
+            slot.last_seat = to_move_[u];
+            slot.state.apply_legal(a);
+            ++steps_[u];
+        }
         advance(slot);
         if (slot.state.is_terminal()) {
-            for (int p = 0; p < players_; ++p) reward[p] = static_cast<float>(slot.state.wealth(p));
-            dones_[u] = 1;
-            observation_tensor(slot.state, seat, PrivateInfo::kSingle,
-                               final_obs_.data() + u * static_cast<std::size_t>(obs_size_),
-                               static_cast<std::size_t>(obs_size_));
-            if (autoreset_) {
-                start(i, game_numbers_[u] + num_envs_);
-            } else {
-                std::uint8_t* mask = masks_.data() + u * kMaskWidth;
-                for (int a : slot.legal) mask[a] = 0;
-                slot.legal.clear();
-                to_move_[u] = kTerminalPlayer;
-                std::copy_n(final_obs_.data() + u * static_cast<std::size_t>(obs_size_), obs_size_,
-                            obs_.data() + u * static_cast<std::size_t>(obs_size_));
-            }
+            finish(i);
         } else {
             std::fill(reward, reward + players_, 0.0f);
             dones_[u] = 0;
@@ -184,17 +258,55 @@ void VectorEnv::step(const std::int64_t* actions, std::size_t n) {
     });
 }
 
+void VectorEnv::finish(int i) {
+    const auto u = static_cast<std::size_t>(i);
+    Slot& slot = slots_[u];
+    final_rewards(slot.state, reward_, rewards_.data() + u * static_cast<std::size_t>(players_));
+    dones_[u] = 1;
+    float* final_obs = final_obs_.data() + u * static_cast<std::size_t>(obs_size_);
+    observation_tensor(slot.state, slot.last_seat, PrivateInfo::kSingle, final_obs,
+                       static_cast<std::size_t>(obs_size_));
+    if (autoreset_) {
+        start(i, game_numbers_[u] + num_envs_);
+        return;
+    }
+    std::uint8_t* mask = masks_.data() + u * kMaskWidth;
+    for (int a : slot.legal) mask[a] = 0;
+    slot.legal.clear();
+    if (!slot.chance.empty()) clear_chance(u);
+    to_move_[u] = kTerminalPlayer;
+    std::copy_n(final_obs, obs_size_, obs_.data() + u * static_cast<std::size_t>(obs_size_));
+}
+
 void VectorEnv::sample_actions(Rng& rng, std::int64_t* out, std::size_t n) const {
     if (!started_) invalid("sample_actions: call reset(seed) first");
     if (n != static_cast<std::size_t>(num_envs_))
         invalid("out: one entry per env is needed, " + std::to_string(num_envs_) + " in all, got " +
                 std::to_string(n));
     for (std::size_t i = 0; i < n; ++i) {
-        const std::vector<int>& legal = slots_[i].legal;
+        const Slot& slot = slots_[i];
+        if (slot.state.is_chance_node()) {
+            out[i] = slot.state.sample_chance(rng) - action::kDeal;
+            continue;
+        }
+        const std::vector<int>& legal = slot.legal;
         // A finished game (without autoreset) takes any action: 0 stands for none.
         out[i] = legal.empty()
                      ? 0
                      : legal[static_cast<std::size_t>(rng.below(static_cast<int>(legal.size())))];
+    }
+}
+
+void VectorEnv::sample_chance(std::int64_t* out, std::size_t n) {
+    if (!explicit_chance_)
+        invalid("sample_chance: this env draws chance inside step; make it with explicit_chance");
+    if (!started_) invalid("sample_chance: call reset(seed) first");
+    if (n != static_cast<std::size_t>(num_envs_))
+        invalid("out: one entry per env is needed, " + std::to_string(num_envs_) + " in all, got " +
+                std::to_string(n));
+    for (std::size_t i = 0; i < n; ++i) {
+        GameState& s = slots_[i].state;
+        out[i] = s.is_chance_node() ? s.sample_chance() - action::kDeal : -1;
     }
 }
 

@@ -16,8 +16,8 @@ except ImportError as exc:  # pragma: no cover - only without a built extension
         "`pip install .` from the source tree rather than importing it from python/"
     ) from exc
 
-# After these imports manila.sweep, manila.simulate and manila.ladder are the functions,
-# not the submodules (import from manila.sweep to reach the rest of it).
+# manila.sweep, manila.simulate, manila.ladder, manila.review and manila.value are the
+# functions; their modules live in the rooms (manila.sweeps, manila.arena, manila.analysis).
 from .analysis.analysis import Analysis, analyse
 from .analysis.review import Review, review
 from .analysis.value import Value, value

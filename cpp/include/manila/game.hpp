@@ -207,6 +207,11 @@ class GameState {
     // no history, chance drawn from a generator seeded by `seed`. Throws
     // std::invalid_argument listing the broken invariants if the board is not consistent.
     static GameState from_board(const Board& board, std::uint64_t seed);
+    // What `viewer` may know, as a state of its own: the others' face-down shares replaced by
+    // one fixed deal consistent with the view (the same whatever the true deal), and no
+    // generator or seed from which the deal or the dice could be replayed. A player's view
+    // holds this, never the referee's state.
+    GameState seen_by(int viewer) const;
 
     const Board& board() const { return b_; }
     int num_players() const { return b_.num_players; }

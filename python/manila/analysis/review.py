@@ -19,7 +19,6 @@ before it. Loans (mortgage, repay) are no decision and are skipped.
 
 from __future__ import annotations
 
-import json
 import math
 import statistics
 from collections.abc import Mapping, Sequence
@@ -31,8 +30,7 @@ import numpy as np
 from .. import _core
 from ..common.limits import check_number
 from ..common.version import install_hint
-from ..common.vocab import PLAYER_COUNTS
-from ..game.engine import Game, IllegalActionError, State
+from ..game.engine import Game, Record, State, read_record, replay
 from ..game.view import PlayerView
 from ..voyage.notation import format_moment, format_state
 from .analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES
@@ -241,64 +239,13 @@ class Review:
         return sorted(bad, key=lambda d: (-d.loss, d.index))[:limit]
 
 
-def _record_state(record: RecordLike) -> tuple[Game, list[int], Optional[Mapping[str, Any]]]:
-    """The game and the history of a record (``simulate --record``, ``State.serialize()``,
-    a State); ValueError naming what is wrong."""
-    if isinstance(record, State):
-        return record.game, record.history(), None
-    if isinstance(record, str):
-        try:
-            record = json.loads(record)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            raise ValueError(f"not a game record: not valid JSON ({exc})") from None
-    lead = "not a game record (simulate --record and State.serialize() write them)"
-    if not isinstance(record, Mapping):
-        raise ValueError(f"{lead}: a record is a JSON object")
-    if record.get("game", "manila") != "manila":
-        raise ValueError(f"{lead}: game: {record.get('game')!r}, not manila")
-    history = record.get("history")
-    if not isinstance(history, list) or not all(
-        isinstance(a, int) and not isinstance(a, bool) for a in history
-    ):
-        raise ValueError(f"{lead}: history: missing, or not a list of action ids")
-    players = record.get("players", 4)
-    if isinstance(players, bool) or players not in PLAYER_COUNTS:
-        raise ValueError(f"{lead}: players: must be one of {list(PLAYER_COUNTS)}, got {players!r}")
-    seed = record.get("seed", 0)
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"{lead}: seed: must be a whole number of at least 0, got {seed!r}")
-    try:
-        game = Game(players=players, seed=seed, rules=record.get("rules"))
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{lead}: rules: {exc}") from None
-    actions = record.get("actions")
-    if isinstance(actions, int) and not isinstance(actions, bool) and actions != len(history):
-        raise ValueError(f"cut short: the record says {actions} actions, its history holds {len(history)}")
-    return game, list(history), record
-
-
-def _replay(game: Game, history: Sequence[int]) -> list[State]:
-    """The state before every action (and the last), checked: one error naming the
-    action that is illegal, or the record cut short."""
-    state = game.new_initial_state()
-    states = []
-    for i, a in enumerate(history):
-        states.append(state.clone())
-        if state.is_terminal():
-            raise ValueError(f"history[{i}]: action {a}: the game was already over")
-        if not 0 <= a < _core.NUM_ACTIONS:
-            raise ValueError(f"history[{i}]: action {a}: no such action (0..{_core.NUM_ACTIONS - 1})")
-        try:
-            state.apply_action(a)
-        except IllegalActionError as exc:
-            raise ValueError(f"history[{i}]: action {a} ({state.action_name(a)}): {exc.reason}") from None
-    if not state.is_terminal():
-        raise ValueError(
-            f"cut short: the game is not over after its {len(history)} actions "
-            f"(voyage {state.voyage_number}, {state.phase})"
-        )
-    states.append(state)
-    return states
+def _states(record: RecordLike) -> tuple[Game, list[int], list[State]]:
+    """The game, its history and the state before every action (and the last) of a
+    finished game's record (``simulate --record``, ``State.serialize()``, a State)."""
+    read = Record(record.game, record.history()) if isinstance(record, State) else read_record(record)
+    states: list[State] = []
+    last = replay(read, finished=True, before=lambda state, _: states.append(state.clone()))
+    return read.game, read.history, [*states, last]
 
 
 def _table(state: State) -> str:
@@ -395,8 +342,7 @@ def review(
     _check(screen, "screen", 0)
     _check(threads, "threads", 0)
 
-    game, history, _ = _record_state(record)
-    states = _replay(game, history)
+    game, history, states = _states(record)
 
     def report(done: int, total: int) -> bool:
         return progress is None or progress(done, total) is not False

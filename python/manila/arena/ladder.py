@@ -52,7 +52,7 @@ from .. import _core
 from ..bots.builtin import bot_factory, bot_seed, is_core_bot
 from ..common.version import install_hint
 from ..game.engine import Game, IllegalActionError, RulesLike
-from ..game.view import PlayerView
+from ..game.play import bot_move
 from .simulate import lineup_of
 
 Z95 = 1.959963984540054  # the standard normal quantile of 0.975
@@ -275,13 +275,12 @@ def _play_chunk(chunk: _Chunk) -> list[list[int]]:
         game_seed = _core.derive_seed(chunk.seed, r)
         state = Game(chunk.players, game_seed, rules).new_initial_state()
         bots = [f(bot_seed(game_seed, p)) for p, f in enumerate(factories)]
-        views = [PlayerView(state, p) for p in range(chunk.players)]
         while not state.is_terminal():
             if state.is_chance_node():
                 state.apply_action(state.sample_chance())
             else:
                 p = state.current_player()
-                action = bots[p].step(views[p])
+                action = bot_move(bots[p], state, p)
                 try:
                     state.apply_action(action)
                 except ValueError as exc:  # IllegalActionError, or not an action at all

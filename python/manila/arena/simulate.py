@@ -22,7 +22,7 @@ from typing import Any, Callable, Optional, Union
 from .. import _core
 from ..bots.builtin import BotFactory, bot_factory, bot_seed, is_core_bot
 from ..game.engine import Game, RulesLike
-from ..game.view import PlayerView
+from ..game.play import bot_move
 
 RECORD_VERSION = 1
 BotSpec = Union[str, BotFactory]
@@ -254,12 +254,11 @@ def _simulate_python(
         factories = [bot_factory(spec) if isinstance(spec, str) else spec for spec in specs]
         bots = [f(bot_seed(seed, p)) for p, f in enumerate(factories)]
         state = game.new_initial_state()
-        views = [PlayerView(state, p) for p in range(base.players)]  # each bot sees its own view
         while not state.is_terminal():
             a = (
                 state.sample_chance()
                 if state.is_chance_node()
-                else bots[state.current_player()].step(views[state.current_player()])
+                else bot_move(bots[state.current_player()], state, state.current_player())
             )
             state.apply_action(a)
             if check:

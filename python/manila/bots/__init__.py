@@ -1,7 +1,8 @@
-"""``manila.bots``, the public path: Bots for manila.Game. They live in :mod:`manila.bots.builtin`."""
+"""``manila.bots``, the public path: Bots for manila.Game. They live in :mod:`manila.bots.builtin`,
+and the bots that are programs in any language (``cmd:PROGRAM ARGS``) in :mod:`manila.bots.cmd`."""
 
+from ..game.play import Bot
 from .builtin import (
-    Bot,
     BotFactory,
     GreedyBot,
     GreedyWealthBot,
@@ -15,10 +16,13 @@ from .builtin import (
     make_bot,
     register_bot,
 )
+from .cmd import BotError, CmdBot
 
 __all__ = [
     "Bot",
+    "BotError",
     "BotFactory",
+    "CmdBot",
     "GreedyBot",
     "GreedyWealthBot",
     "RandomBot",

@@ -36,7 +36,8 @@ played in Python with the same bots and seeds (``manila.game.play`` with
 Bots are found by name in a registry: ``register_bot("name", factory)`` adds one (a
 factory takes the seat's seed and returns the bot), and every command that takes bot
 names (simulate, ladder) then knows it. ``load_bot("package.module:Class")`` loads a bot
-of your own without registering it. A bot is handed only its own view of the game
+of your own without registering it, and ``cmd:PROGRAM ARGS`` plays a program written in any
+language (``manila.bots.cmd``, docs/bots.md). A bot is handed only its own view of the game
 (``manila.view.PlayerView``), never the others' face-down shares; the built-in bots ask
 the view for the engine's move (``PlayerView.builtin_move``), which reads only that
 player's information (tests/test_view.py checks every bot).
@@ -53,6 +54,7 @@ from .. import _core
 from ..common.text import did_you_mean
 from ..game.play import Bot
 from ..game.view import PlayerView
+from .cmd import cmd_factory, is_cmd_spec
 from .solver import SolverBot
 
 # What a bot is handed: its own player's view, and nothing else.
@@ -209,23 +211,26 @@ def load_bot(spec: str) -> BotFactory:
 
 def bot_factory(spec: str) -> BotFactory:
     """A registered bot's factory by name, a trained policy's by ``policy:PATH``
-    (``manila.bots.policy``), or a Python bot's by ``module:Class``."""
+    (manila.bots.policy), a program's by ``cmd:PROGRAM ARGS`` (manila.bots.cmd), or a
+    Python bot's by ``module:Class``."""
     if spec.startswith("policy:"):
         from .policy import policy_factory  # numpy work only when a policy is asked for
 
         return policy_factory(spec[len("policy:") :])
+    if is_cmd_spec(spec):
+        return cmd_factory(spec)
     if ":" in spec:
         return load_bot(spec)
     if spec not in _REGISTRY:
         raise ValueError(
             f"unknown bot {spec!r}{did_you_mean(spec, _REGISTRY)}; the built-in bots "
-            f"are {', '.join(_REGISTRY)}, or give a Python bot as module:Class"
+            f"are {', '.join(_REGISTRY)}, or give a Python bot as module:Class or a program as cmd:PROGRAM ARGS"
         )
     return _REGISTRY[spec]
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by name (registered, or ``module:Class``) for a seat seeded ``seed``."""
+    """A bot by name (registered, ``cmd:PROGRAM ARGS`` or ``module:Class``) for a seat seeded ``seed``."""
     return bot_factory(name)(seed)
 
 

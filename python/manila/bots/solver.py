@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .view import PlayerView
+    from ..game.view import PlayerView
 
 
 class SolverBot:

@@ -23,8 +23,8 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         default="random",
         metavar="LIST",
-        help=f"a bot per seat, comma-separated ({', '.join(bot_names())}, or a "
-        "Python bot as module:Class), or one for all (default random)",
+        help=f"a bot per seat, comma-separated ({', '.join(bot_names())}, a Python bot as "
+        "module:Class, or a program as 'cmd:PROGRAM ARGS', docs/bots.md), or one for all (default random)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
     parser.add_argument(
@@ -117,8 +117,9 @@ def add_ladder_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         default="greedy,random,random,random",
         metavar="LIST",
-        help=f"one bot per seat, comma-separated: {', '.join(bot_names())}, or a Python "
-        "bot as module:Class (default greedy,random,random,random)",
+        help=f"one bot per seat, comma-separated: {', '.join(bot_names())}, a Python bot as "
+        "module:Class, or a program as 'cmd:PROGRAM ARGS' (docs/bots.md) (default "
+        "greedy,random,random,random)",
     )
     parser.add_argument(
         "--games", type=int, default=200, metavar="N", help="games, a multiple of --players (default 200)"

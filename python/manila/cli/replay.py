@@ -8,11 +8,8 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any, Optional
 
-from .. import _core
-from ..common.inputs import json_error_text, json_type, read_text
-from ..common.text import spoken
-from ..common.vocab import PLAYER_COUNTS
-from ..game.engine import Game, IllegalActionError, State
+from ..common.inputs import json_error_text, read_text
+from ..game.engine import RecordError, State, read_record, replay
 from ..game.view import PlayerView
 from .rules import rules_text
 
@@ -50,46 +47,23 @@ def read_records(source: str) -> list[dict[str, Any]]:
 
 
 def _check_record(record: Any, where: str) -> None:
-    """A game record (or serialized state) has a history of action ids; anything else is
-    refused here rather than replayed as an empty game."""
-    lead = f"{where}: not a game record (simulate --record writes them)"
-    if not isinstance(record, dict):
-        raise ValueError(f"{lead}: a record is a JSON object, not {json_type(record)}")
-    history = record.get("history")
-    if not isinstance(history, list):
-        raise ValueError(f"{lead}: history: missing, or not a list of actions")
-    if not all(isinstance(a, int) and not isinstance(a, bool) for a in history):
-        raise ValueError(f"{lead}: history: the actions must be whole numbers")
-    players = record.get("players", 4)
-    if isinstance(players, bool) or players not in PLAYER_COUNTS:
-        raise ValueError(f"{lead}: players: must be {spoken(PLAYER_COUNTS)}, got {players!r}")
-    if not isinstance(record.get("seed", 0), int) or isinstance(record.get("seed"), bool):
-        raise ValueError(f"{lead}: seed: must be a whole number")
-    if not isinstance(record.get("rules", {}), (dict, type(None))):
-        raise ValueError(f"{lead}: rules: must be an object of rule options")
+    """Refused here, naming the file and line, rather than replayed as an empty game."""
+    try:
+        read_record(record)
+    except RecordError as exc:
+        raise ValueError(f"{where}: {exc}") from None
 
 
 def _who(state: State) -> str:
     return "chance" if state.is_chance_node() else f"p{state.current_player()}"
 
 
-def _start(record: dict[str, Any]) -> State:
-    game = Game(players=record.get("players", 4), seed=record.get("seed", 0), rules=record.get("rules"))
-    return game.new_initial_state()
-
-
 def state_at(record: dict[str, Any], to: int) -> State:
     """The position of the recorded game before its move ``to`` (after ``to`` moves)."""
-    history = record.get("history", [])
-    if not 0 <= to <= len(history):
-        raise ValueError(f"--to {to}: the game has {len(history)} moves (0..{len(history)})")
-    state = _start(record)
-    for i, a in enumerate(history[:to]):
-        try:
-            state.apply_action(a)
-        except IllegalActionError as exc:
-            raise ValueError(f"move {i}: {exc.reason}") from None
-    return state
+    read = read_record(record)
+    if not 0 <= to <= len(read.history):
+        raise ValueError(f"--to {to}: the game has {len(read.history)} moves (0..{len(read.history)})")
+    return replay(read, to)
 
 
 def position_json(state: State, form: str, player: Optional[int]) -> dict[str, Any]:
@@ -120,8 +94,15 @@ def replay_lines(record: dict[str, Any], board: bool = False, to: Optional[int] 
     """A game told step by step: every action with who made it, each voyage's outcome,
     the final wealth; with ``board`` the whole table after every action; with ``to``
     only the first ``to`` moves."""
-    state = _start(record)
-    game = state.game
+    read = read_record(record)
+    game = read.game
+    history = read.history
+    if to is not None:
+        if not 0 <= to <= len(history):
+            raise ValueError(f"--to {to}: the game has {len(history)} moves (0..{len(history)})")
+        history = history[:to]
+    replay(read, len(history))  # every action checked first, worded as every reader words it
+    state = game.new_initial_state()
     bots = record.get("bots")
     head = f"game seed {game.seed}, {game.players} players"
     if "index" in record:
@@ -130,18 +111,10 @@ def replay_lines(record: dict[str, Any], board: bool = False, to: Optional[int] 
         head += ", bots " + ", ".join(f"p{p} {b}" for p, b in enumerate(bots))
     yield head
     yield f"rules: {rules_text(game.rules)}"
-    history = record.get("history", [])
-    if to is not None:
-        if not 0 <= to <= len(history):
-            raise ValueError(f"--to {to}: the game has {len(history)} moves (0..{len(history)})")
-        history = history[:to]
     for i, a in enumerate(history):
         voyage, phase, who = state.voyage_number, state.phase, _who(state)
-        text = state.action_to_string(a) if 0 <= a < _core.NUM_ACTIONS else str(a)
-        try:
-            state.apply_action(a)
-        except IllegalActionError as exc:
-            raise ValueError(f"move {i}: {exc.reason}") from None
+        text = state.action_to_string(a)
+        state.apply_action(a)
         if phase == "deal":
             yield f"  deal to p{(i) // 2}: {text.split(' ', 1)[1]}"
         else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..bots.builtin import bot_factory
 from ..common.limits import MAX_SECONDS
 from ..server.app import DEFAULT_HOST, DEFAULT_PORT, HEAVY_LIMIT, TIME_LIMIT, serve
 
@@ -44,6 +45,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"advice searches run at once; more get 503 (default {HEAVY_LIMIT})",
     )
+    parser.add_argument(
+        "--allow-bot",
+        action="append",
+        default=[],
+        metavar="BOT",
+        help="let /v1/play play this bot too, named exactly so: a program as 'cmd:PROGRAM ARGS' "
+        "or a Python bot as module:Class (docs/bots.md); repeat for more (default: only the "
+        "built-in bots)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no line per request on stderr")
 
 
@@ -65,6 +75,12 @@ def run(args: argparse.Namespace) -> int:
     if args.advice_limit < 1:
         print("manila: error: --advice-limit must be at least 1", file=sys.stderr)
         return 2
+    for spec in args.allow_bot:
+        try:
+            bot_factory(spec)
+        except ValueError as exc:
+            print(f"manila: error: --allow-bot: {exc}", file=sys.stderr)
+            return 2
     try:
         serve(
             args.host,
@@ -73,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers,
             heavy_limit=args.advice_limit,
             quiet=args.quiet,
+            allow_bots=args.allow_bot,
         )
     except OSError as exc:
         print(

@@ -28,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
     size = sum(p.stat().st_size for p in written)
     print(
         f"wrote {len(written)} files ({size / 1024:.0f} KiB) to {args.out}: serve the folder with any static "
-        f"web server (python -m http.server -d {args.out}); docs/web.md says how to open it on a phone"
+        f"web server (python -m http.server -d {args.out}); it works offline once loaded when served over "
+        f"HTTPS or from localhost: docs/web.md says how to host it for a phone"
     )
     return 0

@@ -17,12 +17,16 @@ from .engine import (
     ActionLike,
     Game,
     IllegalActionError,
+    Record,
+    RecordError,
     RulesLike,
     State,
     action_id,
     action_name,
+    read_record,
+    replay,
 )
-from .play import play
+from .play import BotError, bot_move, play
 
 __all__ = [
     "ACTION_NAMES",
@@ -33,11 +37,17 @@ __all__ = [
     "SERIAL_VERSION",
     "TERMINAL",
     "ActionLike",
+    "BotError",
     "Game",
     "IllegalActionError",
+    "Record",
+    "RecordError",
     "RulesLike",
     "State",
     "action_id",
     "action_name",
+    "bot_move",
     "play",
+    "read_record",
+    "replay",
 ]

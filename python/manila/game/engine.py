@@ -33,10 +33,13 @@ import json
 import operator
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from .. import _core
+from ..common.inputs import json_error_text, json_type
+from ..common.text import spoken
 from ..common.vocab import ARRIVED, GOODS, PLAYER_COUNTS, SPOTS
 from ..voyage.board import Rules, read_rules
 from ..voyage.evaluation import Evaluation, evaluate
@@ -385,25 +388,13 @@ class State:
 
     @classmethod
     def deserialize(cls, data: Union[str, Mapping[str, Any]]) -> State:
-        """Rebuilds a state from ``serialize()`` / ``to_json()`` by replaying its history."""
-        if isinstance(data, str):
-            data = json.loads(data)
-        if not isinstance(data, Mapping):
-            raise ValueError("a serialized state is a JSON object")
-        if data.get("game", "manila") != "manila" or data.get("version", SERIAL_VERSION) != SERIAL_VERSION:
-            raise ValueError(f"not a version-{SERIAL_VERSION} manila state")
-        game = Game(players=data.get("players", 4), seed=data.get("seed", 0), rules=data.get("rules"))
-        state = game.new_initial_state()
-        history = data.get("history", [])
-        if not isinstance(history, list):
-            raise ValueError("history: a list of action ids")
-        for i, a in enumerate(history):
-            try:
-                state.apply_action(a)
-            except IllegalActionError as exc:
-                raise IllegalActionError(f"history[{i}]: {exc.reason}", exc.action) from None
-        if "rng" in data:
-            state._s.rng_state = int(data["rng"], 16)
+        """Rebuilds a state from ``serialize()`` / ``to_json()`` by replaying its history
+        (``read_record`` and ``replay``, the one reader of records; ``RecordError`` names
+        the field)."""
+        record = read_record(data)
+        state = replay(record)
+        if record.rng is not None:
+            state._s.rng_state = record.rng
         return state
 
     def __eq__(self, other: object) -> bool:
@@ -589,3 +580,154 @@ def _evaluate_voyage(data: Optional[dict[str, Any]], phase: str, exact: bool, th
             f"no voyage to evaluate in the {phase} phase: the boats are not placed yet, or roll 3 is over"
         )
     return evaluate(data, exact, threads=threads, strict=False)
+
+
+# ---------------------------------------------------------------------- game records
+# The one reader of a game record: ``simulate --record`` lines, ``State.serialize()``, the
+# play page's saved games and the review's input all go through ``read_record`` and
+# ``replay``. A record is a JSON object with the game (``players``, ``seed``, ``rules``) and
+# its ``history`` of action ids; it may say ``"game": "manila"``, its ``version``, its
+# generator (``rng``) and how many ``actions`` it holds. Whatever else it carries (a
+# simulation's bots and wealth, the play page's seats) is its writer's to read. Every
+# refusal is a ``RecordError`` naming the field, worded the same wherever a record is read:
+# ``history[7]: action 1012 (buy jade): ...``.
+
+RecordLike = Union[str, bytes, Mapping[str, Any]]
+
+
+class RecordError(ValueError):
+    """A record no game wrote. ``field`` is the JSON path of what is wrong ("" for the
+    whole); the text says "not a game record" when it is not one at all."""
+
+    def __init__(self, message: str, field: str = "", *, lead: str = ""):
+        where = f"{field}: " if field else ""
+        super().__init__(f"{lead}: {where}{message}" if lead else f"{where}{message}")
+        self.message = message
+        self.field = field
+
+
+def _not_a_record(message: str, field: str = "") -> RecordError:
+    return RecordError(message, field, lead="not a game record")
+
+
+@dataclass(frozen=True)
+class Record:
+    """A record read and checked: its game, its history, its generator's state if it gave
+    one, and the whole JSON object (for what its writer added)."""
+
+    game: Game
+    history: list[int]
+    rng: Optional[int] = None
+    data: Mapping[str, Any] = field(default_factory=dict, repr=False)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def read_record(data: RecordLike) -> Record:
+    """The game and history of a record (text or parsed JSON), every field checked; the
+    actions are checked by ``replay``.
+
+    >>> state = Game(players=3, seed=2).new_initial_state()
+    >>> _ = state.apply_chance()
+    >>> replay(read_record(state.serialize())).history() == state.history()
+    True
+    """
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise _not_a_record(f"not valid JSON: {json_error_text(exc)}") from None
+        except RecursionError:
+            raise _not_a_record("not valid JSON: nested too deeply") from None
+    if not isinstance(data, Mapping):
+        raise _not_a_record(f"a game record is a JSON object, not {json_type(data)}")
+    if data.get("game", "manila") != "manila":
+        raise _not_a_record(f'a record of another game ({data.get("game")!r}), not "manila"', "game")
+    version = data.get("version", SERIAL_VERSION)
+    if version != SERIAL_VERSION:
+        raise _not_a_record(f"version {version!r}; this version reads version {SERIAL_VERSION}", "version")
+    history = data.get("history")
+    if not isinstance(history, list):
+        raise _not_a_record("missing, or not a list of action ids", "history")
+    for i, a in enumerate(history):
+        if not _whole(a):
+            raise _not_a_record(f"an action id (a whole number), got {a!r}", f"history[{i}]")
+    players = data.get("players", 4)
+    if not _whole(players) or players not in PLAYER_COUNTS:
+        raise _not_a_record(f"must be {spoken(PLAYER_COUNTS)}, got {players!r}", "players")
+    seed = data.get("seed", 0)
+    if not _whole(seed) or not 0 <= seed < 2**64:
+        raise _not_a_record(f"a whole number in 0..2**64-1, got {seed!r}", "seed")
+    rules = data.get("rules")
+    if not isinstance(rules, (Mapping, type(None))):
+        raise _not_a_record(f"an object of rule options, not {json_type(rules)}", "rules")
+    try:
+        game = Game(players=players, seed=seed, rules=rules)
+    except (TypeError, ValueError) as exc:
+        raise _not_a_record(str(exc), "rules") from None
+    actions = data.get("actions")
+    if _whole(actions) and actions != len(history):
+        raise RecordError(f"cut short: the record says {actions} actions, its history holds {len(history)}")
+    rng = data.get("rng")
+    if rng is not None:
+        try:
+            rng = int(str(rng), 16)
+        except ValueError:
+            raise _not_a_record(f"a hexadecimal generator state, got {rng!r}", "rng") from None
+        if not 0 <= rng < 2**64:
+            raise _not_a_record(f"a 64-bit generator state, got {data.get('rng')!r}", "rng")
+    return Record(game, list(history), rng, data)
+
+
+def replay(
+    record: Record,
+    to: Optional[int] = None,
+    *,
+    seeded: bool = False,
+    finished: bool = False,
+    before: Optional[Callable[[State, int], object]] = None,
+) -> State:
+    """The record's state after its first ``to`` actions (all by default), every action
+    checked: legal where it is played, and with ``seeded`` every deal and roll the one the
+    game's seed draws there. ``finished``: the game must be over at the end. ``before(state,
+    i)`` is called before action i. The generator is the one the history leaves (the
+    record's own is ``record.rng``)."""
+    history = record.history
+    if to is None:
+        to = len(history)
+    elif not 0 <= to <= len(history):
+        raise RecordError(f"the game has {len(history)} actions, so 0..{len(history)}, got {to}", "to")
+    state = record.game.new_initial_state()
+    for i, a in enumerate(history[:to]):
+        where = f"history[{i}]"
+        if state.is_terminal():
+            raise RecordError(f"action {a}: the game was already over", where)
+        if not 0 <= a < _core.NUM_ACTIONS:
+            raise RecordError(f"action {a}: no such action (0..{_core.NUM_ACTIONS - 1})", where)
+        named = f"action {a} ({state.action_name(a)})"
+        if seeded and state.is_chance_node():
+            drawn = state.sample_chance()
+            if a != drawn:
+                raise RecordError(
+                    f"{named}: not what the game's seed draws here ({state.action_name(drawn)})", where
+                )
+        if before is not None:
+            before(state, i)
+        try:
+            state.apply_action(a)
+        except IllegalActionError as exc:
+            raise RecordError(f"{named}: {unnamed_reason(state.action_name(a), exc.reason)}", where) from None
+    if finished and not state.is_terminal():
+        raise RecordError(
+            f"cut short: the game is not over after its {len(history)} actions "
+            f"(voyage {state.voyage_number}, {state.phase})"
+        )
+    return state
+
+
+def unnamed_reason(action: str, reason: str) -> str:
+    """The engine's reason without the action's name it starts with (said once)."""
+    head = " ".join(action.split()) + ": "
+    return reason[len(head) :] if reason.startswith(head) else reason

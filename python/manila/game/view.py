@@ -1,12 +1,14 @@
 """One player's view of a game: what a bot may read.
 
-In Manila the dealt shares lie face down. ``PlayerView(state, player)`` offers the part of
-the ``State`` interface that reveals only what ``player`` may know — legal actions, the
-voyage on the table, their observation in its three forms — and nothing of the others'
-face-down shares: every answer is built from the player's own observation (no
-``to_dict``, ``returns``, ``clone`` or ``history`` of the full state, and not the game's
-seed, from which the deal could be replayed). It is all a seat is ever handed: by
-``manila.game.play``, simulations and the ladder.
+In Manila the dealt shares lie face down. ``PlayerView(state, player)`` is built from
+``player``'s table alone: a state of its own (``GameState.seen_by``) in which the others'
+face-down shares are one fixed deal consistent with what the player sees, whatever the true
+deal, with no generator and no seed from which the deal or the dice could be replayed. It
+offers the part of the ``State`` interface a player may use — legal actions, the voyage on
+the table, their observation in its three forms — and holds nothing of the referee's state
+(tests/test_view.py walks everything reachable from it). It is a snapshot of the moment it
+was made: a seat is handed a new one at each decision, by ``manila.game.play``, simulations
+and the ladder.
 
     >>> from manila.game import Game
     >>> state = Game(players=4, seed=3).new_initial_state()
@@ -21,6 +23,7 @@ seed, from which the deal could be replayed). It is all a seat is ever handed: b
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
@@ -28,12 +31,12 @@ import numpy.typing as npt
 
 from .. import _core
 from ..common.vocab import GOODS
-from .engine import _evaluate_voyage
+from .engine import Game, State, _evaluate_voyage
 
 if TYPE_CHECKING:
     from ..voyage.board import Rules
     from ..voyage.evaluation import Evaluation
-    from .engine import ActionLike, State
+    from .engine import ActionLike
 
 __all__ = ["PlayerView", "observation_layout", "observation_low", "observation_size"]
 
@@ -57,14 +60,20 @@ def observation_low(players: int) -> npt.NDArray[np.float32]:
     return low
 
 
+@lru_cache(maxsize=64)
+def _public_game(players: int, rules: Rules) -> Game:
+    # The referee's game holds the seed the deal was drawn from: a view holds this one.
+    return Game(players=players, seed=0, rules=rules)
+
+
 class PlayerView:
-    """``state`` as ``player`` sees it. It follows the state as it is played (it holds no copy)."""
+    """``state`` as ``player`` sees it now (a snapshot: make a new one after each move)."""
 
     __slots__ = ("_state", "player")
 
     def __init__(self, state: State, player: int):
         state._player(player)  # checks the seat
-        self._state = state
+        self._state = State(_public_game(state.game.players, state.game.rules), state._s.seen_by(player))
         self.player = int(player)
 
     # What the player to move needs to act.

@@ -1,32 +1,38 @@
 """Manila as a Gymnasium vector environment: one learning seat, built-in bots at the others.
 
     >>> from manila.rl.gym_vector import ManilaVectorEnv
-    >>> envs = ManilaVectorEnv(4, players=4, opponents="greedy")
+    >>> envs = ManilaVectorEnv(4, players=4, bots="greedy", reward="equity")
     >>> obs, infos = envs.reset(seed=1)
-    >>> obs.shape, infos["action_mask"].shape
-    ((4, 282), (4, 1140))
-    >>> actions = envs.action_space.sample(mask=tuple(infos["action_mask"].astype("int8")))
+    >>> obs.shape, infos["action_mask"].shape, infos["action_mask"].dtype.name
+    ((4, 282), (4, 1140), 'int8')
+    >>> actions = envs.action_space.sample(mask=tuple(infos["action_mask"]))
     >>> obs, rewards, terminations, truncations, infos = envs.step(actions)
 
 A thin layer over ``manila.VectorEnv`` (C++, see its doc): the same games, seeds and
-automatic reset.
+automatic reset. ``gym.make_vec("manila/Manila-v0", num_envs=N, ...)`` makes one too
+(``manila.rl.gym_env`` registers it).
 
+- **Options**: as ``manila.rl.gym_env.ManilaEnv``'s: ``players``, ``seat``, ``bots`` (the
+  built-in bots at the other seats: one name for all, or one per other seat in seat
+  order, or one per seat with ``None`` at the learner's; ``opponents``, its old name, still
+  works with a ``DeprecationWarning``), ``reward``, ``rules``; and ``threads``.
 - **Observation**: the learning seat's observation tensor (``Box``, float32).
 - **Action**: ``Discrete`` over the player actions; the legal ones are
-  ``infos["action_mask"]`` (bool, one row per env), as Gymnasium's masked ``sample``
-  takes them. An illegal action raises ``ValueError``.
-- **Reward**: 0, then the seat's final wealth on the step that ends its game;
+  ``infos["action_mask"]`` (int8, one row per env, 1 where legal), as Gymnasium's masked
+  ``sample`` takes them. An illegal action raises ``ValueError``.
+- **Reward**: 0, then the seat's final reward on the step that ends its game (``reward=``
+  ``"wealth"``, ``"win"`` or ``"equity"``, as in ``manila.VectorEnv``);
   ``terminations`` is True there and ``truncations`` always False (every game ends).
 - **Autoreset**: same-step (``metadata["autoreset_mode"]``): the observation returned
   with a termination is already the next game's; ``infos["final_obs"][i]`` is the
   finished game's last state as the seat saw it and ``infos["final_info"]["returns"][i]``
-  every seat's final wealth (masked by ``infos["_final_obs"]``).
+  every seat's final reward (masked by ``infos["_final_obs"]``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Optional, Union
+import warnings
+from typing import Any, Optional
 
 import numpy as np
 import numpy.typing as npt
@@ -41,14 +47,14 @@ except ImportError as exc:  # pragma: no cover - only without the extra
     raise ImportError(f"manila.rl.gym_vector needs Gymnasium: {install_hint('rl')}") from exc
 
 from ..game.engine import RulesLike
-from ..game.view import observation_low
+from .gym_env import BotsLike, observation_space, seat_bots
 from .vector_env import NUM_PLAYER_ACTIONS
 from .vector_env import VectorEnv as CoreVectorEnv
 
 
 class ManilaVectorEnv(VectorEnv):
-    """``num_envs`` games with the learner at ``seat`` and ``opponents`` (one built-in bot
-    name for every other seat, or one per other seat in seat order) elsewhere."""
+    """``num_envs`` games with the learner at ``seat`` and built-in ``bots`` at the other
+    seats (see the module doc)."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
@@ -57,25 +63,33 @@ class ManilaVectorEnv(VectorEnv):
         num_envs: int,
         players: int = 4,
         seat: int = 0,
-        opponents: Union[str, Sequence[str]] = "random",
+        bots: Optional[BotsLike] = None,
         rules: RulesLike = None,
         threads: int = 1,
+        reward: str = "wealth",
+        *,
+        opponents: Optional[BotsLike] = None,
     ):
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise ValueError(f"seat: 0..{players - 1}, got {seat!r}")
-        others = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
-        if len(others) != players - 1:
-            raise ValueError(
-                f"opponents: one bot name, or one per other seat ({players - 1}), got {opponents!r}"
+        if opponents is not None:
+            if bots is not None:
+                raise ValueError("bots: given twice, as bots and as opponents (its old name)")
+            warnings.warn(
+                "ManilaVectorEnv(opponents=...) is now ManilaVectorEnv(bots=...), as in manila.VectorEnv",
+                DeprecationWarning,
+                stacklevel=2,
             )
-        bots: list[Optional[str]] = list(others)
-        bots.insert(seat, None)
-        self.env = CoreVectorEnv(num_envs, players=players, bots=bots, rules=rules, threads=threads)
+            bots = opponents
+        self.env = CoreVectorEnv(
+            num_envs,
+            players=players,
+            bots=seat_bots(players, seat, "random" if bots is None else bots),
+            rules=rules,
+            threads=threads,
+            reward=reward,
+        )
         self.seat = seat
         self.num_envs = num_envs
-        size = self.env.observation_size
-        high = np.full(size, np.finfo(np.float32).max, np.float32)  # cash has no upper bound
-        self.single_observation_space = spaces.Box(low=observation_low(players), high=high, dtype=np.float32)
+        self.single_observation_space = observation_space(players)
         self.single_action_space = spaces.Discrete(NUM_PLAYER_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -87,7 +101,7 @@ class ManilaVectorEnv(VectorEnv):
             seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
         self.action_space.seed(seed)
         obs, masks = self.env.reset(seed)
-        return obs, {"action_mask": masks}
+        return obs, {"action_mask": masks.view(np.int8)}
 
     def step(
         self, actions: npt.ArrayLike
@@ -99,7 +113,7 @@ class ManilaVectorEnv(VectorEnv):
         dict[str, Any],
     ]:
         obs, masks, rewards, dones, _ = self.env.step(actions)
-        infos: dict[str, Any] = {"action_mask": masks}
+        infos: dict[str, Any] = {"action_mask": masks.view(np.int8)}
         if dones.any():
             final = np.full(self.num_envs, None, dtype=object)
             for i in np.flatnonzero(dones):

@@ -10,9 +10,13 @@
 The C++ engine does the work; this module only maps it onto OpenSpiel's interface:
 
 - parameter ``players``: 3 to 5 (default 4);
-- chance nodes (the deal, the dice) with the engine's exact probabilities, written as the
-  nearest floats (as fractions they sum to exactly 1); chance outcome ``k`` is the
-  engine's action ``ACTION_OFFSETS["deal"] + k``;
+- chance nodes (the deal, one share at a time, and each roll of the dice) with the rules'
+  probabilities: a deal gives good g with probability (its shares still face down) / (all
+  still face down), of 3 per good shuffled; a roll gives each die of a boat not in Manila
+  1..6 with probability 1/6. ``chance_outcomes()`` writes them as the nearest floats;
+  ``state.exact_chance_outcomes()`` gives them as Fractions, which sum to exactly 1.
+  Chance outcome ``k`` is the engine's action ``ACTION_OFFSETS["deal"] + k``, numbered as
+  in ``manila.VectorEnv(explicit_chance=True)``;
 - player actions are the engine's fixed action space below its chance actions
   (``num_distinct_actions()``), legal actions sorted, with the engine's action names;
 - returns: each player's final wealth at the end (0 before: terminal rewards);
@@ -36,6 +40,7 @@ The C++ engine does the work; this module only maps it onto OpenSpiel's interfac
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, Optional
 
 import numpy as np
@@ -127,8 +132,12 @@ class ManilaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type
         return self._s.legal_actions() if player == self._s.current_player() else []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(k, float(p)) for k, p in self.exact_chance_outcomes()]  # the nearest floats
+
+    def exact_chance_outcomes(self) -> list[tuple[int, Fraction]]:
+        """The chance outcomes with their exact probabilities (empty unless a chance node)."""
         weights, den = self._s.chance_weights()
-        return [(a - _CHANCE_BASE, w / den) for a, w in weights]
+        return [(a - _CHANCE_BASE, Fraction(w, den)) for a, w in weights]
 
     def _apply_action(self, action: int) -> None:
         if self._s.is_chance_node():

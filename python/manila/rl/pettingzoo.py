@@ -18,8 +18,10 @@
   agent may know: the others' face-down shares stay hidden.
 - Actions: ``Discrete(n)`` over the engine's player actions (bids, loans, purchases,
   placements, pilots, ...); an illegal action raises ``manila.IllegalActionError``.
-- Rewards: 0 until the end, then each agent's final wealth; every agent terminates
-  together. ``render()`` gives the whole table as text (``render_mode="ansi"``, or printed
+- Rewards: 0 until the end, then each agent's final reward, chosen by ``reward=``:
+  ``"wealth"`` (final wealth, the default), ``"win"`` (1 to the highest final wealth,
+  shared equally among the tied) or ``"equity"`` (final wealth minus the mean of the
+  others'; zero-sum), as in ``manila.VectorEnv``. Every agent terminates together. ``render()`` gives the whole table as text (``render_mode="ansi"``, or printed
   with ``"human"``).
 """
 
@@ -46,9 +48,11 @@ from .vector_env import NUM_PLAYER_ACTIONS, VectorEnv
 __all__ = ["NUM_PLAYER_ACTIONS", "env", "raw_env"]
 
 
-def env(players: int = 4, rules: RulesLike = None, render_mode: Optional[str] = None) -> AECEnv:
+def env(
+    players: int = 4, rules: RulesLike = None, render_mode: Optional[str] = None, reward: str = "wealth"
+) -> AECEnv:
     """The environment with PettingZoo's usual checks (out-of-range actions, call order)."""
-    e = raw_env(players=players, rules=rules, render_mode=render_mode)
+    e = raw_env(players=players, rules=rules, render_mode=render_mode, reward=reward)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
 
@@ -62,10 +66,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         "is_parallelizable": False,
     }
 
-    def __init__(self, players: int = 4, rules: RulesLike = None, render_mode: Optional[str] = None):
+    def __init__(
+        self,
+        players: int = 4,
+        rules: RulesLike = None,
+        render_mode: Optional[str] = None,
+        reward: str = "wealth",
+    ):
         super().__init__()
-        # One game, every seat an agent; it checks players and rules.
-        self._env = VectorEnv(1, players=players, rules=rules, autoreset=False)
+        # One game, every seat an agent; it checks players, rules and reward.
+        self._env = VectorEnv(1, players=players, rules=rules, autoreset=False, reward=reward)
         # The env's buffers, always the same arrays: read here, rewritten by every step.
         self._obs, self._mask = self._env.observations[0], self._env.masks[0].view(np.int8)
         self._to_move, self._rewards, self._dones = self._env.to_move, self._env.rewards, self._env.dones
@@ -100,12 +110,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
             self._rng = np.random.default_rng(seed)
         self._env.reset(int(self._rng.integers(2**63)))  # its game seed derives from this one
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0 for a in self.agents}
-        self._cumulative_rewards = {a: 0 for a in self.agents}
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self._to_move[0]]
+
+    @property
+    def reward(self) -> str:
+        """What the agents are paid at the end: ``"wealth"``, ``"win"`` or ``"equity"``."""
+        return self._env.reward
 
     @property
     def state_(self) -> Optional[State]:
@@ -139,14 +154,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
             self._env.step(self._action)
         except ValueError as exc:
             raise IllegalActionError(str(exc), int(action)) from None
-        self._cumulative_rewards[agent] = 0
+        self._cumulative_rewards[agent] = 0.0
         if self._dones[0]:
-            for a, wealth in zip(self.agents, self._rewards[0].tolist()):
-                self.rewards[a] = int(wealth)
+            for a, reward in zip(self.agents, self._rewards[0].tolist()):
+                self.rewards[a] = reward
                 self.terminations[a] = True
             self.agent_selection = self.agents[0]
         else:
-            self.rewards = {a: 0 for a in self.agents}
+            self.rewards = {a: 0.0 for a in self.agents}
             self.agent_selection = self.possible_agents[self._to_move[0]]
         self._accumulate_rewards()
         if self.render_mode == "human":

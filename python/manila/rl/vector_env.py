@@ -17,7 +17,11 @@ whose bot is ``None``; the deal, the dice and the built-in bots (``random``, ``g
 - **Masks** ``(num_envs, num_actions)`` bool over the player actions (every action id
   below the first chance action, as in ``manila.pettingzoo``): True where legal.
 - **Rewards** ``(num_envs, players)`` float32: 0, except on the step that ends a game,
-  where row i holds every seat's final wealth (``State.returns()``), and ``dones[i]``.
+  where row i holds every seat's reward, and ``dones[i]``. ``reward=`` chooses it (one of
+  ``REWARDS``): ``"wealth"`` (the default) the seat's final wealth (``State.returns()``);
+  ``"win"`` 1 to the highest final wealth, shared equally among the tied, 0 to the others;
+  ``"equity"`` the seat's final wealth minus the mean of the others' (docs/value.md;
+  the seats' equities sum to 0).
 - **Automatic reset**: on that step the game of env i is replaced by the env's next game,
   and the observation, mask and ``to_move`` returned are already that game's first
   decision (Gymnasium's same-step autoreset); ``final_observations[i]`` is the finished
@@ -27,6 +31,21 @@ whose bot is ``None``; the deal, the dice and the built-in bots (``random``, ``g
   ``game_numbers``). Each is exactly the game ``manila.Game(players, game_seed)`` plays
   with the same actions: chance from the game's own generator, the bot at seat s seeded
   as ``manila.bots.bot_seed(game_seed, s)``.
+- **Explicit chance** (``explicit_chance=True``): a step stops at chance nodes too (the
+  deal, one share at a time, and each roll of the dice), for search with chance nodes
+  (expectimax, MCTS, Stochastic MuZero's afterstates). There ``to_move`` is ``CHANCE``
+  (``is_chance``), the mask is empty, the observation is the view of the agent seat that
+  moved last (the first agent seat before any move), and ``chance_weights[i, k] /
+  chance_denominators[i]`` is the exact probability of chance outcome ``k`` (the engine's
+  action ``ACTION_OFFSETS["deal"] + k``, numbered as in ``manila.openspiel``; 0 where
+  impossible). The rules' probabilities: a deal gives good g with probability (its shares
+  still face down) / (all still face down), of 3 per good shuffled; a roll gives each die
+  of a boat not in Manila 1..6 with probability 1/6, so each outcome 1/6**boats
+  (``chance_probs`` as floats, ``chance_outcomes(i)`` as Fractions). The next step takes
+  an outcome there in place of an action. ``sample_chance()`` draws each game's outcome
+  from the game's own generator, as the default env does: applying those outcomes plays
+  the default env's games exactly. The caller sees every outcome, the others' dealt shares
+  included: give an agent that must not know them only its observations.
 
 The arrays are read-only views of the environment's own buffers, rewritten by the next
 ``reset`` or ``step``: copy what you keep. An illegal action raises ``ValueError`` naming
@@ -36,15 +55,18 @@ the env, the seat, the game seed and the rule, and changes no game.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Optional, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from .. import _core
-from ..game.engine import Game, RulesLike, State
+from ..game.engine import CHANCE, Game, RulesLike, State
 
 NUM_PLAYER_ACTIONS: int = _core.NUM_PLAYER_ACTIONS
+NUM_CHANCE_OUTCOMES: int = _core.NUM_CHANCE_OUTCOMES
+REWARDS: tuple[str, ...] = _core.REWARDS  # the reward choices, the default first
 
 Step = tuple[
     npt.NDArray[np.float32],
@@ -89,6 +111,7 @@ class VectorEnv:
     ``autoreset=False`` leaves a finished game over until the next ``reset``: its mask
     is empty, ``to_move`` is ``manila.game.TERMINAL``, its observation the final one, and
     its action in later steps is ignored (any value; ``sample_actions`` gives 0).
+    ``reward``: one of ``REWARDS``. ``explicit_chance``: chance nodes are the caller's.
     """
 
     def __init__(
@@ -99,14 +122,21 @@ class VectorEnv:
         rules: RulesLike = None,
         threads: int = 1,
         autoreset: bool = True,
+        reward: str = "wealth",
+        explicit_chance: bool = False,
     ):
         self.game = Game(players=players, rules=rules)  # checks players and rules
+        if not isinstance(reward, str):
+            choices = ", ".join(f'"{r}"' for r in REWARDS)  # as the engine names them
+            raise ValueError(f"reward: one of {choices}, got {reward!r}")
         self._env = _core.VectorEnv(
             num_envs,
             players=players,
             bots=_seat_bots(bots, players),
             threads=threads,
             autoreset=autoreset,
+            reward=reward,
+            explicit_chance=bool(explicit_chance),
             thirteen_to_port=self.game.rules.thirteen_after_last_roll == "port",
             pirate_variant=self.game.rules.pirate_variant,
         )
@@ -114,7 +144,8 @@ class VectorEnv:
 
     def __repr__(self) -> str:
         return (
-            f"VectorEnv({self.num_envs}, players={self.players}, bots={self.bots!r}, threads={self.threads})"
+            f"VectorEnv({self.num_envs}, players={self.players}, bots={self.bots!r}, threads={self.threads},"
+            f" reward={self.reward!r}, explicit_chance={self.explicit_chance})"
         )
 
     @property
@@ -139,6 +170,16 @@ class VectorEnv:
         return self._env.threads
 
     @property
+    def reward(self) -> str:
+        """What the rewards row holds at a game's end: one of ``REWARDS``."""
+        return self._env.reward
+
+    @property
+    def explicit_chance(self) -> bool:
+        """Whether chance nodes are the caller's (see the module doc)."""
+        return self._env.explicit_chance
+
+    @property
     def started(self) -> bool:
         """Whether ``reset`` has been called."""
         return self._env.started
@@ -161,7 +202,8 @@ class VectorEnv:
 
     def step(self, actions: npt.ArrayLike) -> Step:
         """One action per env; returns (observations, masks, rewards, dones, to_move).
-        Actions are action ids: integers, or floats that are whole numbers."""
+        Actions are action ids: integers, or floats that are whole numbers; at a chance node
+        (explicit chance) a chance outcome of positive probability."""
         given = np.asarray(actions)
         kind = given.dtype.kind
         if kind == "O":  # Python integers too large for any integer dtype, or mixed values
@@ -184,9 +226,49 @@ class VectorEnv:
         return self._env.step(given)
 
     def sample_actions(self, rng: Optional[_core.Rng] = None) -> npt.NDArray[np.int64]:
-        """A uniformly random legal action for every env (from ``rng``, else the env's own
-        generator, seeded by ``reset``)."""
+        """A random legal move for every env (from ``rng``, else the env's own generator,
+        seeded by ``reset``): uniform among the legal actions, or at a chance node drawn by
+        the outcomes' probabilities."""
         return self._env.sample_actions(self._rng if rng is None else rng)
+
+    def sample_chance(self) -> npt.NDArray[np.int64]:
+        """With explicit chance: at each chance node the outcome drawn from the game's own
+        generator (advancing it: once per node replays the default env's games), -1 in the
+        envs at an agent's decision or over."""
+        return self._env.sample_chance()
+
+    @property
+    def is_chance(self) -> npt.NDArray[np.bool_]:
+        """Which envs are at a chance node (explicit chance; a new array)."""
+        chance: npt.NDArray[np.bool_] = self._env.to_move == CHANCE
+        return chance
+
+    @property
+    def chance_weights(self) -> npt.NDArray[np.int32]:
+        """``(num_envs, NUM_CHANCE_OUTCOMES)``: at a chance node, outcome k's probability
+        times ``chance_denominators[i]``; zeros elsewhere."""
+        return self._env.chance_weights
+
+    @property
+    def chance_denominators(self) -> npt.NDArray[np.int32]:
+        """The common denominator of each env's chance weights (0 where not at chance)."""
+        return self._env.chance_denominators
+
+    @property
+    def chance_probs(self) -> npt.NDArray[np.float64]:
+        """The chance outcomes' probabilities as the nearest floats (a new array, rows of
+        zeros where not at chance)."""
+        weights, dens = self._env.chance_weights, self._env.chance_denominators
+        return np.divide(weights, dens[:, None], out=np.zeros(weights.shape), where=dens[:, None] > 0)
+
+    def chance_outcomes(self, env: int) -> list[tuple[int, Fraction]]:
+        """The chance outcomes of env ``env`` with their exact probabilities, as
+        ``(outcome, probability)`` in outcome order (empty unless at a chance node)."""
+        if not 0 <= env < self.num_envs:
+            raise ValueError(f"env: must be 0..{self.num_envs - 1}, got {env}")
+        den = int(self._env.chance_denominators[env])
+        weights = self._env.chance_weights[env]
+        return [(int(k), Fraction(int(weights[k]), den)) for k in np.flatnonzero(weights)]
 
     @property
     def observations(self) -> npt.NDArray[np.float32]:
@@ -206,12 +288,13 @@ class VectorEnv:
 
     @property
     def to_move(self) -> npt.NDArray[np.int32]:
-        """The agent's seat to move in each env."""
+        """The agent's seat to move in each env (``CHANCE`` at a chance node)."""
         return self._env.to_move
 
     @property
     def final_observations(self) -> npt.NDArray[np.float32]:
-        """Where ``dones``: the finished game's last state seen by its last mover."""
+        """Where ``dones``: the finished game's last state seen by the agent seat that
+        moved last."""
         return self._env.final_observations
 
     @property

@@ -48,7 +48,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -58,6 +58,7 @@ from urllib.parse import parse_qs
 from ..analysis.analysis import analyse
 from ..analysis.review import review
 from ..analysis.value import value as position_value
+from ..bots.builtin import bot_factory
 from ..common.cancel import Cancelled, CancelToken, cancellable
 from ..common.errors import Problem, StateError
 from ..common.inputs import json_error_text, json_type, no_json_constant
@@ -807,7 +808,7 @@ class Handler(BaseHTTPRequestHandler):
         self._params(query, ())
         data = self._read_json()
         try:
-            table, action, want_hint, whole = parse_request(data)
+            table, action, want_hint, whole = parse_request(data, self.server.allowed_bots)
         except PlayError as exc:
             raise ApiError(400, str(exc), problems=[exc.problem]) from None
         if want_hint:
@@ -885,6 +886,7 @@ class ManilaServer(ThreadingHTTPServer):
         play_limit: Optional[int] = None,
         hint_time: float = HINT_TIME,
         quiet: bool = False,
+        allow_bots: Sequence[str] = (),
     ):
         if not 0 < time_limit <= MAX_SECONDS:
             raise ValueError(f"time_limit: must be more than 0 and at most {MAX_SECONDS:g} seconds")
@@ -900,6 +902,14 @@ class ManilaServer(ThreadingHTTPServer):
         self.play_limit = play_limit or os.cpu_count() or 2
         self.play_slots = threading.BoundedSemaphore(self.play_limit)
         self.hint_time = float(hint_time)
+        # Bots /v1/play plays beside the built-in ones, by their exact names: the operator's
+        # choice, never a request's (a cmd: bot runs a program).
+        for spec in allow_bots:
+            try:
+                bot_factory(spec)
+            except ValueError as exc:
+                raise ValueError(f"allow_bots: {exc}") from None
+        self.allowed_bots = tuple(allow_bots)
         try:
             # The page and its engine; without manila.wasm the page computes here.
             self.site = _site.site_files(page_data(), need_engine=False)
@@ -911,7 +921,7 @@ class ManilaServer(ThreadingHTTPServer):
             raise RuntimeError(
                 f"the page manila/server/web/index.html is missing from this installation ({exc}); reinstall manila"
             ) from None
-        self.openapi_bytes = json.dumps(_openapi.description(), indent=1).encode("utf-8")
+        self.openapi_bytes = json.dumps(_openapi.description(self.allowed_bots), indent=1).encode("utf-8")
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=workers or os.cpu_count() or 2, thread_name_prefix="manila-eval"
@@ -949,8 +959,11 @@ def serve(
     workers: Optional[int] = None,
     heavy_limit: int = HEAVY_LIMIT,
     quiet: bool = False,
+    allow_bots: Sequence[str] = (),
 ) -> None:
-    """Serves until Ctrl-C or SIGTERM, printing the address first; then closes cleanly."""
+    """Serves until Ctrl-C or SIGTERM, printing the address first; then closes cleanly.
+    ``allow_bots``: bot names /v1/play plays besides the built-in ones (``cmd:...``,
+    ``module:Class``), exactly as written."""
     server = make_server(
         host,
         port,
@@ -959,6 +972,7 @@ def serve(
         workers=workers,
         heavy_limit=heavy_limit,
         quiet=quiet,
+        allow_bots=allow_bots,
     )
     previous = {}
     if threading.current_thread() is threading.main_thread():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..analysis.analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES
@@ -287,7 +288,7 @@ def _review() -> dict[str, Any]:
     }
 
 
-def _play_request() -> dict[str, Any]:
+def _play_request(allowed: Sequence[str]) -> dict[str, Any]:
     game = {"type": "object", "description": "the game exactly as an earlier answer gave it"}
     return {
         "type": "object",
@@ -302,7 +303,7 @@ def _play_request() -> dict[str, Any]:
                     "human": {"type": "integer", "minimum": 0, "description": "the player's seat"},
                     "bots": {
                         "type": "array",
-                        "items": {"enum": list(bot_names())},
+                        "items": {"enum": [*bot_names(), *allowed]},
                         "description": f"the other seats' bots in seat order (default {DEFAULT_BOT})",
                     },
                     "rules": {"type": ["object", "null"]},
@@ -370,8 +371,9 @@ def _play_answer() -> dict[str, Any]:
     }
 
 
-def description() -> dict[str, Any]:
-    """The OpenAPI 3.1 description of the server, as served at /openapi.json."""
+def description(allowed_bots: Sequence[str] = ()) -> dict[str, Any]:
+    """The OpenAPI 3.1 description of the server, as served at /openapi.json; ``allowed_bots``:
+    the bots its /v1/play plays besides the built-in ones (``serve --allow-bot``)."""
     owner = {
         "type": "string",
         "pattern": r"\S",
@@ -912,7 +914,7 @@ def description() -> dict[str, Any]:
                 "Analysis": _analysis(),
                 "ReviewRequest": _review_request(),
                 "Review": _review(),
-                "PlayRequest": _play_request(),
+                "PlayRequest": _play_request(allowed_bots),
                 "PlayAnswer": _play_answer(),
                 **{f"Boat_{g}": boat[g] for g in GOODS},
             }

@@ -24,25 +24,29 @@ import json
 import operator
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
 
 from .. import _core
 from ..analysis.analysis import analyse
-from ..bots.builtin import Bot, bot_names, bot_seed, make_bot
+from ..bots.builtin import bot_names, bot_seed, make_bot
 from ..common.errors import Problem
 from ..common.text import did_you_mean
 from ..common.vocab import GOODS, PLAYER_COUNTS
 from ..game.engine import (
-    SERIAL_VERSION,
     Game,
     IllegalActionError,
+    RecordError,
     State,
     action_id,
     action_name,
     advice_action,
+    read_record,
+    replay,
+    unnamed_reason,
 )
+from ..game.play import Bot, bot_move
 from ..game.view import PlayerView
 from ..voyage.advice import advise
 from .names import spot_label
@@ -127,16 +131,24 @@ def _int(value: Any, path: str, low: int, high: int) -> int:
     return int(n)
 
 
-def _bot_names(given: Any, players: int, human: int, path: str) -> list[str]:
+def _bot_names(given: Any, players: int, human: int, path: str, allowed: Collection[str]) -> list[str]:
     """Every seat's bot in seat order ("" for the player's), from the others' names."""
     others = players - 1
     if given is None:
         given = [DEFAULT_BOT] * others
     if not isinstance(given, list) or len(given) != others:
         raise PlayError(f"one bot name for each of the {others} other seats, in seat order", path)
-    known = bot_names()
+    known = [*bot_names(), *allowed]
     for i, name in enumerate(given):
-        # Only the built-in bots: a game file must never make the server import code.
+        # Only the built-in bots and those the server was started with (``allowed``, exact
+        # names): a request must never make the server run a program or import code.
+        if isinstance(name, str) and ":" in name and name not in known:
+            raise PlayError(
+                f"bot {name!r} is not allowed: this server plays the bots {', '.join(known)}; a "
+                "program (cmd:) or Python (module:Class) bot plays only if the server is started "
+                "with it, exactly as written, in an allow-list (serve --allow-bot)",
+                f"{path}[{i}]",
+            )
         if not isinstance(name, str) or name not in known:
             raise PlayError(
                 f"unknown bot {name!r}{did_you_mean(str(name), known)}; the bots are {', '.join(known)}",
@@ -147,8 +159,9 @@ def _bot_names(given: Any, players: int, human: int, path: str) -> list[str]:
     return names
 
 
-def new_table(spec: Any) -> Table:
-    """A new game from ``{"players", "seed", "human", "bots", "rules"}``; the deal is not made yet."""
+def new_table(spec: Any, allowed: Collection[str] = ()) -> Table:
+    """A new game from ``{"players", "seed", "human", "bots", "rules"}``; the deal is not made
+    yet. ``allowed``: bot names played beside the built-in bots (the server's allow-list)."""
     if not isinstance(spec, Mapping):
         raise PlayError('a new game is {"players": 4, "seed": 3, "human": 0, "bots": [...]}', "new")
     for key in spec:
@@ -159,7 +172,7 @@ def new_table(spec: Any) -> Table:
     players = _int(spec.get("players", 4), "new.players", PLAYER_COUNTS[0], PLAYER_COUNTS[-1])
     seed = _int(spec.get("seed", 0), "new.seed", 0, 2**64 - 1)
     human = _int(spec.get("human", 0), "new.human", 0, players - 1)
-    names = _bot_names(spec.get("bots"), players, human, "new.bots")
+    names = _bot_names(spec.get("bots"), players, human, "new.bots", allowed)
     try:
         game = Game(players=players, seed=seed, rules=spec.get("rules"))
     except ValueError as exc:
@@ -167,8 +180,8 @@ def new_table(spec: Any) -> Table:
     return Table(game.new_initial_state(), human, names, _seat_bots(names, seed))
 
 
-def load_table(record: Any) -> Table:
-    """The game the page sent back, checked (see the module doc)."""
+def load_table(record: Any, allowed: Collection[str] = ()) -> Table:
+    """The game the page sent back, checked (see the module doc); ``allowed`` as for new_table."""
     if not isinstance(record, Mapping):
         raise PlayError("the game is the JSON object an earlier answer gave", "game")
     if record.get("game") != "manila":
@@ -180,10 +193,6 @@ def load_table(record: Any) -> Table:
                 "game",
             )
         raise PlayError('not a manila game: the game the page saved has "game": "manila"', "game.game")
-    if record.get("version") != SERIAL_VERSION:
-        raise PlayError(
-            f"not a version-{SERIAL_VERSION} manila game (version {record.get('version')!r})", "game.version"
-        )
     play = record.get("play")
     if not isinstance(play, Mapping):
         raise PlayError("not a game of /v1/play: it has no play section (seat and bots)", "game.play")
@@ -199,17 +208,18 @@ def load_table(record: Any) -> Table:
         raise PlayError(
             "the game was changed after the server wrote it (its check does not match)", "game.check"
         )
-    players = _int(record.get("players"), "game.players", PLAYER_COUNTS[0], PLAYER_COUNTS[-1])
-    seed = _int(record.get("seed"), "game.seed", 0, 2**64 - 1)
-    human = _int(play.get("human"), "game.play.human", 0, players - 1)
-    names = _bot_names(play.get("bots"), players, human, "game.play.bots")
     try:
-        game = Game(players=players, seed=seed, rules=record.get("rules"))
-    except ValueError as exc:
-        raise PlayError(str(exc), "game.rules") from None
-    state = _replay(game, record.get("history"))
+        read = read_record(record)
+        human = _int(play.get("human"), "game.play.human", 0, read.game.players - 1)
+        names = _bot_names(play.get("bots"), read.game.players, human, "game.play.bots", allowed)
+        # The page's game goes on from where the seed's deals and rolls left it.
+        state = replay(read, seeded=True)
+    except RecordError as exc:
+        raise PlayError(exc.message, f"game.{exc.field}" if exc.field else "game") from None
     if record.get("rng") != state.to_json()["rng"]:
         raise PlayError("the generator's state is not the one this history leaves", "game.rng")
+    seed = read.game.seed
+    players = read.game.players
     bots = _seat_bots(names, seed)
     rngs = play.get("bot_rng")
     if not isinstance(rngs, list) or len(rngs) != players:
@@ -228,36 +238,6 @@ def load_table(record: Any) -> Table:
                     f"a hexadecimal generator state, got {given!r}", f"game.play.bot_rng[{p}]"
                 ) from None
     return Table(state, human, names, bots)
-
-
-def _replay(game: Game, history: Any) -> State:
-    """The state after ``history``, every action legal and every deal and roll the seed's."""
-    if not isinstance(history, list):
-        raise PlayError("a list of action ids", "game.history")
-    state = game.new_initial_state()
-    for i, a in enumerate(history):
-        if isinstance(a, bool) or not isinstance(a, int):
-            raise PlayError(f"an action id, got {a!r}", f"game.history[{i}]")
-        if state.is_chance_node():
-            drawn = state.sample_chance()
-            if a != drawn:
-                raise PlayError(
-                    f"{_name(a)}: not what the game's seed draws here ({action_name(drawn)})",
-                    f"game.history[{i}]",
-                )
-        try:
-            state.apply_action(a)
-        except IllegalActionError as exc:
-            raise PlayError(
-                f"{_name(a)}: {_reason(_name(a).strip(chr(39)), exc.reason)}", f"game.history[{i}]"
-            ) from None
-    return state
-
-
-def _reason(action: str, reason: str) -> str:
-    """The engine's reason without the action's name it starts with (said once, quoted)."""
-    head = " ".join(action.split()) + ": "
-    return reason[len(head) :] if reason.startswith(head) else reason
 
 
 def _name(a: int) -> str:
@@ -417,7 +397,7 @@ def advance(table: Table, log: Log, deadline: Optional[float] = None) -> bool:
                 return False
             bot = table.bots[p]
             assert bot is not None  # every seat but the player's has one
-            a = bot.step(PlayerView(state, p))
+            a = bot_move(bot, state, p)
         log.play(a)
     return True
 
@@ -470,8 +450,9 @@ def answer(table: Table, lines: list[str], pending: bool = False) -> dict[str, A
     return out
 
 
-def parse_request(data: Any) -> tuple[Table, Optional[str], bool, bool]:
-    """(the table, the player's action or None, whether a hint is asked, whether the whole log is)."""
+def parse_request(data: Any, allowed: Collection[str] = ()) -> tuple[Table, Optional[str], bool, bool]:
+    """(the table, the player's action or None, whether a hint is asked, whether the whole
+    log is); ``allowed`` as for new_table."""
     if not isinstance(data, Mapping):
         raise PlayError('the body is {"new": {...}} or {"game": ..., "action": "..."}')
     for key in data:
@@ -492,10 +473,10 @@ def parse_request(data: Any) -> tuple[Table, Optional[str], bool, bool]:
     if "new" in data:
         if action is not None or hint:
             raise PlayError("a new game takes no action or hint: the bots and the deal move first", "new")
-        return new_table(data["new"]), None, False, whole
+        return new_table(data["new"], allowed), None, False, whole
     if action is not None and hint:
         raise PlayError("ask for a hint or play an action, not both", "hint")
-    return load_table(data["game"]), action, hint, whole
+    return load_table(data["game"], allowed), action, hint, whole
 
 
 def play_move(table: Table, action: Optional[str], whole: bool, deadline: Optional[float]) -> dict[str, Any]:
@@ -508,7 +489,7 @@ def play_move(table: Table, action: Optional[str], whole: bool, deadline: Option
             raise PlayError(f"{action!r}: not your move, {who}", "action")
         reason = state.illegal_reason(action)
         if reason is not None:
-            raise PlayError(f"{action!r}: {_reason(action, reason)}", "action")
+            raise PlayError(f"{action!r}: {unnamed_reason(action, reason)}", "action")
         log.play(action_id(action))
     done = advance(table, log, deadline)
     lines = log.finish()

@@ -3,9 +3,9 @@ and its JavaScript. ``python -m manila serve`` serves them beside the API, and
 ``python -m manila web --out DIR`` writes them into a folder that any static host serves
 (docs/web.md).
 
-manila.wasm is built from the engine's own sources by cpp/wasm/build.sh when the package is
-built with the WebAssembly toolchain (.ci/wasm-toolchain), and shipped beside the page;
-without it the page computes on the server.
+manila.wasm is built from the engine's own sources with zig (the ziglang build requirement,
+CMakeLists.txt) and shipped beside the page; an installation built without it has none, and
+there the page computes on the server.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
+import secrets
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -38,7 +40,8 @@ POSITIONS: tuple[Any, ...] = (*range(LAST_SPACE + 1), ARRIVED)
 
 
 class NoEngineError(OSError):
-    """This installation was built without the WebAssembly toolchain: it has no manila.wasm."""
+    """This installation was built without zig (the ziglang build requirement): it has no
+    manila.wasm."""
 
 
 @lru_cache(maxsize=1)
@@ -76,8 +79,10 @@ def web_file(name: str) -> bytes:
     except FileNotFoundError:
         if name == WASM:
             raise NoEngineError(
-                "this installation of manila has no manila.wasm: install the WebAssembly toolchain "
-                "(.ci/wasm-toolchain) and reinstall manila, or build it with cpp/wasm/build.sh"
+                "this installation of manila has no manila.wasm, the page's engine: it was built "
+                "without its build requirement ziglang (pip install --no-build-isolation skips "
+                "them) or with MANILA_WASM=OFF. Reinstall it from the source with `pip install .`, "
+                "which fetches ziglang itself (docs/web.md)"
             ) from None
         raise
 
@@ -112,11 +117,38 @@ def site_files(names: dict[str, Any], *, need_engine: bool) -> dict[str, bytes]:
 
 
 def write_site(out: Path, names: dict[str, Any]) -> list[Path]:
-    """Writes the static site into ``out``; returns the files written."""
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, data in site_files(names, need_engine=True).items():
-        path = out / name
-        path.write_bytes(data)
-        written.append(path)
-    return written
+    """Writes the static site into ``out`` (made if missing); returns its files.
+
+    Every file is made in memory first, so that an installation without the engine refuses
+    before anything is on disk; then each is written beside its place and renamed into it
+    once all are written. If writing fails (a full disk, a folder that refuses), what this
+    call made is removed again, the folders too: no empty folder, no half a site.
+    """
+    files = site_files(names, need_engine=True)
+    made = [p for p in (out, *out.parents) if not p.exists()]  # the deepest first
+    parts: list[Path] = []
+    placed: list[Path] = []  # new files, not ones replaced
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, data in files.items():
+            # "x": a fresh file, with the usual permissions (a web server must read it).
+            part = out / f".{name}.{secrets.token_hex(4)}.part"
+            parts.append(part)
+            with open(part, "xb") as f:
+                f.write(data)
+        for name, part in zip(files, parts):
+            path = out / name
+            fresh = not path.exists()
+            os.replace(part, path)
+            if fresh:
+                placed.append(path)
+    except BaseException:
+        for path in (*parts, *placed):
+            path.unlink(missing_ok=True)
+        for folder in made:
+            try:
+                folder.rmdir()
+            except OSError:
+                break  # not empty: someone else's now
+        raise
+    return [out / name for name in files]

@@ -1,5 +1,6 @@
 // Keeps the page working offline once it has loaded: its own files come from the cache,
-// refreshed from the network when there is one. The API (/v1/...) is never cached: the
+// refreshed from the network when there is one. Browsers run it only for a page served
+// over HTTPS or from localhost; elsewhere index.html says the page will not work offline. The API (/v1/...) is never cached: the
 // page computes in the browser and asks the server only when the engine cannot load.
 const CACHE = 'manila-/*VERSION*/';
 const FILES = ['./', 'engine.js', 'worker.js', 'manila.wasm'];  // './': the page

@@ -127,6 +127,7 @@ def site_files(names: dict[str, Any], *, need_engine: bool) -> dict[str, bytes]:
     """Every file of the site by name: the calculator and the play page with ``names``
     filled in, names.json (for other callers of engine.js), the scripts and, when this
     installation has it (or ``need_engine`` says it must), manila.wasm."""
+    names = {**engine_data(), **names}
     files = {PAGE: fill_page(web_file(PAGE), names), PLAY_PAGE: fill_play_page(web_file(PLAY_PAGE), names)}
     files["names.json"] = json.dumps(names, ensure_ascii=False).encode("utf-8")
     try:

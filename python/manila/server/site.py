@@ -51,6 +51,7 @@ TYPES = {
 _NAMES_SLOT = b"/*NAMES*/null"
 _PLAY_SLOT = b"/*PLAY*/null"
 _VERSION_SLOT = b"/*VERSION*/"
+_FILES_SLOT = b"/*FILES*/[]"
 POSITIONS: tuple[Any, ...] = (*range(LAST_SPACE + 1), ARRIVED)
 
 
@@ -126,6 +127,7 @@ def site_files(names: dict[str, Any], *, need_engine: bool) -> dict[str, bytes]:
     """Every file of the site by name: the calculator and the play page with ``names``
     filled in, names.json (for other callers of engine.js), the scripts and, when this
     installation has it (or ``need_engine`` says it must), manila.wasm."""
+    names = {**engine_data(), **names}
     files = {PAGE: fill_page(web_file(PAGE), names), PLAY_PAGE: fill_play_page(web_file(PLAY_PAGE), names)}
     files["names.json"] = json.dumps(names, ensure_ascii=False).encode("utf-8")
     try:
@@ -136,7 +138,13 @@ def site_files(names: dict[str, Any], *, need_engine: bool) -> dict[str, bytes]:
     for name in SCRIPTS:
         files[name] = web_file(name)
     version = hashlib.sha256(b"".join(files[k] for k in sorted(files) if k != "sw.js")).hexdigest()[:12]
-    files["sw.js"] = files["sw.js"].replace(_VERSION_SLOT, version.encode("ascii"))
+    # The service worker keeps every file of the site ("./" is the calculator).
+    kept = ["./", *sorted(k for k in files if k not in (PAGE, "sw.js"))]
+    files["sw.js"] = (
+        files["sw.js"]
+        .replace(_VERSION_SLOT, version.encode("ascii"))
+        .replace(_FILES_SLOT, json.dumps(kept).encode("ascii"))
+    )
     return files
 
 

@@ -231,8 +231,8 @@ function showWhere({browser, why}) {
   const where = $('#where');
   where.dataset.where = browser ? 'browser' : 'server';
   if (browser) {
-    where.textContent = 'Computed in your browser: no server needed, and it works offline once loaded.';
-    keepOffline();
+    where.textContent = 'Computed in your browser: no server needed.';
+    keepOffline(where);
   } else if (location.protocol === 'file:') {
     where.textContent = 'Opened as a file, the browser will not start the engine: open the page through a web server ' +
       '(python -m manila web, then any static host; see docs/web.md).';

@@ -72,9 +72,23 @@ export function problemLines(body, status) {
   return errors.map(p => (p.path ? p.path + ': ' : '') + p.message);
 }
 
-// Once the engine runs here, a service worker keeps the site's files for offline use.
-export function keepOffline() {
-  if ('serviceWorker' in navigator && location.protocol !== 'file:') {
-    navigator.serviceWorker.register('sw.js').catch(() => {});
-  }
+// Once the engine runs here, a service worker keeps the site's files for offline use. Browsers
+// register one only for a secure context: a page served over HTTPS or from this device
+// (localhost). Served over plain HTTP from another machine (a laptop on the LAN), `where`
+// says that the page will not work offline there, and how to make it.
+export function keepOffline(where) {
+  const said = 'Computed in your browser: no server needed';
+  const say = (offline, text) => {
+    if (!where) return;
+    where.dataset.offline = offline;
+    where.textContent = text;
+  };
+  const notHere = why => say('no', `${said}, but it will not work offline here: ${why}. To use it offline, ` +
+    'serve it over HTTPS (any static host will do: see docs/web.md) or open it from localhost.');
+  if (location.protocol === 'file:') return;
+  if (!window.isSecureContext) return notHere('browsers keep a page for offline use only when it comes over HTTPS');
+  if (!('serviceWorker' in navigator)) return notHere('this browser cannot keep pages for offline use');
+  navigator.serviceWorker.register('sw.js').then(
+    () => say('yes', `${said}, and it works offline once loaded.`),
+    e => notHere(`the browser would not keep it (${e.message})`));
 }

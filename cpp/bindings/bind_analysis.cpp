@@ -158,21 +158,8 @@ void register_analysis(py::module_& m) {
             t.high_bidder = high_bidder;
             t.bidding = bidding;
             t.stays_home = stays_home;
-            for (const auto& [good, position, crew] : boats) {
-                if (good < 0 || good >= kNumGoods)
-                    throw std::invalid_argument("boats: not a good: " + std::to_string(good));
-                const GoodInfo& info = kGoods[static_cast<std::size_t>(good)];
-                if (static_cast<int>(crew.size()) > info.seats)
-                    throw std::invalid_argument(std::string("boats.") + info.name +
-                                                ".crew: more than the boat's " +
-                                                std::to_string(info.seats) + " seats");
-                Boat b;
-                b.good = good;
-                b.position = position;
-                b.crew_size = static_cast<int>(crew.size());
-                for (std::size_t k = 0; k < crew.size(); ++k) b.crew[k] = crew[k];
-                t.boats.push_back(b);
-            }
+            for (const auto& [good, position, crew] : boats)
+                t.boats.push_back(table_boat(good, position, crew));
             t.spots = spots;
             t.next_roll = next_roll;
             t.boarding_decider = boarding_decider;

@@ -28,4 +28,10 @@ void register_api(py::module_& m) {
     py::list routes;
     for (const char* r : kRoutes) routes.append(r);
     m.attr("ROUTES") = py::tuple(routes);
+    m.attr("MAX_ROLLOUTS") = kMaxRollouts;
+    m.attr("VALUE_MAX_ROLLOUTS") = kValueMaxRollouts;
+    m.attr("VALUE_ROLLOUTS") = kValueRollouts;
+    py::list keys;
+    for (const char* k : kValueKeys) keys.append(k);
+    m.attr("VALUE_KEYS") = py::tuple(keys);
 }

@@ -139,6 +139,8 @@ Answer route(std::string_view path, std::string_view bytes) {
         handler = route_evaluate;
     else if (path == "/v1/advise")
         handler = route_advise;
+    else if (path == "/v1/value")
+        handler = route_value;
     if (!handler) {
         const std::u32string points = code_points(path);
         return error_answer(

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "manila/api.hpp"
+#include "manila/game.hpp"
 #include "manila/json.hpp"
 #include "manila/rules.hpp"
 
@@ -91,6 +92,8 @@ struct State {
     int on_board(const std::string& owner) const;
 };
 
+// The rule options (voyage/board.read_rules): the defaults stand where a problem is.
+Problems read_rules(const Json& data, bool& thirteen_to_port, bool& pirate_variant);
 // VoyageState.from_dict: true and `out` filled, or false with every problem.
 bool read_state(const Json& data, std::optional<bool> strict, State& out, Problems& problems);
 // VoyageState.to_dict and str(state) (the canonical notation).
@@ -122,12 +125,25 @@ struct Position {
 // Position.from_dict.
 bool read_position(const Json& data, std::optional<bool> strict, Position& out, Problems& problems);
 
+// ------------------------------------------------------------------ games
+
+// A game record (game/engine.py's read_record, then replay: every action checked): the
+// state it reaches, or false with RecordError's text.
+bool read_record(const Json& data, std::optional<GameState>& out, std::string& error);
+// What the analysis routes take as a table (analysis._state_of, game/table.table_view):
+// a serialized state, or one player's view with the others' face-down shares dealt from
+// `seed`; `viewer` is that player (-1 for a serialized state). False with the ValueError's
+// text. The engine's own refusals (a table no game reaches) throw, as for Python.
+bool read_game(const Json& table, std::uint64_t seed, std::optional<GameState>& state, int& viewer,
+               std::string& error);
+
 // ------------------------------------------------------------------ routes
 
 // The routes' bodies (server/app.py): their answer with its status.
 Answer route_validate(const Json& body);
 Answer route_evaluate(const Json& body);
 Answer route_advise(const Json& body);
+Answer route_value(const Json& body);
 
 // An answer of status 200 with this body.
 Answer ok(const Json& body);

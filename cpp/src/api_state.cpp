@@ -164,29 +164,8 @@ class StateReader {
 
   private:
     void rules(const Json& data, State& out) {
-        if (data.is_null()) return;
-        if (!data.is_object()) {
-            fail("rules", "must be an object of rule options");
-            return;
-        }
-        for (const auto& [key, value] : data.members())
-            if (!std::count(kRuleOptions.begin(), kRuleOptions.end(), key))
-                fail("rules." + key,
-                     "unknown rule option; the options are " + joined(kRuleOptions, " and "));
-        if (const Json* thirteen = data.find("thirteen_after_last_roll")) {
-            if (thirteen->is_string() &&
-                (thirteen->as_string() == "port" || thirteen->as_string() == "shipyard"))
-                out.thirteen_to_port = thirteen->as_string() == "port";
-            else
-                fail("rules.thirteen_after_last_roll",
-                     "must be \"port\" or \"shipyard\", got " + py_repr(*thirteen));
-        }
-        if (const Json* variant = data.find("pirate_variant")) {
-            if (variant->is_bool())
-                out.pirate_variant = variant->as_bool();
-            else
-                fail("rules.pirate_variant", "must be true or false, got " + py_repr(*variant));
-        }
+        const Problems found = read_rules(data, out.thirteen_to_port, out.pirate_variant);
+        problems_.insert(problems_.end(), found.begin(), found.end());
     }
 
     void next_roll(const Json* value, State& out) {
@@ -511,6 +490,33 @@ std::string quote_owner(const std::string& owner) {
 }
 
 }  // namespace
+
+Problems read_rules(const Json& data, bool& thirteen_to_port, bool& pirate_variant) {
+    Problems problems;
+    if (data.is_null()) return problems;
+    if (!data.is_object()) return {{"rules", "must be an object of rule options", ""}};
+    for (const auto& [key, value] : data.members())
+        if (!std::count(kRuleOptions.begin(), kRuleOptions.end(), key))
+            problems.push_back(
+                {"rules." + key,
+                 "unknown rule option; the options are " + joined(kRuleOptions, " and "), ""});
+    if (const Json* thirteen = data.find("thirteen_after_last_roll")) {
+        if (thirteen->is_string() &&
+            (thirteen->as_string() == "port" || thirteen->as_string() == "shipyard"))
+            thirteen_to_port = thirteen->as_string() == "port";
+        else
+            problems.push_back({"rules.thirteen_after_last_roll",
+                                "must be \"port\" or \"shipyard\", got " + py_repr(*thirteen), ""});
+    }
+    if (const Json* variant = data.find("pirate_variant")) {
+        if (variant->is_bool())
+            pirate_variant = variant->as_bool();
+        else
+            problems.push_back(
+                {"rules.pirate_variant", "must be true or false, got " + py_repr(*variant), ""});
+    }
+    return problems;
+}
 
 std::vector<std::string> State::owners() const {
     std::vector<std::string> out;

@@ -12,6 +12,20 @@
 
 namespace manila {
 
+Boat table_boat(int good, int position, const std::vector<int>& crew) {
+    if (good < 0 || good >= kNumGoods) invalid("boats: not a good: " + std::to_string(good));
+    const GoodInfo& info = kGoods[static_cast<std::size_t>(good)];
+    if (static_cast<int>(crew.size()) > info.seats)
+        invalid(std::string("boats.") + info.name + ".crew: more than the boat's " +
+                std::to_string(info.seats) + " seats");
+    Boat b;
+    b.good = good;
+    b.position = position;
+    b.crew_size = static_cast<int>(crew.size());
+    for (std::size_t k = 0; k < crew.size(); ++k) b.crew[k] = crew[k];
+    return b;
+}
+
 GameState GameState::from_board(const Board& board, std::uint64_t seed) {
     GameState s(board.num_players, board.rules, seed);
     s.b_ = board;

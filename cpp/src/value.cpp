@@ -24,6 +24,22 @@ namespace {
 // kValueModelInfo, kValueModelSizes, kValueModelMean, kValueModelScale, and every layer's
 // weights then biases in kValueModelWeights, kValueModelBiases.
 #include "value_model.inc"
+
+// e^x for the chances of winning, the same bits in every build: the C libraries' exp differ
+// in the last bit (glibc's and the page's WebAssembly libc's), and the page shows the
+// server's numbers. x = k ln 2 + r with |r| <= ln 2 / 2 (ln 2 in two parts, so that r is
+// exact), e^r by its Taylor series to r^13 (the rest is below 1e-17), then times 2^k,
+// exact. Only + - * / and ldexp, and no fused multiply-add (none of the targets has one
+// by default), so the result is the same wherever IEEE doubles are. Below -700 the answer
+// is 0: a chance under 1e-304 next to the best's.
+double same_exp(double x) {
+    if (x < -700) return 0;
+    const double k = std::floor(x * 1.4426950408889634 + 0.5);
+    const double r = (x - k * 0.693147180369123816490) - k * 1.90821492927058770002e-10;
+    double sum = 1;
+    for (int n = 13; n >= 1; --n) sum = 1 + sum * r / n;
+    return std::ldexp(sum, static_cast<int>(k));
+}
 }  // namespace
 
 void ValueModel::check() const {
@@ -186,10 +202,10 @@ PositionValue predict_value(const ValueModel& m, const float* features, const do
     }
     const double top = *std::max_element(score.begin(), score.begin() + n);
     double sum = 0;
-    for (int p = 0; p < n; ++p) sum += std::exp(score[static_cast<std::size_t>(p)] - top);
+    for (int p = 0; p < n; ++p) sum += same_exp(score[static_cast<std::size_t>(p)] - top);
     for (int p = 0; p < n; ++p)
         out.win[static_cast<std::size_t>(p)] =
-            std::exp(score[static_cast<std::size_t>(p)] - top) / sum;
+            same_exp(score[static_cast<std::size_t>(p)] - top) / sum;
     out.equity = equities(out.wealth);
     return out;
 }

@@ -620,5 +620,9 @@ def value_samples(
 
 # The HTTP API's POST routes in the engine (cpp/include/manila/api.hpp).
 ROUTES: tuple[str, ...]
+MAX_ROLLOUTS: int
+VALUE_MAX_ROLLOUTS: int
+VALUE_ROLLOUTS: int
+VALUE_KEYS: tuple[str, ...]
 
 def call(route: str, body: str) -> tuple[int, str]: ...  # body: bytes are taken too

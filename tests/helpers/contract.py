@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import http.client
 import json
+import random
 import string
 
 from hypothesis import strategies as st
 
 from helpers.states import GOODS, PLAYERS, SPOTS, states, wealth_states
+from manila.analysis.analysis import POLICIES
+from manila.game import Game, State
+from manila.server.openapi import VALUE_MAX_ROLLOUTS
 from manila.voyage.state import VoyageState
 
-ROUTES = ("/v1/validate", "/v1/evaluate", "/v1/advise")
+ROUTES = ("/v1/validate", "/v1/evaluate", "/v1/advise")  # the voyage routes
 STATE_KEYS = ("rules", "next_roll", "player", "players", "boats", "spots", "objective", "shares")
 STATE_KEYS += ("prices", "budget", "exact", "strict", "version", "notation", "moment")
 MOMENT_KEYS = ("kind", "order", "to_move", "accomplices", "declined", "protected")
@@ -268,8 +272,63 @@ def text_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
     return [(draw(st.sampled_from(ROUTES)), raw)]
 
 
+@st.composite
+def game_states(draw: st.DrawFn) -> State:
+    """A game played at random to some point (chance by its own generator)."""
+    rules = draw(st.sampled_from((None, {"pirate_variant": True}, {"thirteen_after_last_roll": "shipyard"})))
+    state = Game(
+        draw(st.sampled_from((3, 4, 5))), seed=draw(st.integers(0, 2**64 - 1)), rules=rules
+    ).new_initial_state()
+    moves = random.Random(draw(st.integers(0, 2**32)))
+    for _ in range(draw(st.integers(0, 400))):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_chance()
+        else:
+            state.apply_action(moves.choice(state.legal_actions()))
+    while state.is_chance_node():  # a table is a player's decision
+        state.apply_chance()
+    return state
+
+
+@st.composite
+def value_bodies(draw: st.DrawFn) -> dict:
+    """A value's body: a player's view (as JSON, or as its text) or a serialized state."""
+    state = draw(game_states())
+    form = draw(st.integers(0, 2))
+    viewer = draw(st.integers(0, state.game.players - 1))
+    table: object = state.to_json() if form == 1 else state.observation(viewer)
+    if form == 2:
+        table = json.dumps(table)
+    body: dict = {"table": table}
+    # A few play-outs: a value in the middle of a voyage plays out hundreds by default.
+    body["rollouts"] = draw(st.integers(1, 4))
+    if draw(st.booleans()):
+        body["seed"] = draw(st.one_of(st.integers(0, 9), st.integers(0, 2**64 - 1)))
+    if draw(st.booleans()):
+        body["policy"] = draw(st.sampled_from(POLICIES))
+    return body
+
+
+@st.composite
+def value_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
+    """Values of tables and serialized states, as given and broken (the body's options,
+    a table's fields, a record's history)."""
+    body = draw(st.one_of(value_bodies(), broken(value_bodies())))
+    if isinstance(body, dict):
+        # Many play-outs take seconds (the server would answer 503 past its time limit).
+        count = body.get("rollouts")
+        if isinstance(count, int) and not isinstance(count, bool) and 8 < count <= VALUE_MAX_ROLLOUTS:
+            body["rollouts"] = 3
+        if "rollouts" not in body:
+            body["rollouts"] = 2
+    return [("/v1/value", encode(body, False))]
+
+
 # The strategies by format, for the tests to name.
 REQUESTS = {
+    "values": value_requests(),
     "states": state_requests(),
     "broken_states": broken_state_requests(),
     "positions": position_requests(),

@@ -32,6 +32,15 @@ Answer call(std::string_view route, std::string_view body);
 Answer answer_for_exception(const std::type_info& type, const char* what);
 
 // The POST routes call serves, in the server's spelling.
-inline constexpr const char* kRoutes[] = {"/v1/validate", "/v1/evaluate", "/v1/advise"};
+inline constexpr const char* kRoutes[] = {"/v1/validate", "/v1/evaluate", "/v1/advise",
+                                          "/v1/value"};
+
+// Bounds on what a request may ask, the server's as call's (common/limits.py and
+// server/openapi.py read them from here).
+inline constexpr int kMaxRollouts = 1000000;    // per option or chance event: hours of work
+inline constexpr int kValueMaxRollouts = 1000;  // for one POST /v1/value
+inline constexpr int kValueRollouts = 200;      // a value's play-outs when none are asked
+// The keys of a POST /v1/value body.
+inline constexpr const char* kValueKeys[] = {"table", "policy", "rollouts", "seed"};
 
 }  // namespace manila

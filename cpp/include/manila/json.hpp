@@ -109,9 +109,9 @@ void append_utf8(std::string& out, char32_t c);
 // included), or npos when the whole is valid UTF-8.
 std::size_t invalid_utf8_at(std::string_view bytes);
 
-// Reading JSON text as Python's json.loads does (its C scanner, with parse_constant
-// refusing NaN and Infinity): the same values, and on failure the same reason at the
-// same place.
+// Reading JSON text as Python's json.loads does (its C scanner): the same values, and on
+// failure the same reason at the same place. NaN, Infinity and -Infinity are floats with
+// `constants`, else refused as the server refuses them (its parse_constant).
 struct JsonRead {
     Json value;
     bool ok = false;
@@ -124,6 +124,6 @@ struct JsonRead {
 };
 // Nesting deeper than this is refused as too deep (Python's recursion limit, roughly).
 inline constexpr int kMaxJsonDepth = 900;
-JsonRead read_json(std::u32string_view text);
+JsonRead read_json(std::u32string_view text, bool constants = false);
 
 }  // namespace manila

@@ -52,6 +52,10 @@ struct TableView {
     TableView() { spots.fill(kNoOwner); }
 };
 
+// A table's boat (its good, position and crew, front seat first). Throws
+// std::invalid_argument naming the field when the good or the crew does not fit.
+Boat table_boat(int good, int position, const std::vector<int>& crew);
+
 // The board a table shows, the others' face-down shares dealt with `rng`. Throws
 // std::invalid_argument naming the field for a table no game can reach.
 Board table_board(const TableView& t, Rng& rng);

@@ -31,7 +31,7 @@ from .analysis import DEFAULT_POLICY, POLICIES, _state_of, check_choice, check_n
 
 __all__ = ["DEFAULT_ROLLOUTS", "Value", "model_info", "value"]
 
-DEFAULT_ROLLOUTS = 200
+DEFAULT_ROLLOUTS: int = _core.VALUE_ROLLOUTS
 
 
 @lru_cache(maxsize=1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .. import _core
 from ..analysis.analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES
 from ..analysis.review import CLASSES
 from ..analysis.value import DEFAULT_ROLLOUTS
@@ -51,8 +52,8 @@ ANALYSIS_KEYS = (
 # within the request's time limit (else 503).
 REVIEW_MAX_ROLLOUTS = 64  # per option of a decision, and per chance event
 # POST /v1/value: the play-outs from a moment where placements remain, bounded.
-VALUE_MAX_ROLLOUTS = 1000
-VALUE_KEYS = ("table", "policy", "rollouts", "seed")
+VALUE_MAX_ROLLOUTS: int = _core.VALUE_MAX_ROLLOUTS  # the engine's call answers the route too
+VALUE_KEYS: tuple[str, ...] = tuple(_core.VALUE_KEYS)
 REVIEW_KEYS = ("record", "horizon", "value", "policy", "seed", "quick", "rollouts", "luck_rollouts", "exact")
 
 

@@ -1,0 +1,118 @@
+// POST /v1/value: the learned value of a position, as server/app.py's route_value and
+// analysis/value.py's value() answer it.
+#include <algorithm>
+#include <iterator>
+#include <limits>
+
+#include "api_internal.hpp"
+#include "manila/analysis.hpp"
+#include "manila/bots.hpp"
+#include "manila/value.hpp"
+
+namespace manila::api {
+namespace {
+
+const std::vector<std::string> kKeys(std::begin(kValueKeys), std::end(kValueKeys));
+
+// common/limits.check_number for a whole number from low to high (as text: 2**64-1 too).
+bool check_whole(const Json& v, const char* name, std::int64_t low, const std::string& high,
+                 std::string& error) {
+    const bool whole = v.is_integer();
+    bool in = whole && !(v.kind() == Json::Kind::kInt && v.as_int() < low) && !v.negative();
+    if (in && v.kind() == Json::Kind::kBigInt) {
+        // Above the high bound unless it has fewer digits, or as many and is not greater.
+        const std::string& d = v.as_string();
+        in = d.size() < high.size() || (d.size() == high.size() && d <= high);
+    } else if (in) {
+        in = high.size() > 18 || v.as_int() <= std::stoll(high);
+    }
+    if (in) return true;
+    error = std::string(name) + ": must be an integer from " + std::to_string(low) + " to " + high +
+            ", got " + py_repr(v);
+    return false;
+}
+
+}  // namespace
+
+Answer route_value(const Json& body) {
+    // app._heavy_body and _value_input.
+    if (!body.is_object())
+        return error_answer(
+            400, {{"", "the body must be a JSON object with a table, not " + json_type(body), ""}});
+    for (const auto& [key, value] : body.members())
+        if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end())
+            return error_answer(400, {{key, "unknown key; allowed: " + joined(kKeys), ""}});
+    const Json* table = body.find("table");
+    if (!table)
+        return error_answer(
+            400, {{"table", "the table to value (an observation or a serialized state)", ""}});
+    const Json* rollouts = body.find("rollouts");
+    if (rollouts && rollouts->is_integer() && !rollouts->negative() &&
+        !rollouts->int_in(0, kValueMaxRollouts))
+        return error_answer(
+            400,
+            {{"rollouts", "at most " + std::to_string(kValueMaxRollouts) + " on this server", ""}});
+    // analysis/value.value.
+    std::string error;
+    const std::vector<std::string> policies = continuation_policies();
+    const std::string fallback = bot_names()[static_cast<std::size_t>(AnalysisConfig{}.policy)];
+    const Json policy = body.find("policy") ? *body.find("policy") : Json(fallback);
+    if (!policy.is_string() ||
+        std::find(policies.begin(), policies.end(), policy.as_string()) == policies.end())
+        return error_answer(
+            400,
+            {{"", "policy: must be one of " + joined(policies) + ", got " + py_repr(policy), ""}});
+    const Json count = rollouts ? *rollouts : Json(kValueRollouts);
+    if (!check_whole(count, "rollouts", 1, std::to_string(kMaxRollouts), error))
+        return error_answer(400, {{"", error, ""}});
+    const Json seed = body.find("seed") ? *body.find("seed") : Json(0);
+    if (!check_whole(seed, "seed", 0, std::to_string(std::numeric_limits<std::uint64_t>::max()),
+                     error))
+        return error_answer(400, {{"", error, ""}});
+    const std::uint64_t seed_value = seed.kind() == Json::Kind::kInt
+                                         ? static_cast<std::uint64_t>(seed.as_int())
+                                         : std::stoull(seed.as_string());
+    std::optional<GameState> state;
+    int viewer = -1;
+    if (!read_game(*table, seed_value, state, viewer, error))
+        return error_answer(400, {{"", error, ""}});
+    ValueConfig config;
+    config.policy = bot_kind_of(policy.as_string());
+    config.rollouts = static_cast<int>(count.as_int());
+    config.seed = seed_value;
+    config.threads = 1;
+    config.viewer = viewer;
+    const ValueAnswer a = position_value(*state, shipped_value_model(), config);
+    // Value.to_dict.
+    Json players = Json::object();
+    for (std::size_t p = 0; p < a.value.wealth.size(); ++p) {
+        Json row = Json::object();
+        row.set("wealth", Json::number(a.value.wealth[p]));
+        row.set("equity", Json::number(a.value.equity[p]));
+        row.set("win", Json::number(a.value.win[p]));
+        row.set("wealth_ci95", Json::number(a.wealth_ci95[p]));
+        row.set("equity_ci95", Json::number(a.equity_ci95[p]));
+        row.set("win_ci95", Json::number(a.win_ci95[p]));
+        players.set("p" + std::to_string(p), row);
+    }
+    const JsonRead info = read_json(code_points(shipped_value_model().info), true);
+    Json model = Json::object();
+    const auto info_get = [&](const char* key) {
+        const Json* v = info.ok ? info.value.find(key) : nullptr;
+        return v ? *v : Json();
+    };
+    model.set("version", info_get("version"));
+    model.set("policy", info_get("policy"));
+    Json out = Json::object();
+    out.set("unit", "equity");
+    out.set("exact", a.exact);
+    out.set("rollouts", a.rollouts);
+    out.set("policy", policy.as_string());
+    out.set("seed", seed);
+    out.set("phase", phase_name(state->board().phase));
+    out.set("players", players);
+    out.set("model", model);
+    return ok(out);
+}
+
+}  // namespace manila::api

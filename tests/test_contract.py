@@ -6,7 +6,8 @@ share alike: the same status and the same JSON, to the byte (docs/architecture.m
 Thousands of generated bodies per format go to both (tests/helpers/contract.py): valid
 voyage states and positions, the same broken field by field (wrong types, out of range,
 unknown and misspelt names, too many accomplices or players, boards no voyage reaches),
-notation bodies, and JSON text cut or garbled character by character. The server is the
+notation bodies, JSON text cut or garbled character by character, and the value of tables
+and game records from games played at random, as given and broken. The server is the
 real one, on a loopback port.
 """
 

@@ -16,7 +16,9 @@ import pytest
 from manila.cli import main
 from manila.server import site
 
-SITE = {"index.html", "names.json", "manila.wasm", "engine.js", "worker.js", "sw.js"}
+SITE = {"index.html", "play.html", "names.json", "manila.wasm", "engine.js", "worker.js", "sw.js"} | {
+    f"{m}.mjs" for m in ("ask", "board", "calculator", "dom", "play", "review", "words")
+}
 
 
 def web(*args: str) -> subprocess.CompletedProcess[str]:

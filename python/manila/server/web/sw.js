@@ -3,7 +3,7 @@
 // over HTTPS or from localhost; elsewhere index.html says the page will not work offline. The API (/v1/...) is never cached: the
 // page computes in the browser and asks the server only when the engine cannot load.
 const CACHE = 'manila-/*VERSION*/';
-const FILES = ['./', 'engine.js', 'worker.js', 'manila.wasm'];  // './': the page
+const FILES = /*FILES*/[];  // every file of the site, filled in by site.py
 
 self.addEventListener('install', event => {
   event.waitUntil(caches.open(CACHE).then(cache => cache.addAll(FILES)).then(() => self.skipWaiting()));

@@ -155,6 +155,7 @@ def _write(path, arrays):
         ),
         (lambda a: a.update(bid_raises=np.array(5)), f"bid_raises is 5, but this engine's is {BID_RAISES}"),
         (lambda a: a.update(players=np.array(9)), "players:"),
+        (lambda a: a.update(scale=a["scale"][::-1]), "observation scales are not this engine's"),
         (lambda a: a.pop("w1"), r"layer 1 of 2 is missing \(w1, b1\)"),
         (lambda a: a.update(w0=a["w0"][:-1]), r"layer 0 has weights \(281, 16\)"),
         (lambda a: a.update(w1=a["w1"][:, :-1], b1=a["b1"][:-1]), f"must give {NUM_CHOICES} scores"),
@@ -197,7 +198,9 @@ def test_the_command_line_names_the_option_at_fault(tmp_path, capsys):
         assert main(["train-policy", "--out", out, *argv]) == 2
         assert message in capsys.readouterr().err, argv
     assert main(["train-policy", "--out", str(tmp_path / "no" / "p.npz")]) == 2
-    assert "--out: no such folder" in capsys.readouterr().err
+    assert "does not exist" in capsys.readouterr().err
+    assert main(["train-policy", "--out", out, "--curve", str(tmp_path)]) == 2
+    assert "is a folder; give a file name" in capsys.readouterr().err
 
 
 def test_every_choice_is_a_legal_action_and_every_other_action_a_choice():

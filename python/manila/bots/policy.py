@@ -222,6 +222,12 @@ class Policy:
                     f"{where}: {name} is {found}, but this engine's is {expected} for {players} "
                     "players: the policy was trained for another version of the game's interface"
                 )
+        scale = arrays.get("scale")
+        if scale is None or not np.array_equal(scale, observation_scale(players)):
+            raise ValueError(
+                f"{where}: its observation scales are not this engine's: the observation's "
+                "sections have changed since the policy was trained"
+            )
         count = number("layers")
         layers: Layers = []
         width = observation_size(players)

@@ -9,9 +9,8 @@ import csv
 import json
 import sys
 from pathlib import Path
-from typing import Optional
 
-from ..common.inputs import InputError
+from ..common.inputs import InputError, check_output
 from ..rl.baseline import CURVE_COLUMNS, EVAL_OPPONENTS, TrainConfig, TrainResult, train
 
 _DEFAULTS = TrainConfig()
@@ -133,14 +132,11 @@ def write_curve(result: TrainResult, path: Path) -> None:
             writer.writerows(rows)
 
 
-def _check_folder(path: Optional[str], option: str) -> None:
-    if path is not None and not Path(path).resolve().parent.is_dir():
-        raise InputError(f"{option}: no such folder: {Path(path).parent}")
-
-
 def run_train_policy(args: argparse.Namespace) -> int:
-    _check_folder(args.out, "--out")
-    _check_folder(args.curve, "--curve")
+    # Refused now, not after the training.
+    check_output(args.out, "--out")
+    if args.curve is not None:
+        check_output(args.curve, "--curve")
     if args.minutes is not None and not args.minutes > 0:
         raise InputError(f"--minutes: must be above 0, got {args.minutes}")
     config = _config(args)

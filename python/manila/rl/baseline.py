@@ -165,7 +165,7 @@ def evaluate(policy: Policy, opponent: str, games: int, seed: int, threads: int 
         # The ladder's seating j puts its first bot in seat j, rotation r playing game r.
         bots: list[Optional[str]] = [opponent] * n
         bots[seat] = None
-        env = VectorEnv(games // n, players=n, bots=bots, threads=threads, autoreset=False)
+        env = VectorEnv(games // n, players=n, bots=bots, threads=threads, autoreset=False, reward="wealth")
         obs, masks = env.reset(seed)
         finished = np.zeros(env.num_envs, dtype=bool)
         while not finished.all():
@@ -281,7 +281,9 @@ class _Games:
         for k, (opponent, seat) in enumerate(product(config.opponents, range(config.players))):
             bots: list[Optional[str]] = [opponent] * config.players
             bots[seat] = None
-            env = VectorEnv(config.envs, players=config.players, bots=bots, threads=config.threads)
+            env = VectorEnv(
+                config.envs, players=config.players, bots=bots, threads=config.threads, reward="wealth"
+            )
             o, m = env.reset(_core.derive_seed(_core.derive_seed(config.seed, _TRAIN), k))
             self.envs.append(env)
             seats += [seat] * config.envs

@@ -115,9 +115,8 @@ def test_a_failed_write_into_a_folder_leaves_the_folder_as_it_was(tmp_path, monk
     assert everything_under(tmp_path) == {"CNAME"}
 
 
-def test_out_is_a_file(tmp_path):
+def test_out_is_a_file(tmp_path, capsys):
     (tmp_path / "site").write_text("not a folder")
-    run = web("--out", str(tmp_path / "site"))
-    assert run.returncode == 2
-    assert run.stderr.startswith(f"manila: error: cannot write {tmp_path / 'site'}: ")
+    assert main(["web", "--out", str(tmp_path / "site")]) == 2
+    assert capsys.readouterr().err.startswith(f"manila: error: cannot write {tmp_path / 'site'}: ")
     assert (tmp_path / "site").read_text() == "not a folder"

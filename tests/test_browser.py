@@ -8,9 +8,9 @@ that is set.
 
 from __future__ import annotations
 
+import time
 from contextlib import contextmanager
 from pathlib import Path
-from urllib.parse import urlencode
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -19,10 +19,13 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 import manila
 from helpers.page import (
+    advice_shown,
     check_against_library,
+    check_moments,
     chromium,
     click,
     console_errors,
+    open_page,
     read_page,
     screenshot,
     settled,
@@ -270,14 +273,6 @@ def screen(driver, name: str):
             driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
-def open_page(driver, base_url: str, notation: str, **query: str) -> None:
-    """A fresh page (nothing kept from an earlier test) showing the board of ``notation``."""
-    driver.get("about:blank")
-    driver.get(base_url + "#" + urlencode({"n": notation, **query}))
-    WebDriverWait(driver, 10).until(lambda d: read_page(d)["notation"] == notation)
-    assert settled(driver) == "ready"
-
-
 def choose(driver, selector: str, value: str) -> None:
     element = driver.find_element(By.CSS_SELECTOR, selector)
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
@@ -362,19 +357,6 @@ def test_shares_switch_the_page_to_wealth(browser, base_url, tmp_path, size):
     assert not console_errors(browser)
 
 
-def advice_shown(driver, timeout: float = 30) -> dict:
-    """Waits for the advice of the board as it stands; what the panel shows."""
-    WebDriverWait(driver, timeout).until(
-        lambda d: d.find_element(By.ID, "advice").get_attribute("data-state") == "ready"
-    )
-    return driver.execute_script("""
-        const best = document.getElementById('advice-best');
-        return {best: best.dataset.best, net: best.dataset.net, text: best.textContent,
-                line: [...document.querySelectorAll('#advice-line li')].map(li => [li.dataset.who, li.dataset.option]),
-                why: document.getElementById('advice-why').textContent,
-                bar: document.getElementById('bestbar').textContent};""")
-
-
 def check_advice(shown: dict, position: dict) -> None:
     want = manila.advise(position)
     assert shown["best"] == want.best
@@ -427,15 +409,12 @@ def test_reply_aware_advice(browser, base_url, server, tmp_path, size):
             advice_shown(browser), with_keys(position, moment={**position["moment"], "to_move": "green"})
         )
 
-        # Busy: the server's advice searches are all taken. The page says so and asks again.
+        # Busy: the server's advice searches are all taken. The page keeps thinking and asks again.
         assert server.heavy.acquire(timeout=30)
         try:
             click(browser, '[data-turn="red"]')
-            WebDriverWait(browser, 10).until(
-                lambda d: d.find_element(By.ID, "advice").get_attribute("data-state") == "busy"
-            )
-            status = browser.find_element(By.ID, "advice-status").text
-            assert "busy" in status and "retrying" in status
+            time.sleep(1.5)
+            assert browser.find_element(By.ID, "advice").get_attribute("data-state") == "thinking"
         finally:
             server.heavy.release()
         check_advice(advice_shown(browser), position)
@@ -450,3 +429,7 @@ def test_reply_aware_advice(browser, base_url, server, tmp_path, size):
             ),
         )
     assert not [e for e in console_errors(browser) if "status of 503" not in e["message"]]
+
+
+def test_pilot_and_boarding_advice(browser, base_url):
+    check_moments(browser, base_url, engine="server")

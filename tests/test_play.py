@@ -81,6 +81,8 @@ def test_the_api_and_the_engine_play_the_same_game(srv, players, seed, human, bo
     assert final["game"]["history"] == reference.history()
     assert final["final"]["wealth"] == reference.returns()
     assert final["final"]["winners"] == [f"p{p}" for p in reference.winners()]
+    # At the end every share is face up, the others' dealt ones too.
+    assert final["final"]["shares"] == [p["shares"] for p in reference.to_dict()["players"]]
     assert final["terminal"] and final["legal_actions"] == []
     # Every answer stops at the player's decision (or the end) and shows the player's view.
     for a in answers:

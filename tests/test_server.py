@@ -104,7 +104,13 @@ def test_page(srv):
     assert r.status == 200
     assert r.headers["Content-Type"] == "text/html; charset=utf-8"
     page = r.body.decode("utf-8")
-    assert page.startswith("<!doctype html>") and "<script>" in page and "/v1/evaluate" in page
+    assert page.startswith("<!doctype html>") and '<script type="module" src="calculator.mjs">' in page
+    # Its modules are served beside it, as JavaScript; the gateway asks the API's routes.
+    for name in ("calculator.mjs", "ask.mjs", "words.mjs", "play.mjs", "play.html"):
+        module = call(srv, "GET", "/" + name)
+        assert module.status == 200, name
+    assert call(srv, "GET", "/ask.mjs").headers["Content-Type"] == "text/javascript; charset=utf-8"
+    assert "'/v1/' + route" in call(srv, "GET", "/ask.mjs").body.decode()
     assert 'name="viewport"' in page
     # Self-contained: nothing is fetched from elsewhere, and the CSP forbids it anyway.
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page, re.I)

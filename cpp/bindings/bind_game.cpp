@@ -28,6 +28,10 @@ py::object to_python(const Json& j) {
             return py::bool_(j.as_bool());
         case Json::Kind::kInt:
             return py::int_(j.as_int());
+        case Json::Kind::kBigInt:
+            return py::int_(py::str(j.as_string()));
+        case Json::Kind::kFloat:
+            return py::float_(j.as_double());
         case Json::Kind::kString:
             return py::str(j.as_string());
         case Json::Kind::kArray: {

@@ -14,6 +14,7 @@ void register_analysis(py::module_& m);
 void register_review(py::module_& m);
 void register_value(py::module_& m);
 void register_cancel(py::module_& m);
+void register_api(py::module_& m);
 
 PYBIND11_MODULE(_core, m) {
     m.doc() = "Exact Manila voyage evaluation (C++ core; use the manila package instead).";
@@ -28,4 +29,5 @@ PYBIND11_MODULE(_core, m) {
     register_analysis(m);    // after the game: it takes GameStates
     register_review(m);
     register_value(m);  // after the game: it takes GameStates
+    register_api(m);
 }

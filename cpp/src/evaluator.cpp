@@ -878,6 +878,12 @@ Voyage with_accomplice(const Voyage& v, int id, int owner) {
 namespace {
 
 void check_pov(const Voyage& v, const PointOfView& pov) {
+    // A fresh player is valued as one more owner, whose id must fit the owner arrays.
+    if (pov.owner == kNoOwner && v.num_owners >= kMaxOwners)
+        throw std::invalid_argument(
+            "player: a fresh player takes an owner id of their own: at most " +
+            std::to_string(kMaxOwners - 1) + " owners without a player, got " +
+            std::to_string(v.num_owners));
     if (pov.owner != kNoOwner && (pov.owner < 0 || pov.owner >= v.num_owners))
         throw std::invalid_argument("player: owner id " + std::to_string(pov.owner) +
                                     " is not in 0.." + std::to_string(v.num_owners - 1));

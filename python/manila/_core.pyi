@@ -617,3 +617,8 @@ def value_samples(
     pirate_variant: bool = False,
     threads: int = 0,
 ) -> dict[str, Any]: ...
+
+# The HTTP API's POST routes in the engine (cpp/include/manila/api.hpp).
+ROUTES: tuple[str, ...]
+
+def call(route: str, body: str) -> tuple[int, str]: ...  # body: bytes are taken too

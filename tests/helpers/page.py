@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Optional
+from urllib.parse import urlencode
 
 import pytest
 from selenium import webdriver
@@ -155,3 +156,50 @@ def check_against_library(page: dict, state: dict, exact: bool, strict: bool = T
         assert page["wealth_note"] and "Values in wealth" in page["wealth_note"]
     else:
         assert page["payoffs"] == {} and page["wealth_note"] is None
+
+
+def open_page(driver, base_url: str, notation: str, **query: str) -> None:
+    """A fresh page (nothing kept from an earlier test) showing the board of ``notation``."""
+    driver.get("about:blank")
+    driver.get(base_url + "#" + urlencode({"n": notation, **query}))
+    WebDriverWait(driver, 10).until(lambda d: read_page(d)["notation"] == notation)
+    assert settled(driver) == "ready"
+
+
+def advice_shown(driver, timeout: float = 30) -> dict:
+    """Waits for the advice of the board as it stands; what the panel shows."""
+    WebDriverWait(driver, timeout).until(
+        lambda d: d.find_element(By.ID, "advice").get_attribute("data-state") == "ready"
+    )
+    return driver.execute_script("""
+        const best = document.getElementById('advice-best');
+        return {best: best.dataset.best, net: best.dataset.net, text: best.textContent,
+                line: [...document.querySelectorAll('#advice-line li')].map(li => [li.dataset.who, li.dataset.option]),
+                why: document.getElementById('advice-why').textContent,
+                bar: document.getElementById('bestbar').textContent};""")
+
+
+# Pilots and boarding: the moment's owner decides, found on the board by the engine.
+MOMENTS = {
+    "pilot_small": "r3 ginseng@12:red silk@11:blue jade@10:green pilot_small=red pilot_large=blue player=red",
+    "pilot_large": "r3 ginseng@12:red silk@11:blue jade@10:green pilot_large=blue player=red",
+    "boarding": "r3 ginseng@13:red silk@13:blue jade@10:green pirate_1=green pirate_2=yellow player=red",
+}
+
+
+def check_moments(driver, url: str, **query: str) -> None:
+    """The calculator's advice at pilot and boarding moments equals manila.advise, exactly."""
+    for kind, board in MOMENTS.items():
+        open_page(driver, url, board, exact="1", moment=kind, **query)
+        shown = advice_shown(driver, timeout=60)
+        want = manila.advise(
+            {**manila.parse(board).to_dict(), "moment": {"kind": kind}}, exact=True
+        ).to_dict()
+        assert shown["best"] == want["best"], kind
+        assert shown["line"] == [list(t) for t in want["line"]], kind
+        options = driver.execute_script(
+            "return Object.fromEntries([...document.querySelectorAll('#advice-options tr')]"
+            ".map(r => [r.dataset.option, r.dataset.net]))"
+        )
+        assert options == {k: v["expected_net"] for k, v in want["options"].items()}, kind
+        assert "_" not in driver.find_element(By.ID, "advice").text  # options in words

@@ -72,7 +72,7 @@ from ..voyage.suggest import with_suggestions
 from . import openapi as _openapi
 from . import site as _site
 from .names import page_data
-from .play import PlayError, page_options, parse_request, play_hint, play_move
+from .play import PlayError, parse_request, play_hint, play_move
 
 if TYPE_CHECKING:
     from ..voyage.advice import Advice
@@ -122,19 +122,18 @@ class ApiError(Exception):
         self.headers = dict(headers or {})
 
 
+def _json_bytes(data: Any) -> bytes:
+    """An answer's body. A lone surrogate (which a \\ud800 escape in the request makes) has
+    no UTF-8: then the whole answer is written in ASCII, escapes and all."""
+    text = json.dumps(data, allow_nan=False, ensure_ascii=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(data, allow_nan=False).encode("ascii")
+
+
 def _errors(problems: list[Problem]) -> dict[str, Any]:
     return {"errors": [p.to_dict("http") for p in with_suggestions(problems)]}
-
-
-_PLAY_SLOT = b"/*PLAY*/null"
-
-
-def _play_page() -> bytes:
-    """The play page, with the names players see and the bots it offers filled in."""
-    page = _site.fill_page(_site.web_file("play.html"), page_data())
-    if _PLAY_SLOT not in page:
-        raise OSError("the play page has no slot for the bots")
-    return page.replace(_PLAY_SLOT, _site.script_json(page_options()))
 
 
 def lan_address() -> Optional[str]:
@@ -437,8 +436,7 @@ class Handler(BaseHTTPRequestHandler):
     def _send_json(
         self, status: int, data: Any, headers: Optional[Mapping[str, str]] = None, *, head: bool = False
     ) -> None:
-        body = json.dumps(data, allow_nan=False, ensure_ascii=False).encode("utf-8")
-        self._send(status, body, JSON_TYPE, headers, head=head)
+        self._send(status, _json_bytes(data), JSON_TYPE, headers, head=head)
 
     def finish(self) -> None:
         super().finish()
@@ -606,8 +604,7 @@ class Handler(BaseHTTPRequestHandler):
         return b"".join(chunks)
 
     def _json(self, data: Any) -> tuple[int, bytes, str, dict[str, str]]:
-        body = json.dumps(data, allow_nan=False, ensure_ascii=False).encode("utf-8")
-        return 200, body, JSON_TYPE, {}
+        return 200, _json_bytes(data), JSON_TYPE, {}
 
     # ---- the routes
 
@@ -779,6 +776,8 @@ class Handler(BaseHTTPRequestHandler):
             state = as_state(given, params.get("strict", body_strict))
         except StateError as exc:
             raise ApiError(400, str(exc), problems=exc.problems) from None
+        except ValueError as exc:  # a number past int()'s limit in a notation, as elsewhere
+            raise ApiError(400, str(exc)) from None
         return self._json({"valid": True, "state": state.to_dict(), "notation": str(state)})
 
     def route_example(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
@@ -916,7 +915,7 @@ class ManilaServer(ThreadingHTTPServer):
             self.page = self.site[_site.PAGE]
             # The page itself is at / only.
             self.site_scripts = frozenset(self.site) - {_site.PAGE}
-            self.play_page = _play_page()
+            self.play_page = self.site[_site.PLAY_PAGE]
         except OSError as exc:
             raise RuntimeError(
                 f"the page manila/server/web/index.html is missing from this installation ({exc}); reinstall manila"

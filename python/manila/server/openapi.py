@@ -346,6 +346,11 @@ def _play_answer() -> dict[str, Any]:
                 "properties": {
                     "wealth": {"type": "array", "items": {"type": "integer"}},
                     "winners": {"type": "array", "items": {"type": "string"}},
+                    "shares": {
+                        "type": "array",
+                        "description": "every player's shares, the face-down ones revealed",
+                        "items": {"type": "object", "additionalProperties": {"type": "integer"}},
+                    },
                 },
             },
             "hint": {

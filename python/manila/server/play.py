@@ -446,7 +446,13 @@ def answer(table: Table, lines: list[str], pending: bool = False) -> dict[str, A
         "log": lines,
     }
     if state.is_terminal():
-        out["final"] = {"wealth": state.returns(), "winners": [f"p{p}" for p in state.winners()]}
+        # The game is over: every share is turned face up (rule 13 counts them all).
+        shares = [p["shares"] for p in state.to_dict()["players"]]
+        out["final"] = {
+            "wealth": state.returns(),
+            "winners": [f"p{p}" for p in state.winners()],
+            "shares": shares,
+        }
     return out
 
 

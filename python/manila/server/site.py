@@ -23,18 +23,33 @@ from typing import Any
 from ..common.vocab import ARRIVED, LAST_SPACE, PLAYER_COUNTS, ROLLS, accomplice_limit
 from ..voyage.example import EXAMPLE
 from ..voyage.reach import reachability_problems
+from .play import page_options
 
 PAGE = "index.html"
+PLAY_PAGE = "play.html"
 WASM = "manila.wasm"
-# The page's own files beside index.html; sw.js gets the site's version filled in.
-SCRIPTS = ("engine.js", "worker.js", "sw.js")
+# The pages' own files beside index.html; sw.js gets the site's version filled in.
+SCRIPTS = (
+    "engine.js",
+    "worker.js",
+    "sw.js",
+    "ask.mjs",
+    "board.mjs",
+    "calculator.mjs",
+    "dom.mjs",
+    "play.mjs",
+    "review.mjs",
+    "words.mjs",
+)
 TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
     ".json": "application/json",
     ".wasm": "application/wasm",
 }
 _NAMES_SLOT = b"/*NAMES*/null"
+_PLAY_SLOT = b"/*PLAY*/null"
 _VERSION_SLOT = b"/*VERSION*/"
 POSITIONS: tuple[Any, ...] = (*range(LAST_SPACE + 1), ARRIVED)
 
@@ -68,6 +83,7 @@ def engine_data() -> dict[str, Any]:
         "accomplices": {str(p): accomplice_limit(p) for p in PLAYER_COUNTS},
         "default_accomplices": accomplice_limit(None),
         "reachable": reachable_bitmap(),
+        "last_space": LAST_SPACE,  # the board's track: spaces 0..last_space, then Manila
         "example": EXAMPLE,  # the Example button, with no server to ask
     }
 
@@ -98,11 +114,19 @@ def fill_page(page: bytes, names: dict[str, Any]) -> bytes:
     return page.replace(_NAMES_SLOT, script_json(names))
 
 
+def fill_play_page(page: bytes, names: dict[str, Any]) -> bytes:
+    """The play page with the names and the bots it offers filled in."""
+    page = fill_page(page, names)
+    if _PLAY_SLOT not in page:
+        raise OSError("the play page has no slot for the bots")
+    return page.replace(_PLAY_SLOT, script_json(page_options()))
+
+
 def site_files(names: dict[str, Any], *, need_engine: bool) -> dict[str, bytes]:
-    """Every file of the site by name: the page with ``names`` filled in, names.json (for
-    other callers of engine.js), the scripts and, when this installation has it (or
-    ``need_engine`` says it must), manila.wasm."""
-    files = {PAGE: fill_page(web_file(PAGE), names)}
+    """Every file of the site by name: the calculator and the play page with ``names``
+    filled in, names.json (for other callers of engine.js), the scripts and, when this
+    installation has it (or ``need_engine`` says it must), manila.wasm."""
+    files = {PAGE: fill_page(web_file(PAGE), names), PLAY_PAGE: fill_play_page(web_file(PLAY_PAGE), names)}
     files["names.json"] = json.dumps(names, ensure_ascii=False).encode("utf-8")
     try:
         files[WASM] = web_file(WASM)

@@ -1,25 +1,29 @@
-// The page's engine thread: evaluations and advice run here, so that a long search never
-// freezes the page, and a search for a board that has changed is stopped by ending the
-// worker (index.html starts a new one). Messages: {id, op: 'load', names} first, then
-// {id, op: 'evaluate' | 'advise', args}; answers {id, ok, result | error, ms}.
+// The page's engine thread: a thin host of the engine's call(route, body), which answers
+// every POST route of the HTTP API as the server does (engine.js). Long work runs here so
+// that the page never freezes. The protocol is ask.mjs's: {ready} once the engine has
+// loaded (or failed to), then for each {id, route, body} any number of {id, progress}
+// and one {id, status, body}.
 import {loadEngine} from './engine.js';
 
-let ready = null;  // the engine, once loaded; messages that come meanwhile wait for it
+const engine = loadEngine(new URL('manila.wasm', import.meta.url)).then(e => {
+  if (typeof e.call !== 'function') throw new Error('this manila.wasm answers no routes (an older build)');
+  return e;
+});
+
+engine.then(() => self.postMessage({ready: true}),
+            e => self.postMessage({ready: false, error: String((e && e.message) || e)}));
 
 self.onmessage = async ({data}) => {
-  const {id, op} = data;
+  const {id, route, body} = data;
+  let answer;
   try {
-    if (op === 'load') {
-      ready = loadEngine(new URL('manila.wasm', import.meta.url), data.names);
-      await ready;
-      self.postMessage({id, ok: true, result: null});
-      return;
-    }
-    const engine = await ready;
-    const started = performance.now();
-    const result = engine[op](...data.args);
-    self.postMessage({id, ok: true, result, ms: performance.now() - started});
+    const e = await engine;
+    const onProgress = (done, total) => self.postMessage({id, progress: {done, total}});
+    // The engine names its routes by their paths, as the server does.
+    answer = await e.call('/v1/' + route, body, {onProgress});
   } catch (e) {
-    self.postMessage({id, ok: false, error: String((e && e.message) || e)});
+    // The engine reports bad input as an answer; a throw is the engine's own failure.
+    answer = {status: 500, body: {errors: [{path: '', message: `the engine failed: ${(e && e.message) || e}`}]}};
   }
+  self.postMessage({id, status: answer.status, body: answer.body});
 };

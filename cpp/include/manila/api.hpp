@@ -1,0 +1,37 @@
+// The HTTP API's POST routes as one function: the page's engine (cpp/wasm/entry.cpp) and
+// Python (manila._core.call) send it a route and the request's body, and it answers what
+// the Python server answers for them (docs/http.md, docs/architecture.md): the same status
+// and the same JSON, errors as the server's {"errors": [{"path", "message"}]}.
+//
+// The body is the request's bytes; the route a path such as "/v1/evaluate". A problem
+// with the input is an answer, never an exception: only the engine's own refusals of what
+// the readers let through (boards beyond any game that "strict": false allows) arrive as
+// std::invalid_argument, which call turns into the server's 400 where it can catch them
+// (answer_for_exception says how), and which trap in WebAssembly, where entry.cpp renders
+// the same answer before the trap.
+#pragma once
+
+#include <exception>
+#include <string>
+#include <string_view>
+#include <typeinfo>
+
+namespace manila {
+
+struct Answer {
+    int status = 200;
+    std::string body;  // JSON text, as Python's json.dumps writes it
+};
+
+// Cancelled (cancel.hpp) passes through: a caller that set a token wants no answer.
+Answer call(std::string_view route, std::string_view body);
+
+// The answer the server gives when the engine throws: a ValueError's 400 naming no field
+// for std::invalid_argument (and the other exceptions pybind11 makes ValueErrors of),
+// else the 500 of an internal error. `type` is the thrown object's dynamic type.
+Answer answer_for_exception(const std::type_info& type, const char* what);
+
+// The POST routes call serves, in the server's spelling.
+inline constexpr const char* kRoutes[] = {"/v1/validate", "/v1/evaluate", "/v1/advise"};
+
+}  // namespace manila

@@ -1,0 +1,135 @@
+// The API's parts (api.hpp): Python's words for values, the readers and writers of the
+// voyage state, the position and the notation, and the routes that use them. Each reader
+// follows its Python twin check for check (python/manila/voyage/parse.py, position.py,
+// notation.py, reach.py, board.py; server/app.py for the bodies), so that both report the
+// same problems, in the same order and the same words; tests/test_contract.py holds them
+// to it. Nothing here throws on bad input: a problem is collected, never raised.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "manila/api.hpp"
+#include "manila/json.hpp"
+#include "manila/rules.hpp"
+
+namespace manila::api {
+
+// ------------------------------------------------------------------ Python's words
+
+// repr() of the value Python's json.loads makes of this JSON: 'text', True, None, 1.5,
+// [1, 'a'], {'k': 2}.
+std::string py_repr(const Json& v);
+// repr() of a str.
+std::string py_repr(const std::string& utf8);
+// type(value).__name__: dict, list, str, int, float, bool, NoneType.
+std::string py_type_name(const Json& v);
+// common/inputs.json_type: "null", "true", "a number", "a string", "an array", ...
+std::string json_type(const Json& v);
+// str.isspace() and str.isprintable() of one code point.
+bool py_isspace(char32_t c);
+bool py_isprintable(char32_t c);
+// A player's name (common/text.is_owner): a string that is not empty once stripped.
+bool is_owner(const Json& v);
+bool is_owner(const std::string& utf8);
+// common/text.did_you_mean: ' (did you mean "silk"?)' for the closest choice, as difflib's
+// get_close_matches finds it, or "" (also for a word that is not a string).
+std::string did_you_mean(const Json& word, const std::vector<std::string>& choices);
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& choices);
+// "1, 2 or 3" (common/text.spoken).
+std::string spoken(const std::vector<int>& values);
+// "a, b, c".
+std::string joined(const std::vector<std::string>& words, const char* glue = ", ");
+// "n/d" in lowest terms (common/text.exact_text).
+std::string exact_text(std::int64_t num, std::int64_t den);
+
+// ------------------------------------------------------------------ problems
+
+// One thing wrong with an input (common/errors.Problem): a JSON path, why, and the remedy
+// ("strict" or "") an option would offer.
+struct Problem {
+    std::string path, message, remedy;
+};
+using Problems = std::vector<Problem>;
+
+// The 400 body: {"errors": [...]}, each problem about an unknown name followed by the
+// closest known one (voyage/suggest.with_suggestions), remedies in the HTTP's words.
+Json errors_json(const Problems& problems);
+Answer error_answer(int status, const Problems& problems);
+
+// ------------------------------------------------------------------ the voyage state
+
+struct StateBoat {
+    int good = 0;
+    int position = 0;  // 0..13, or kArrived
+    std::vector<std::string> crew;
+};
+
+struct State {
+    int next_roll = 1;
+    std::vector<StateBoat> boats;                    // canonical good order
+    std::vector<std::pair<int, std::string>> spots;  // (spot, owner), canonical order
+    std::optional<std::string> player;
+    std::optional<int> players;
+    bool thirteen_to_port = true, pirate_variant = false;
+    bool wealth = false;
+    // owner -> count per good, in the order given (owners holding none left out)
+    std::vector<std::pair<std::string, std::array<int, kNumGoods>>> shares;
+    std::array<int, kNumGoods> prices{};              // 0 where not given
+    std::vector<std::pair<std::string, int>> budget;  // in the order given
+    std::vector<std::string> extra_owners;            // a placement round's other players
+
+    // Every owner named: crews in good order, spots, the player, shares, budget, extras
+    // (VoyageState.owners); the engine numbers them in this order.
+    std::vector<std::string> owners() const;
+    int accomplice_limit() const;
+    int on_board(const std::string& owner) const;
+};
+
+// VoyageState.from_dict: true and `out` filled, or false with every problem.
+bool read_state(const Json& data, std::optional<bool> strict, State& out, Problems& problems);
+// VoyageState.to_dict and str(state) (the canonical notation).
+Json state_json(const State& s);
+std::string state_notation(const State& s);
+// The notation's reading into the JSON form (voyage/notation.notation_to_dict). A number
+// past Python's int() limit raises a ValueError there, which no reader catches: its
+// message goes to `value_error`, and the reading fails.
+bool read_notation(std::string_view text, Json& out, Problems& problems, std::string& value_error);
+
+// ------------------------------------------------------------------ positions
+
+struct Moment {
+    std::string kind;
+    std::optional<std::string> to_move;
+    std::vector<std::string> order;
+    std::vector<std::pair<std::string, int>> accomplices;
+    std::vector<std::string> declined;
+    std::optional<std::pair<std::string, int>> protected_seat;  // (good, seat from 1)
+};
+
+struct Position {
+    State state;
+    Moment moment;
+    std::string to_move() const;
+    int hand(const std::string& player) const;
+};
+
+// Position.from_dict.
+bool read_position(const Json& data, std::optional<bool> strict, Position& out, Problems& problems);
+
+// ------------------------------------------------------------------ routes
+
+// The routes' bodies (server/app.py): their answer with its status.
+Answer route_validate(const Json& body);
+Answer route_evaluate(const Json& body);
+Answer route_advise(const Json& body);
+
+// An answer of status 200 with this body.
+Answer ok(const Json& body);
+
+}  // namespace manila::api

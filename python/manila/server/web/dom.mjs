@@ -1,0 +1,80 @@
+// Small helpers every page module shares: building elements, reading the data the server
+// filled into the page, and the busy bar (progress and Cancel) of long work.
+
+export const $ = sel => document.querySelector(sel);
+
+export function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null) continue;
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
+  return e;
+}
+
+// The JSON the server (or `python -m manila web`) wrote into <script type="application/json" id=...>.
+export function pageData(id) {
+  return JSON.parse(document.getElementById(id).textContent);
+}
+
+// A bar for one piece of long work: its progress when the engine reports it, and a Cancel
+// button that stops it. start() returns what ask() takes ({signal, onProgress}) and done().
+export class BusyBar {
+  constructor(box) {
+    this.box = box;
+    this.label = el('span', {class: 'busy-label'});
+    this.bar = el('progress', {max: '1'});
+    this.cancel = el('button', {type: 'button', class: 'busy-cancel'}, 'Cancel');
+    this.cancel.addEventListener('click', () => this.stop());
+    box.replaceChildren(el('span', {class: 'spinner', 'aria-hidden': 'true'}), this.label, this.bar, this.cancel);
+    box.hidden = true;
+    this.controller = null;
+  }
+
+  start(text) {
+    this.stop();
+    const controller = new AbortController();
+    this.controller = controller;
+    this.label.textContent = text;
+    this.bar.removeAttribute('value');  // indeterminate until the engine says how far it is
+    this.box.hidden = false;
+    this.box.dataset.state = 'busy';
+    const onProgress = ({done, total}) => {
+      if (this.controller !== controller || !(total > 0)) return;
+      this.bar.value = Math.min(1, done / total);
+    };
+    const done = () => {
+      if (this.controller !== controller) return;
+      this.controller = null;
+      this.box.hidden = true;
+      this.box.dataset.state = 'idle';
+    };
+    return {signal: controller.signal, onProgress, done};
+  }
+
+  stop() {
+    if (!this.controller) return;
+    this.controller.abort();
+    this.controller = null;
+    this.box.hidden = true;
+    this.box.dataset.state = 'cancelled';
+  }
+}
+
+// The answer's problems as lines: "path: message".
+export function problemLines(body, status) {
+  const errors = body && Array.isArray(body.errors) ? body.errors : null;
+  if (!errors || !errors.length) return [`error ${status}`];
+  return errors.map(p => (p.path ? p.path + ': ' : '') + p.message);
+}
+
+// Once the engine runs here, a service worker keeps the site's files for offline use.
+export function keepOffline() {
+  if ('serviceWorker' in navigator && location.protocol !== 'file:') {
+    navigator.serviceWorker.register('sw.js').catch(() => {});
+  }
+}

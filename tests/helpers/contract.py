@@ -1,0 +1,339 @@
+"""What the contract tests send (tests/test_contract.py to the engine's call in Python,
+tests/test_wasm.py to the same call in WebAssembly): bodies for every POST route the two
+readers share, valid and broken, and the Python server's answers to them."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import string
+
+from hypothesis import strategies as st
+
+from helpers.states import GOODS, PLAYERS, SPOTS, states, wealth_states
+from manila.voyage.state import VoyageState
+
+ROUTES = ("/v1/validate", "/v1/evaluate", "/v1/advise")
+STATE_KEYS = ("rules", "next_roll", "player", "players", "boats", "spots", "objective", "shares")
+STATE_KEYS += ("prices", "budget", "exact", "strict", "version", "notation", "moment")
+MOMENT_KEYS = ("kind", "order", "to_move", "accomplices", "declined", "protected")
+KINDS = ("placement", "pilot_small", "pilot_large", "boarding")
+NAMES = GOODS + SPOTS + STATE_KEYS + MOMENT_KEYS + KINDS
+NAMES += ("position", "crew", "thirteen_after_last_roll", "pirate_variant", "good", "seat")
+NAMES += ("port", "shipyard", "income", "wealth", "arrived", "player", "players", "thirteen")
+
+
+def served(conn: http.client.HTTPConnection, route: str, body: bytes) -> tuple[int, str]:
+    """The server's status and answer text for a POST of ``body`` to ``route``."""
+    conn.request("POST", route, body=body, headers={"Content-Type": "application/json"})
+    res = conn.getresponse()
+    return res.status, res.read().decode("utf-8")
+
+
+# --------------------------------------------------------------------------- strategies
+
+
+@st.composite
+def misspelt(draw: st.DrawFn) -> str:
+    """A name of the contract, often misspelt: a letter dropped, doubled or changed."""
+    name = draw(st.sampled_from(NAMES))
+    edit = draw(st.integers(0, 4))
+    if edit == 0 or len(name) < 2:
+        return name
+    i = draw(st.integers(0, len(name) - 1))
+    if edit == 1:
+        return name[:i] + name[i + 1 :]
+    if edit == 2:
+        return name[:i] + name[i] + name[i:]
+    if edit == 3:
+        return name[:i] + draw(st.sampled_from(string.ascii_lowercase + "_ ")) + name[i + 1 :]
+    return name.upper()
+
+
+names = st.one_of(
+    misspelt(),
+    st.sampled_from(PLAYERS + ("", " ", "\t", "\u3000", "a b", 'q"t', "it's", "é", "\x7f")),
+    st.text(max_size=6),
+    st.text(max_size=300, alphabet="ab"),  # difflib's rule for long words (200 or more)
+)
+numbers = st.one_of(
+    st.integers(-3, 40),
+    st.sampled_from((0, 1, 2, 3, 4, 5, 13, 14, 20, 30, 10_000, 10_240, 10_241, 2**31, 2**63, -(2**63) - 1)),
+    st.integers(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from((0.0, -0.0, 1.0, 3.0, 1e16, 1e-5, 0.0001, 2.5, 1e300)),
+)
+scalars = st.one_of(st.none(), st.booleans(), numbers, names)
+values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(names, inner, max_size=3)),
+    max_leaves=6,
+)
+
+
+def paths(data: object, at: tuple = ()) -> list[tuple]:
+    """Every place in a JSON value, the value itself first."""
+    out = [at]
+    if isinstance(data, dict):
+        for k, v in data.items():
+            out += paths(v, (*at, k))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            out += paths(v, (*at, i))
+    return out
+
+
+@st.composite
+def broken(draw: st.DrawFn, good: st.SearchStrategy) -> object:
+    """A valid value with one to three of its fields replaced, removed or added."""
+    data = draw(good)
+    for _ in range(draw(st.integers(1, 3))):
+        where = draw(st.sampled_from(paths(data)))
+        if not where:
+            if draw(st.integers(0, 9)) == 0:
+                data = draw(values)
+            continue
+        *up, last = where
+        parent = data
+        for step in up:
+            parent = parent[step]
+        action = draw(st.integers(0, 3))
+        if action == 0 and isinstance(parent, dict):
+            del parent[last]
+        elif action == 1 and isinstance(parent, dict):
+            parent[draw(names)] = draw(values)
+        elif action == 2 and isinstance(parent, list):
+            parent.append(draw(values))
+        else:
+            parent[last] = draw(values)
+    return data
+
+
+@st.composite
+def crowded(draw: st.DrawFn) -> dict:
+    """A valid state with more owners, accomplices or shares than a game allows, or an
+    unreachable board: the limits that need the whole state to see."""
+    state = draw(st.one_of(states(), wealth_states()))
+    owners = st.sampled_from(PLAYERS + ("x", "y", "z", "w"))
+    for spot in draw(st.lists(st.sampled_from(SPOTS), max_size=8)):
+        state["spots"][spot] = draw(owners)
+    for boat in state["boats"].values():
+        if draw(st.booleans()):
+            boat["crew"] = draw(st.lists(owners, max_size=4))
+        if draw(st.booleans()):
+            boat["position"] = draw(st.one_of(st.integers(0, 13), st.just("arrived")))
+    if draw(st.booleans()):
+        state["shares"] = draw(
+            st.dictionaries(owners, st.dictionaries(st.sampled_from(GOODS), st.integers(0, 4)), max_size=7)
+        )
+        state["budget"] = draw(st.dictionaries(owners, st.integers(0, 30), max_size=7))
+    if draw(st.booleans()):
+        state["players"] = draw(st.sampled_from((3, 4, 5)))
+    if draw(st.booleans()):
+        state["strict"] = draw(st.booleans())
+    return state
+
+
+@st.composite
+def positions(draw: st.DrawFn, base: st.SearchStrategy | None = None) -> dict:
+    """Positions: a state and a moment, often one that does not fit it."""
+    state = draw(base or st.one_of(states(next_roll=3), states(), wealth_states(next_roll=3)))
+    owners = sorted({o for b in state["boats"].values() for o in b["crew"]} | set(state["spots"].values()))
+    kind = draw(st.sampled_from(KINDS))
+    moment: dict = {"kind": kind}
+    if kind == "placement":
+        # Early in a voyage a long round is a long search: three players at most there.
+        most = 5 if state["next_roll"] == 3 else 3
+        pool = owners + [p for p in PLAYERS if p not in owners]
+        order = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=most, unique=True))
+        moment["order"] = order
+        moment["to_move"] = draw(st.sampled_from(order))
+        if draw(st.booleans()):
+            moment["accomplices"] = draw(
+                st.dictionaries(st.sampled_from(order), st.integers(0, 4), max_size=3)
+            )
+        if draw(st.booleans()):
+            moment["declined"] = draw(st.lists(st.sampled_from(order), max_size=2, unique=True))
+    else:
+        if draw(st.booleans()) and owners:
+            moment["to_move"] = draw(st.sampled_from(owners))
+        if kind == "boarding" and draw(st.booleans()):
+            moment["protected"] = {"good": draw(st.sampled_from(GOODS)), "seat": draw(st.integers(1, 4))}
+            if draw(st.booleans()):
+                state["boats"][draw(st.sampled_from(list(state["boats"])))]["position"] = 13
+    state["moment"] = moment
+    return state
+
+
+def encode(data: object, ascii_only: bool) -> bytes:
+    """JSON as a client would send it (non-ASCII escaped or not; a lone surrogate always)."""
+    try:
+        return json.dumps(data, ensure_ascii=ascii_only).encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(data).encode("utf-8")
+
+
+# --------------------------------------------------------------------------- requests
+# Each strategy below draws requests: (route, body bytes) pairs.
+
+
+@st.composite
+def state_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
+    """Valid states (any board: strict false), to be validated and evaluated."""
+    state = draw(st.one_of(states(), wealth_states()))
+    state["strict"] = False
+    if draw(st.booleans()):
+        state["exact"] = True
+    return [(draw(st.sampled_from(ROUTES[:2])), encode(state, False))]
+
+
+@st.composite
+def broken_state_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
+    """States broken field by field, or past a limit that needs the whole state to see."""
+    base = st.one_of(states(), wealth_states())
+    if draw(st.booleans()):
+        base = base.map(lambda s: {**s, "strict": False})
+    state = draw(st.one_of(broken(base), crowded()))
+    return [(draw(st.sampled_from(ROUTES[:2])), encode(state, draw(st.booleans())))]
+
+
+@st.composite
+def position_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
+    """Positions, as given and broken, to be advised on."""
+    position = draw(st.one_of(positions(), broken(positions())))
+    if isinstance(position, dict):
+        if draw(st.booleans()):
+            position["strict"] = False
+        if draw(st.booleans()):
+            position["exact"] = True
+    return [("/v1/advise", encode(position, False))]
+
+
+@st.composite
+def notation_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
+    """Bodies in the notation: as str(state) writes them, then edited character by
+    character; to every route."""
+    state = draw(st.one_of(states(), wealth_states(), crowded(), positions()))
+    moment = state.pop("moment", None)
+    try:
+        text = str(VoyageState.from_dict(state, strict=False))
+    except ValueError:
+        text = "r1 ginseng@3 silk@2 nutmeg@4"
+    if moment:
+        text += " turn=" + str(moment.get("to_move", "")) + " order=" + ",".join(moment.get("order", []))
+    pieces = ('"', ",", ":", "=", "@", " ", "r", "9" * 30, "x", "é", "\\", "")
+    for _ in range(draw(st.integers(0, 3))):
+        i = draw(st.integers(0, len(text)))
+        text = text[:i] + draw(st.sampled_from(pieces)) + text[i + draw(st.integers(0, 2)) :]
+    body: dict = {"notation": text}
+    for key in ("exact", "strict"):
+        if draw(st.booleans()):
+            body[key] = draw(st.one_of(st.booleans(), scalars))
+    if draw(st.integers(0, 5)) == 0:
+        body[draw(names)] = draw(values)
+    return [(route, encode(body, False)) for route in ROUTES]
+
+
+@st.composite
+def text_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
+    """Text that is not quite JSON (or not UTF-8): the same reason at the same place."""
+    value = draw(st.one_of(states(), positions(), values))
+    text = json.dumps(value, ensure_ascii=draw(st.booleans()), indent=draw(st.sampled_from((None, 1))))
+    pieces = (
+        '"',
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        "\\",
+        "\\u12",
+        "\\ud800",
+        "\\udc00",
+        "-",
+        "0",
+        "1e",
+        ".",
+        "e5",
+    )
+    pieces += ("E+", "NaN", "Infinity", "-Infinity", "nul", "true", "\n", "\t", "\x01", "\ufeff", " ", "")
+    for _ in range(draw(st.integers(1, 3))):
+        i = draw(st.integers(0, len(text)))
+        text = text[:i] + draw(st.sampled_from(pieces)) + text[i + draw(st.integers(0, 2)) :]
+    raw = text.encode("utf-8")
+    if draw(st.integers(0, 9)) == 0:
+        bad = draw(st.sampled_from((b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xe2\x82", b"\xf4\x90\x80\x80")))
+        raw = raw[: draw(st.integers(0, len(raw)))] + bad
+    return [(draw(st.sampled_from(ROUTES)), raw)]
+
+
+# The strategies by format, for the tests to name.
+REQUESTS = {
+    "states": state_requests(),
+    "broken_states": broken_state_requests(),
+    "positions": position_requests(),
+    "notation": notation_requests(),
+    "json_text": text_requests(),
+}
+
+
+# Bodies at the edges of what the readers take, each for a reason the generators rarely hit.
+EDGES = [
+    ("/v1/nothing", b"{}"),  # no such route
+    ("/v1/" + "x" * 300, b"{}"),  # ... named in its first 200 characters
+    ("/v1/evaluate", b""),
+    ("/v1/evaluate", " \u3000\n".encode()),  # blank as Python's str.strip sees it
+    ("/v1/evaluate", b"\xef\xbb\xbf{}"),  # a byte-order mark
+    ("/v1/evaluate", b"[1, 2]"),
+    ("/v1/evaluate", b'"r1 ginseng@3"'),
+    # Numbers past int()'s 4300 digits: in a notation, and in JSON.
+    ("/v1/validate", b'{"notation": "r1 ginseng@3 silk@2 nutmeg@4 prices=jade' + b"9" * 5000 + b'"}'),
+    ("/v1/evaluate", b'{"notation": "r' + b"1" * 4301 + b' ginseng@3"}'),
+    ("/v1/evaluate", b'{"next_roll": ' + b"1" * 4301 + b"}"),
+    ("/v1/evaluate", b'{"next_roll": -' + b"1" * 4300 + b"}"),
+    ("/v1/evaluate", b'{"next_roll": 1e400, "boats": {"silk": {"position": -0.0}}}'),
+    ("/v1/evaluate", b'{"shares": {"a": {"jade": ' + b"9" * 40 + b', "silk": 1}, "b": {"jade": 3}}}'),
+    # Pilots and boarding, which the generated positions reach less often.
+    ("/v1/advise", b'{"notation": "r3 ginseng@13:a silk@9 jade@10 pirate_1=b moment=boarding"}'),
+    (
+        "/v1/advise",
+        b'{"notation": "r3 ginseng@13:a,c,d silk@13:e jade@10 pirate_1=b pirate_2=c '
+        b'moment=boarding turn=b protect=ginseng:2 variant"}',
+    ),
+    (
+        "/v1/advise",
+        b'{"notation": "r3 ginseng@12:a silk@9 jade@10 pilot_small=b moment=pilot_small", "exact": true}',
+    ),
+    ("/v1/advise", b'{"notation": "r3 ginseng@12:a silk@9 jade@10 pilot_large=b moment=pilot_large"}'),
+    # More owners than the engine holds (strict false lets them through to it): its refusal.
+    (
+        "/v1/evaluate",
+        b'{"next_roll": 3, "boats": {"jade": {"position": 1}, "silk": {"position": 2}, '
+        b'"ginseng": {"position": 6}}, "strict": false, "budget": {'
+        + b", ".join(b'"o%d": 1' % i for i in range(70))
+        + b"}}",
+    ),
+    # A fresh player (no "player") beside 63 owners, and beside 64, which the engine holds
+    # no more of (fuzz_wasm found the evaluator reading past its owner arrays there).
+    *(
+        (
+            "/v1/evaluate",
+            b'{"next_roll": 3, "boats": {"jade": {"position": 1}, "silk": {"position": 2}, '
+            b'"ginseng": {"position": 6}}, "strict": false, "budget": {'
+            + b", ".join(b'"o%d": 1' % i for i in range(n))
+            + b"}}",
+        )
+        for n in (63, 64)
+    ),
+    # Misspelt names that a later pass suggests (voyage/suggest.py).
+    ("/v1/evaluate", b'{"notation": "r1 ginseng@3 silk@2 nutmeg@4 playr=a thirten=port"}'),
+    (
+        "/v1/evaluate",
+        b'{"next_roll": 1, "boats": {"silk": {"positon": 2, "crw": []}}, "rules": {"pirat_variant": 1}}',
+    ),
+    ("/v1/evaluate", b'{"notation": "r1 silk@2", "exct": true}'),
+    ("/v1/evaluate", b'{"next_roll": 1, "boats": {"a.crw": {}}, "extra_owner": 1}'),
+    # A lone surrogate in what comes back: the answer is written in ASCII.
+    ("/v1/evaluate", b'{"\\ud800": 1}'),
+]

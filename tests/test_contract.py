@@ -1,0 +1,95 @@
+"""One contract, two readers: the Python server and the engine's own ``call`` (C++,
+``manila._core.call``; the page runs the same code compiled to WebAssembly, which
+tests/test_wasm.py holds to the same answers) answer every body of every POST route they
+share alike: the same status and the same JSON, to the byte (docs/architecture.md).
+
+Thousands of generated bodies per format go to both (tests/helpers/contract.py): valid
+voyage states and positions, the same broken field by field (wrong types, out of range,
+unknown and misspelt names, too many accomplices or players, boards no voyage reaches),
+notation bodies, and JSON text cut or garbled character by character. The server is the
+real one, on a loopback port.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import sys
+import unicodedata
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from helpers.contract import EDGES, REQUESTS, served
+from helpers.serving import serving
+from manila import _core
+
+EXAMPLES = 600  # per format; a request takes about a millisecond on each side
+
+
+@pytest.fixture(scope="module")
+def server():
+    with serving() as srv:
+        conn = http.client.HTTPConnection(*srv.server_address[:2], timeout=60)
+        yield conn
+        conn.close()
+
+
+def agree(conn: http.client.HTTPConnection, route: str, body: bytes) -> int:
+    """Sends the body to both; they must answer alike. Returns the status."""
+    answer = served(conn, route, body)
+    assert _core.call(route, body) == answer, (route, body)
+    return answer[0]
+
+
+@pytest.mark.parametrize("form", sorted(REQUESTS))
+def test_both_answer_alike(server, form):
+    statuses = set()
+
+    @settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(REQUESTS[form])
+    def check(requests):
+        for route, body in requests:
+            statuses.add(agree(server, route, body))
+
+    check()
+    # Each form reaches the engine and its refusals (a valid state: the engine only; garbled
+    # text: the refusals, and now and then a 200 that survived the garbling).
+    expected = {"states": {200}, "json_text": {400}}.get(form, {200, 400})
+    assert expected <= statuses <= {200, 400}, statuses
+
+
+def test_printable_as_python_repr(server):
+    """repr() escapes what str.isprintable refuses: every code point, through the messages
+    that quote a value (the table lives in cpp/src/api_text.cpp)."""
+    step = 4096
+    for start in range(0, sys.maxunicode + 1, step):
+        chunk = "".join(
+            chr(c) for c in range(start, min(start + step, sys.maxunicode + 1)) if not 0xD800 <= c < 0xE000
+        )
+        body = json.dumps({"next_roll": chunk}).encode()
+        if _core.call("/v1/validate", body) != served(server, "/v1/validate", body):
+            ranges = unprintable_ranges()
+            pytest.fail(
+                f"repr differs in U+{start:04X}..U+{start + step - 1:04X}: Python {sys.version.split()[0]} "
+                f"(Unicode {unicodedata.unidata_version}) finds these {len(ranges)} ranges unprintable:\n"
+                + ", ".join(f"{{0x{a:X}, 0x{b:X}}}" for a, b in ranges)
+            )
+    lone = "x".join(chr(c) for c in range(0xD800, 0xE000, 97))
+    agree(server, "/v1/validate", json.dumps({"next_roll": lone}).encode())
+
+
+def unprintable_ranges() -> list[tuple[int, int]]:
+    ranges: list[tuple[int, int]] = []
+    for c in range(sys.maxunicode + 1):
+        if not chr(c).isprintable():
+            if ranges and ranges[-1][1] == c - 1:
+                ranges[-1] = (ranges[-1][0], c)
+            else:
+                ranges.append((c, c))
+    return ranges
+
+
+@pytest.mark.parametrize("route, body", EDGES)
+def test_edges(server, route, body):
+    agree(server, route, body)

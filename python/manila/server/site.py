@@ -28,7 +28,7 @@ from .play import page_options
 PAGE = "index.html"
 PLAY_PAGE = "play.html"
 WASM = "manila.wasm"
-# The pages' own files beside index.html; sw.js gets the site's version filled in.
+# The pages' own files beside index.html; sw.js gets the site's version and files filled in.
 SCRIPTS = (
     "engine.js",
     "worker.js",
@@ -51,6 +51,7 @@ TYPES = {
 _NAMES_SLOT = b"/*NAMES*/null"
 _PLAY_SLOT = b"/*PLAY*/null"
 _VERSION_SLOT = b"/*VERSION*/"
+_FILES_SLOT = b"/*FILES*/[]"
 POSITIONS: tuple[Any, ...] = (*range(LAST_SPACE + 1), ARRIVED)
 
 
@@ -136,7 +137,13 @@ def site_files(names: dict[str, Any], *, need_engine: bool) -> dict[str, bytes]:
     for name in SCRIPTS:
         files[name] = web_file(name)
     version = hashlib.sha256(b"".join(files[k] for k in sorted(files) if k != "sw.js")).hexdigest()[:12]
-    files["sw.js"] = files["sw.js"].replace(_VERSION_SLOT, version.encode("ascii"))
+    # The calculator is kept as "./" (the server serves it at / only).
+    kept = sorted(set(files) - {PAGE, "sw.js"})
+    sw = files["sw.js"]
+    if _VERSION_SLOT not in sw or _FILES_SLOT not in sw:
+        raise OSError("sw.js has no slot for the version or the files")
+    sw = sw.replace(_VERSION_SLOT, version.encode("ascii"))
+    files["sw.js"] = sw.replace(_FILES_SLOT, json.dumps(kept).encode("ascii"))
     return files
 
 

@@ -72,9 +72,17 @@ export function problemLines(body, status) {
   return errors.map(p => (p.path ? p.path + ': ' : '') + p.message);
 }
 
-// Once the engine runs here, a service worker keeps the site's files for offline use.
-export function keepOffline() {
-  if ('serviceWorker' in navigator && location.protocol !== 'file:') {
-    navigator.serviceWorker.register('sw.js').catch(() => {});
+// Once the engine runs here, a service worker keeps the site's files for offline use. Browsers
+// register one only in a secure context: a page served over HTTPS or from this device
+// (localhost), not over plain HTTP from a laptop on the LAN. Resolves to null once it is
+// registered, or to why the page cannot be kept here.
+export async function keepOffline() {
+  if (!window.isSecureContext) return 'browsers keep a page for offline use only when it comes over HTTPS';
+  if (!('serviceWorker' in navigator)) return 'this browser cannot keep pages for offline use';
+  try {
+    await navigator.serviceWorker.register('sw.js');
+    return null;
+  } catch (e) {
+    return `the browser would not keep it (${e.message})`;
   }
 }

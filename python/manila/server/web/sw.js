@@ -1,9 +1,12 @@
-// Keeps the page working offline once it has loaded: its own files come from the cache,
-// refreshed from the network when there is one. Browsers run it only for a page served
-// over HTTPS or from localhost; elsewhere index.html says the page will not work offline. The API (/v1/...) is never cached: the
-// page computes in the browser and asks the server only when the engine cannot load.
+// Keeps the pages working offline once one has loaded: the site's files come from the
+// cache, refreshed from the network when there is one. Browsers run it only for a page
+// served over HTTPS or from localhost; elsewhere the calculator says it will not work
+// offline (dom.mjs). The API (/v1/...) is never cached: the pages compute in the browser
+// and ask the server only where the engine cannot.
 const CACHE = 'manila-/*VERSION*/';
-const FILES = ['./', 'engine.js', 'worker.js', 'manila.wasm'];  // './': the page
+// Every file of the site, all kept at the first visit (a module the page has not loaded
+// yet included): filled in by site.py, which lists the site. './': the calculator.
+const FILES = ['./'].concat(/*FILES*/[]);
 
 self.addEventListener('install', event => {
   event.waitUntil(caches.open(CACHE).then(cache => cache.addAll(FILES)).then(() => self.skipWaiting()));

@@ -238,7 +238,7 @@ void quote(const std::string& s, std::string& out) {
 void python_quote(const std::string& s, std::string& out, bool ensure_ascii) {
     out += '"';
     const auto u = [&out](unsigned v) {
-        char buf[8];
+        char buf[12];  // a backslash, u and any unsigned in hex: never truncated
         std::snprintf(buf, sizeof buf, "\\u%04x", v);
         out += buf;
     };

@@ -210,8 +210,13 @@ def load_bot(spec: str) -> BotFactory:
 
 
 def bot_factory(spec: str) -> BotFactory:
-    """A registered bot's factory by name, a program's by ``cmd:PROGRAM ARGS``
-    (manila.bots.cmd), or a Python bot's by ``module:Class``."""
+    """A registered bot's factory by name, a trained policy's by ``policy:PATH``
+    (manila.bots.policy), a program's by ``cmd:PROGRAM ARGS`` (manila.bots.cmd), or a
+    Python bot's by ``module:Class``."""
+    if spec.startswith("policy:"):
+        from .policy import policy_factory  # numpy work only when a policy is asked for
+
+        return policy_factory(spec[len("policy:") :])
     if is_cmd_spec(spec):
         return cmd_factory(spec)
     if ":" in spec:

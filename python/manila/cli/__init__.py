@@ -27,6 +27,7 @@ from .plot import add_plot_arguments, run_plot
 from .replay import add_replay_arguments, run_replay
 from .review import add_review_arguments, run_review
 from .sweep import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
+from .train_policy import add_train_policy_arguments, run_train_policy
 from .value import add_train_arguments, add_value_arguments, run_train, run_value
 
 
@@ -153,6 +154,15 @@ COMMANDS = (
         "built with: docs/value.md.",
         add_train_arguments,
         run_train,
+    ),
+    Command(
+        "train-policy",
+        "train a policy against the built-in bots; play it as policy:PATH",
+        "The training baseline: a small network trained by PPO on VectorEnv against the "
+        "built-in bots, its learning curve (win rates against three random and three greedy, "
+        "95% intervals) and the policy file that policy:PATH plays: docs/training.md.",
+        add_train_policy_arguments,
+        run_train_policy,
     ),
     Command(
         "review",

@@ -74,12 +74,9 @@ def cost_text(cost: int) -> str:
 
 
 def page_data() -> dict[str, Any]:
-    """Everything the page needs to know of goods, seats and spots, as JSON; with what its
-    engine needs to compute without a server (site.engine_data)."""
-    from .site import engine_data  # site reads the page's files; names only words
-
+    """Everything the page needs to know of goods, seats and spots, as JSON (site.site_files
+    adds what its engine needs to compute without a server: site.engine_data)."""
     return {
-        **engine_data(),
         "goods": list(GOODS),
         "seats": {g: list(c) for g, c in SEATS.items()},
         "cargo": dict(CARGO_VALUES),

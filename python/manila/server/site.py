@@ -28,7 +28,7 @@ from .play import page_options
 PAGE = "index.html"
 PLAY_PAGE = "play.html"
 WASM = "manila.wasm"
-# The pages' own files beside index.html; sw.js gets the site's version and files filled in.
+# The pages' own files beside index.html; sw.js gets the site's version filled in.
 SCRIPTS = (
     "engine.js",
     "worker.js",
@@ -127,6 +127,7 @@ def site_files(names: dict[str, Any], *, need_engine: bool) -> dict[str, bytes]:
     """Every file of the site by name: the calculator and the play page with ``names``
     filled in, names.json (for other callers of engine.js), the scripts and, when this
     installation has it (or ``need_engine`` says it must), manila.wasm."""
+    names = {**engine_data(), **names}
     files = {PAGE: fill_page(web_file(PAGE), names), PLAY_PAGE: fill_play_page(web_file(PLAY_PAGE), names)}
     files["names.json"] = json.dumps(names, ensure_ascii=False).encode("utf-8")
     try:
@@ -137,13 +138,13 @@ def site_files(names: dict[str, Any], *, need_engine: bool) -> dict[str, bytes]:
     for name in SCRIPTS:
         files[name] = web_file(name)
     version = hashlib.sha256(b"".join(files[k] for k in sorted(files) if k != "sw.js")).hexdigest()[:12]
-    # The calculator is kept as "./" (the server serves it at / only).
-    kept = sorted(set(files) - {PAGE, "sw.js"})
-    sw = files["sw.js"]
-    if _VERSION_SLOT not in sw or _FILES_SLOT not in sw:
-        raise OSError("sw.js has no slot for the version or the files")
-    sw = sw.replace(_VERSION_SLOT, version.encode("ascii"))
-    files["sw.js"] = sw.replace(_FILES_SLOT, json.dumps(kept).encode("ascii"))
+    # The service worker keeps every file of the site ("./" is the calculator).
+    kept = ["./", *sorted(k for k in files if k not in (PAGE, "sw.js"))]
+    files["sw.js"] = (
+        files["sw.js"]
+        .replace(_VERSION_SLOT, version.encode("ascii"))
+        .replace(_FILES_SLOT, json.dumps(kept).encode("ascii"))
+    )
     return files
 
 

@@ -231,15 +231,8 @@ function showWhere({browser, why}) {
   const where = $('#where');
   where.dataset.where = browser ? 'browser' : 'server';
   if (browser) {
-    const said = 'Computed in your browser: no server needed';
-    where.textContent = said + '.';
-    keepOffline().then(why => {
-      where.dataset.offline = why ? 'no' : 'yes';
-      where.textContent = why
-        ? `${said}, but it will not work offline here: ${why}. To use it offline, serve it over HTTPS ` +
-          '(any static host will do: see docs/web.md) or open it from localhost.'
-        : `${said}, and it works offline once loaded.`;
-    });
+    where.textContent = 'Computed in your browser: no server needed.';
+    keepOffline(where);
   } else if (location.protocol === 'file:') {
     where.textContent = 'Opened as a file, the browser will not start the engine: open the page through a web server ' +
       '(python -m manila web, then any static host; see docs/web.md).';

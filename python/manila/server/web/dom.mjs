@@ -73,16 +73,22 @@ export function problemLines(body, status) {
 }
 
 // Once the engine runs here, a service worker keeps the site's files for offline use. Browsers
-// register one only in a secure context: a page served over HTTPS or from this device
-// (localhost), not over plain HTTP from a laptop on the LAN. Resolves to null once it is
-// registered, or to why the page cannot be kept here.
-export async function keepOffline() {
-  if (!window.isSecureContext) return 'browsers keep a page for offline use only when it comes over HTTPS';
-  if (!('serviceWorker' in navigator)) return 'this browser cannot keep pages for offline use';
-  try {
-    await navigator.serviceWorker.register('sw.js');
-    return null;
-  } catch (e) {
-    return `the browser would not keep it (${e.message})`;
-  }
+// register one only for a secure context: a page served over HTTPS or from this device
+// (localhost). Served over plain HTTP from another machine (a laptop on the LAN), `where`
+// says that the page will not work offline there, and how to make it.
+export function keepOffline(where) {
+  const said = 'Computed in your browser: no server needed';
+  const say = (offline, text) => {
+    if (!where) return;
+    where.dataset.offline = offline;
+    where.textContent = text;
+  };
+  const notHere = why => say('no', `${said}, but it will not work offline here: ${why}. To use it offline, ` +
+    'serve it over HTTPS (any static host will do: see docs/web.md) or open it from localhost.');
+  if (location.protocol === 'file:') return;
+  if (!window.isSecureContext) return notHere('browsers keep a page for offline use only when it comes over HTTPS');
+  if (!('serviceWorker' in navigator)) return notHere('this browser cannot keep pages for offline use');
+  navigator.serviceWorker.register('sw.js').then(
+    () => say('yes', `${said}, and it works offline once loaded.`),
+    e => notHere(`the browser would not keep it (${e.message})`));
 }

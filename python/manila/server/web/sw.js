@@ -1,12 +1,10 @@
 // Keeps the pages working offline once one has loaded: the site's files come from the
 // cache, refreshed from the network when there is one. Browsers run it only for a page
-// served over HTTPS or from localhost; elsewhere the calculator says it will not work
-// offline (dom.mjs). The API (/v1/...) is never cached: the pages compute in the browser
-// and ask the server only where the engine cannot.
+// served over HTTPS or from localhost; elsewhere the pages say they will not work offline
+// (dom.mjs). The API (/v1/...) is never cached: the pages compute in the browser and ask
+// the server only where the engine cannot.
 const CACHE = 'manila-/*VERSION*/';
-// Every file of the site, all kept at the first visit (a module the page has not loaded
-// yet included): filled in by site.py, which lists the site. './': the calculator.
-const FILES = ['./'].concat(/*FILES*/[]);
+const FILES = /*FILES*/[];  // every file of the site, filled in by site.py
 
 self.addEventListener('install', event => {
   event.waitUntil(caches.open(CACHE).then(cache => cache.addAll(FILES)).then(() => self.skipWaiting()));

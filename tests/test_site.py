@@ -5,16 +5,21 @@ takes back what it made (docs/web.md)."""
 from __future__ import annotations
 
 import errno
+import json
 import os
+import re
 import subprocess
 import sys
+import urllib.request
 from importlib import resources
 from pathlib import Path
 
 import pytest
 
+from helpers.serving import serving
 from manila.cli import main
 from manila.server import site
+from manila.server.names import page_data
 
 SITE = {"index.html", "play.html", "names.json", "manila.wasm", "engine.js", "worker.js", "sw.js"} | {
     f"{m}.mjs" for m in ("ask", "board", "calculator", "dom", "play", "review", "words")
@@ -117,9 +122,30 @@ def test_a_failed_write_into_a_folder_leaves_the_folder_as_it_was(tmp_path, monk
     assert everything_under(tmp_path) == {"CNAME"}
 
 
-def test_out_is_a_file(tmp_path):
+def test_out_is_a_file(tmp_path, capsys):
     (tmp_path / "site").write_text("not a folder")
-    run = web("--out", str(tmp_path / "site"))
-    assert run.returncode == 2
-    assert run.stderr.startswith(f"manila: error: cannot write {tmp_path / 'site'}: ")
+    assert main(["web", "--out", str(tmp_path / "site")]) == 2
+    assert capsys.readouterr().err.startswith(f"manila: error: cannot write {tmp_path / 'site'}: ")
     assert (tmp_path / "site").read_text() == "not a folder"
+
+
+def kept_offline(sw: bytes) -> list[str]:
+    """The files sw.js keeps at the first visit, as it lists them."""
+    found = re.search(rb"const FILES = (\[.*?\]);", sw)
+    assert found, sw
+    return json.loads(found[1])
+
+
+def test_the_service_worker_keeps_every_file_at_the_first_visit(tmp_path):
+    files = site.site_files(page_data(), need_engine=True)
+    kept = kept_offline(files["sw.js"])
+    # Every file but sw.js itself, the calculator as "./": modules a page has not loaded yet
+    # too, or the first visit would not be enough to work offline.
+    assert sorted(kept) == sorted({"./", *files} - {"index.html", "sw.js"})
+    assert {"play.html", "manila.wasm", "calculator.mjs"} <= set(kept)
+    # `manila serve` serves each of them (one missing, and the worker would keep none).
+    with serving() as srv:
+        host, port = srv.server_address[:2]
+        for name in kept:
+            with urllib.request.urlopen(f"http://{host}:{port}/{name.lstrip('./')}", timeout=10) as res:
+                assert res.status == 200, name

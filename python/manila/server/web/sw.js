@@ -1,7 +1,8 @@
-// Keeps the page working offline once it has loaded: its own files come from the cache,
-// refreshed from the network when there is one. Browsers run it only for a page served
-// over HTTPS or from localhost; elsewhere index.html says the page will not work offline. The API (/v1/...) is never cached: the
-// page computes in the browser and asks the server only when the engine cannot load.
+// Keeps the pages working offline once one has loaded: the site's files come from the
+// cache, refreshed from the network when there is one. Browsers run it only for a page
+// served over HTTPS or from localhost; elsewhere the pages say they will not work offline
+// (dom.mjs). The API (/v1/...) is never cached: the pages compute in the browser and ask
+// the server only where the engine cannot.
 const CACHE = 'manila-/*VERSION*/';
 const FILES = /*FILES*/[];  // every file of the site, filled in by site.py
 

@@ -212,9 +212,14 @@ def test_a_record_line_sent_to_play_says_what_it_is(srv, tmp_path):
 def test_an_office_worth_nothing_prints_no_negative_zero():
     option = types.SimpleNamespace(mean=1.0, ci95=0.0, diff=0.0, diff_ci95=0.0, rollouts=8, exact=True)
     analysis = types.SimpleNamespace(
-        decider="p0", kind="auction", horizon="voyage", worth=0, options={"pass": option, "up to 1": option}
+        decider="p0",
+        kind="auction",
+        horizon="voyage",
+        worth=0,
+        best="pass",
+        options={"pass": option, "up to 1": option},
     )
-    from manila.analysis.analysis import _auction_words
+    from manila.analysis.analysis import plain_words
 
-    (words,) = _auction_words(analysis)
+    words, _ = plain_words(analysis)
     assert "-0.00" not in words and "up to 1 is 0.00 ± 0.00 pesos worse than passing" in words

@@ -6,31 +6,38 @@ share alike: the same status and the same JSON, to the byte (docs/architecture.m
 Thousands of generated bodies per format go to both (tests/helpers/contract.py): valid
 voyage states and positions, the same broken field by field (wrong types, out of range,
 unknown and misspelt names, too many accomplices or players, boards no voyage reaches),
-notation bodies, JSON text cut or garbled character by character, and the value of tables
-and game records from games played at random, as given and broken. The server is the
-real one, on a loopback port.
+notation bodies, JSON text cut or garbled character by character, the value of tables
+and game records from games played at random, as given and broken, and the play route's
+games (new, continued with legal and illegal actions, tampered with, hints of a fixed
+number of rollouts). The server is the real one, on a loopback port.
 """
 
 from __future__ import annotations
 
+import hashlib
 import http.client
 import json
+import random
 import sys
 import unicodedata
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from helpers.contract import EDGES, REQUESTS, served
+from helpers.contract import EDGES, PLAY_EDGES, PLAY_REQUESTS, REQUESTS, served
 from helpers.serving import serving
 from manila import _core
 
 EXAMPLES = 1000  # per form (a notation goes to all three routes): 15 to 25 s each
+# The play route's games are played by the bots: few of them (CI's budget), seconds in all.
+PLAY_EXAMPLES = {"play": 60, "play_expert": 3}
 
 
 @pytest.fixture(scope="module")
 def server():
-    with serving() as srv:
+    # Time enough for the bots of a game against experts on a loaded machine: the server
+    # stops its bots at half the time limit (a "pending" answer), the engine never does.
+    with serving(time_limit=120.0) as srv:
         conn = http.client.HTTPConnection(*srv.server_address[:2], timeout=60)
         yield conn
         conn.close()
@@ -94,3 +101,77 @@ def unprintable_ranges() -> list[tuple[int, int]]:
 @pytest.mark.parametrize("route, body", EDGES)
 def test_edges(server, route, body):
     agree(server, route, body)
+
+
+@pytest.mark.parametrize("form", sorted(PLAY_REQUESTS))
+def test_the_play_route_answers_alike(server, form):
+    statuses = set()
+
+    @settings(
+        max_examples=PLAY_EXAMPLES[form],
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    @given(PLAY_REQUESTS[form])
+    def check(requests):
+        for route, body in requests:
+            statuses.add(agree(server, route, body))
+
+    check()
+    assert statuses == ({200, 400} if form == "play" else {200}), statuses
+
+
+@pytest.mark.parametrize("route, body", PLAY_EDGES)
+def test_play_edges(server, route, body):
+    agree(server, route, body)
+
+
+def test_sha256_as_hashlib():
+    """The engine's SHA-256 (the saved game's check) is hashlib's: every length around the
+    block boundaries, and random bytes."""
+    rng = random.Random(7)
+    for n in [*range(0, 130), 1000, 4096, 100_003]:
+        data = bytes(rng.randrange(256) for _ in range(n))
+        assert _core.sha256_hex(data) == hashlib.sha256(data).hexdigest(), n
+
+
+def hint_at(server, kind_of_phase, seed):
+    """A game of greedy bots played by the engine to the player's first decision in one of
+    these phases, and the hint (time-bounded) from both."""
+    answer = json.loads(_core.call("/v1/play", json.dumps({"new": {"players": 3, "seed": seed,
+                                                                   "bots": ["greedy", "greedy"]}}))[1])
+    moves = random.Random(seed)
+    while answer["phase"] not in kind_of_phase:
+        assert not answer["terminal"]
+        body = {"game": answer["game"], "action": moves.choice(answer["legal_actions"])}
+        status, text = _core.call("/v1/play", json.dumps(body))
+        assert status == 200, text
+        answer = json.loads(text)
+    body = json.dumps({"game": answer["game"], "hint": True}).encode()
+    return served(server, "/v1/play", body), _core.call("/v1/play", body)
+
+
+def test_a_hint_of_the_advice_is_the_servers_to_the_byte(server):
+    """Where the exact advice covers the decision (a placement), the hint has no time in it."""
+    (status, text), mine = hint_at(server, ("placement",), 4)
+    assert status == 200 and json.loads(text)["hint"]["source"] == "advice"
+    assert mine == (status, text)
+
+
+def test_a_time_bounded_hint_says_the_same_things(server):
+    """Rollouts bounded by time differ from run to run (their count, their values): the two
+    hints agree on everything else, and with a fixed number of rollouts (the generated
+    bodies) to the byte."""
+    (status, text), (my_status, my_text) = hint_at(server, ("auction",), 5)
+    assert status == my_status == 200
+    theirs, mine = json.loads(text), json.loads(my_text)
+    assert {k: v for k, v in theirs.items() if k != "hint"} == {k: v for k, v in mine.items() if k != "hint"}
+    a, b = theirs["hint"], mine["hint"]
+    assert a["source"] == b["source"] == "analysis" and a["kind"] == b["kind"] == "auction"
+    assert [o["action"] for o in a["options"]] and sorted(o["action"] for o in a["options"]) == sorted(
+        o["action"] for o in b["options"]
+    )
+    assert set(a["options"][0]) == set(b["options"][0]) == {"action", "value", "ci95", "exact", "line"}
+    assert b["best"] in [o["action"] for o in b["options"]]
+    assert len(a["words"]) == len(b["words"]) and b["words"][0].startswith("The office is worth")
+    assert "to you" in b["words"][0] and b["words"][-1].startswith("Values: your expected wealth gain")

@@ -1,10 +1,16 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <optional>
+#include <stdexcept>
 #include <string>
+#include <tuple>
+#include <vector>
 #include <utility>
 
 #include "manila/api.hpp"
+#include "manila/sha256.hpp"
+#include "manila/words.hpp"
 
 namespace py = pybind11;
 using namespace manila;
@@ -34,4 +40,47 @@ void register_api(py::module_& m) {
     py::list keys;
     for (const char* k : kValueKeys) keys.append(k);
     m.attr("VALUE_KEYS") = py::tuple(keys);
+    // POST /v1/play (server/play.py).
+    const auto strings = [](const auto& list) {
+        py::list out;
+        for (const char* k : list) out.append(k);
+        return py::tuple(out);
+    };
+    m.attr("PLAY_VERSION") = kPlayVersion;
+    m.attr("PLAY_KEYS") = strings(kPlayKeys);
+    m.attr("PLAY_NEW_KEYS") = strings(kPlayNewKeys);
+    m.attr("PLAY_RECORD_KEYS") = strings(kPlayRecordKeys);
+    m.attr("PLAY_DEFAULT_BOT") = kPlayDefaultBot;
+    m.attr("PLAY_HINT_SECONDS") = kPlayHintSeconds;
+    m.attr("PLAY_HINT_MAX_ROLLOUTS") = kPlayHintMaxRollouts;
+    m.attr("PLAY_HINT_SALT") = kPlayHintSalt;
+    m.attr("PLAY_CHECK_DIGITS") = kPlayCheckDigits;
+    m.def(
+        "sha256_hex", [](const py::bytes& data) { return sha256_hex(std::string(data)); },
+        py::arg("data"), "SHA-256 of the bytes, in lowercase hex (the play route's checksum).");
+    // The words players read (manila/words.hpp).
+    py::dict labels;
+    for (const auto& [spot, label] : spot_labels()) labels[py::str(spot)] = label;
+    m.attr("SPOT_LABELS") = labels;
+    m.def(
+        "plain_words",
+        [](const std::string& decider, const std::string& kind, const std::string& horizon,
+           const std::vector<std::tuple<std::string, double, double, double, double>>& options,
+           std::size_t best, std::optional<int> worth, int screened_out) {
+            AnalysisWords a;
+            a.decider = decider;
+            a.kind = kind;
+            a.horizon = horizon;
+            for (const auto& [name, mean, ci95, diff, diff_ci95] : options)
+                a.options.push_back({name, mean, ci95, diff, diff_ci95});
+            if (best >= a.options.size()) throw std::invalid_argument("best: not an option's index");
+            a.best = best;
+            a.worth = worth;
+            a.screened_out = screened_out;
+            return plain_words(a);
+        },
+        py::kw_only(), py::arg("decider"), py::arg("kind"), py::arg("horizon"), py::arg("options"),
+        py::arg("best"), py::arg("worth"), py::arg("screened_out"),
+        "An analysis in plain words: options as (name, mean, ci95, diff, diff_ci95), best "
+        "their index (manila.analysis.Analysis.plain_words).");
 }

@@ -33,8 +33,9 @@ int compare(const Json& v, std::int64_t x) {
     return v.as_int() < x ? -1 : v.as_int() > x ? 1 : 0;
 }
 
-// Python's `value == n` for a JSON value and an int: 1 == 1.0 == True.
-bool equals(const Json& v, std::int64_t n) {
+}  // namespace
+
+bool py_equals(const Json& v, std::int64_t n) {
     switch (v.kind()) {
         case Json::Kind::kInt:
             return v.as_int() == n;
@@ -46,6 +47,8 @@ bool equals(const Json& v, std::int64_t n) {
             return false;
     }
 }
+
+namespace {
 
 // A whole number below 2^64 (an unsigned seed or generator state), or nothing.
 std::optional<std::uint64_t> unsigned64(const Json& v) {
@@ -60,8 +63,11 @@ std::optional<std::uint64_t> unsigned64(const Json& v) {
     return out;
 }
 
-// str(value) of what json.loads made (Python's str of an int, a float, a bool, ...).
+}  // namespace
+
 std::string py_str(const Json& v) { return v.is_string() ? v.as_string() : py_repr(v); }
+
+namespace {
 
 // int(text, 16): whitespace around, a sign, "0x", digits with single underscores between
 // them; nothing when Python would raise (digits of other scripts, which int() also reads,
@@ -94,6 +100,20 @@ std::optional<std::pair<bool, std::string>> hex_int(const std::string& given) {
     if (digits.empty() || (i > 0 && t.back() == U'_')) return std::nullopt;
     return std::make_pair(minus, digits);
 }
+
+}  // namespace
+
+std::optional<std::uint64_t> hex_state(const Json& given, bool& hex) {
+    const auto parsed = hex_int(py_str(given));
+    hex = parsed.has_value();
+    if (!parsed) return std::nullopt;
+    std::string digits = parsed->second;
+    while (digits.size() > 1 && digits[0] == '0') digits.erase(0, 1);
+    if ((parsed->first && digits != "0") || digits.size() > 16) return std::nullopt;
+    return std::stoull(digits, nullptr, 16);
+}
+
+namespace {
 
 class Refusal {
   public:
@@ -383,135 +403,145 @@ bool game_rules(const Json& given, Rules& rules, std::string& error) {
     return false;
 }
 
-// engine.RecordError's text: "not a game record: field: why" (the lead only when the
-// record is not one at all).
-std::string record_error(const std::string& message, const std::string& field, bool lead) {
+}  // namespace
+
+std::string py_split_joined(const std::string& text) {
+    std::u32string out;
+    bool gap = false;
+    for (const char32_t c : code_points(text)) {
+        if (py_isspace(c)) {
+            gap = !out.empty();
+            continue;
+        }
+        if (gap) out += U' ';
+        gap = false;
+        out += c;
+    }
+    return utf8(out);
+}
+
+std::string unnamed_reason(const std::string& action, const std::string& reason) {
+    const std::string head = py_split_joined(action) + ": ";
+    return reason.rfind(head, 0) == 0 ? reason.substr(head.size()) : reason;
+}
+
+bool read_game_rules(const Json& given, Rules& rules, std::string& error) {
+    return game_rules(given, rules, error);
+}
+
+std::string RecordProblem::text() const {
     const std::string where = field.empty() ? "" : field + ": ";
     return lead ? "not a game record: " + where + message : where + message;
 }
 
-// The engine's reason without the action's name it starts with (engine.unnamed_reason).
-std::string unnamed_reason(const std::string& action, const std::string& reason) {
-    std::string head;
-    for (const char c : action) head += c;
-    head += ": ";
-    return reason.rfind(head, 0) == 0 ? reason.substr(head.size()) : reason;
-}
-
-}  // namespace
-
-bool read_record(const Json& data, std::optional<GameState>& out, std::string& error) {
-    if (!data.is_object()) {
-        error = record_error("a game record is a JSON object, not " + json_type(data), "", true);
+bool read_record_fields(const Json& data, RecordFields& out, RecordProblem& problem) {
+    const auto refuse = [&](std::string message, std::string field, bool lead = true) {
+        problem = {std::move(message), std::move(field), lead};
         return false;
-    }
+    };
+    if (!data.is_object())
+        return refuse("a game record is a JSON object, not " + json_type(data), "");
     const Json* game = data.find("game");
-    if (game && !(game->is_string() && game->as_string() == "manila")) {
-        error = record_error("a record of another game (" + py_repr(*game) + "), not \"manila\"",
-                             "game", true);
-        return false;
-    }
-    if (const Json* version = data.find("version"); version && !equals(*version, kSerialVersion)) {
-        error = record_error("version " + py_repr(*version) + "; this version reads version " +
-                                 std::to_string(kSerialVersion),
-                             "version", true);
-        return false;
-    }
+    if (game && !(game->is_string() && game->as_string() == "manila"))
+        return refuse("a record of another game (" + py_repr(*game) + "), not \"manila\"", "game");
+    if (const Json* version = data.find("version"); version && !py_equals(*version, kSerialVersion))
+        return refuse("version " + py_repr(*version) + "; this version reads version " +
+                          std::to_string(kSerialVersion),
+                      "version");
     const Json& history = get(data, "history");
-    if (!history.is_array()) {
-        error = record_error("missing, or not a list of action ids", "history", true);
-        return false;
-    }
+    if (!history.is_array()) return refuse("missing, or not a list of action ids", "history");
     for (std::size_t i = 0; i < history.items().size(); ++i)
-        if (!history.items()[i].is_integer()) {
-            error =
-                record_error("an action id (a whole number), got " + py_repr(history.items()[i]),
-                             "history[" + std::to_string(i) + "]", true);
-            return false;
-        }
+        if (!history.items()[i].is_integer())
+            return refuse("an action id (a whole number), got " + py_repr(history.items()[i]),
+                          "history[" + std::to_string(i) + "]");
     const Json* players = data.find("players");
     const Json given_players = players ? *players : Json(4);
     if (!given_players.int_in(kMinPlayers, kMaxPlayers)) {
         std::vector<int> counts;
         for (int p = kMinPlayers; p <= kMaxPlayers; ++p) counts.push_back(p);
-        error = record_error("must be " + spoken(counts) + ", got " + py_repr(given_players),
-                             "players", true);
-        return false;
+        return refuse("must be " + spoken(counts) + ", got " + py_repr(given_players), "players");
     }
     const Json* seed_given = data.find("seed");
     const std::optional<std::uint64_t> seed =
         seed_given ? unsigned64(*seed_given) : std::uint64_t{0};
-    if (!seed) {
-        error =
-            record_error("a whole number in 0..2**64-1, got " + py_repr(*seed_given), "seed", true);
-        return false;
-    }
+    if (!seed) return refuse("a whole number in 0..2**64-1, got " + py_repr(*seed_given), "seed");
     const Json& rules_given = get(data, "rules");
-    if (!rules_given.is_null() && !rules_given.is_object()) {
-        error =
-            record_error("an object of rule options, not " + json_type(rules_given), "rules", true);
-        return false;
-    }
+    if (!rules_given.is_null() && !rules_given.is_object())
+        return refuse("an object of rule options, not " + json_type(rules_given), "rules");
     Rules rules;
     std::string why;
-    if (!game_rules(rules_given, rules, why)) {
-        error = record_error(why, "rules", true);
-        return false;
-    }
+    if (!game_rules(rules_given, rules, why)) return refuse(why, "rules");
     if (const Json* actions = data.find("actions");
         actions && actions->is_integer() &&
-        !actions->is_int(static_cast<std::int64_t>(history.items().size()))) {
-        error = record_error("cut short: the record says " + py_repr(*actions) +
-                                 " actions, its history holds " +
-                                 std::to_string(history.items().size()),
-                             "", false);
-        return false;
-    }
-    std::optional<std::uint64_t> rng;
+        !actions->is_int(static_cast<std::int64_t>(history.items().size())))
+        return refuse("cut short: the record says " + py_repr(*actions) +
+                          " actions, its history holds " + std::to_string(history.items().size()),
+                      "", false);
+    out.rng.reset();
     if (const Json* given = data.find("rng"); given && !given->is_null()) {
-        const auto parsed = hex_int(py_str(*given));
-        if (!parsed) {
-            error =
-                record_error("a hexadecimal generator state, got " + py_repr(*given), "rng", true);
-            return false;
+        bool hex = false;
+        out.rng = hex_state(*given, hex);
+        if (!out.rng) {
+            return refuse(std::string(hex ? "a 64-bit" : "a hexadecimal") +
+                              " generator state, got " + py_repr(*given),
+                          "rng");
         }
-        std::string digits = parsed->second;
-        while (digits.size() > 1 && digits[0] == '0') digits.erase(0, 1);
-        const bool zero = digits == "0";
-        if ((parsed->first && !zero) || digits.size() > 16) {
-            error = record_error("a 64-bit generator state, got " + py_repr(*given), "rng", true);
-            return false;
-        }
-        rng = std::stoull(digits, nullptr, 16);
     }
-    // replay: every action legal where it is played.
-    GameState state(static_cast<int>(given_players.as_int()), rules, *seed);
-    for (std::size_t i = 0; i < history.items().size(); ++i) {
-        const Json& a = history.items()[i];
+    out.players = static_cast<int>(given_players.as_int());
+    out.seed = *seed;
+    out.rules = rules;
+    out.history = &history;
+    return true;
+}
+
+bool replay_record(const RecordFields& record, bool seeded, std::optional<GameState>& out,
+                   RecordProblem& problem) {
+    // replay: every action legal where it is played, and with `seeded` every deal and roll
+    // the one the game's seed draws there.
+    GameState state(record.players, record.rules, record.seed);
+    const auto& history = record.history->items();
+    for (std::size_t i = 0; i < history.size(); ++i) {
+        const Json& a = history[i];
         const std::string where = "history[" + std::to_string(i) + "]";
         if (state.is_terminal()) {
-            error =
-                record_error("action " + py_repr(a) + ": the game was already over", where, false);
+            problem = {"action " + py_repr(a) + ": the game was already over", where, false};
             return false;
         }
         if (compare(a, 0) < 0 || compare(a, action::kNumActions) >= 0) {
-            error = record_error("action " + py_repr(a) + ": no such action (0.." +
-                                     std::to_string(action::kNumActions - 1) + ")",
-                                 where, false);
+            problem = {"action " + py_repr(a) + ": no such action (0.." +
+                           std::to_string(action::kNumActions - 1) + ")",
+                       where, false};
             return false;
         }
         const int id = static_cast<int>(a.as_int());
         const std::string name = action_name(id);
+        const std::string named = "action " + std::to_string(id) + " (" + name + ")";
+        if (seeded && state.is_chance_node()) {
+            const int drawn = state.sample_chance();
+            if (drawn != id) {
+                problem = {named + ": not what the game's seed draws here (" + action_name(drawn) + ")",
+                           where, false};
+                return false;
+            }
+        }
         if (!state.is_legal(id)) {
-            error = record_error("action " + std::to_string(id) + " (" + name +
-                                     "): " + unnamed_reason(name, state.illegal_reason(id)),
-                                 where, false);
+            problem = {named + ": " + unnamed_reason(name, state.illegal_reason(id)), where, false};
             return false;
         }
         state.apply_legal(id);
     }
-    if (rng) state.rng().set_state(*rng);
     out = std::move(state);
+    return true;
+}
+
+bool read_record(const Json& data, std::optional<GameState>& out, std::string& error) {
+    RecordFields fields;
+    RecordProblem problem;
+    if (!read_record_fields(data, fields, problem) || !replay_record(fields, false, out, problem)) {
+        error = problem.text();
+        return false;
+    }
+    if (fields.rng) out->rng().set_state(*fields.rng);
     return true;
 }
 

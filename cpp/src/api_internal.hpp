@@ -124,6 +124,8 @@ struct Position {
 
 // Position.from_dict.
 bool read_position(const Json& data, std::optional<bool> strict, Position& out, Problems& problems);
+// advise(position) and Advice.to_dict (POST /v1/advise's answer), floats unless `exact`.
+Json advise_position(const Position& pos, bool exact);
 
 // ------------------------------------------------------------------ games
 
@@ -137,6 +139,44 @@ bool read_record(const Json& data, std::optional<GameState>& out, std::string& e
 bool read_game(const Json& table, std::uint64_t seed, std::optional<GameState>& state, int& viewer,
                std::string& error);
 
+// The parts of a record (engine.read_record) and its replay (engine.replay), for the
+// routes that read a record their own way (the play route's saved game): a refusal names
+// the field, and `lead` says the JSON is no game record at all (RecordError).
+struct RecordProblem {
+    std::string message, field;
+    bool lead = false;
+    std::string text() const;  // str(RecordError)
+};
+struct RecordFields {
+    int players = 4;
+    std::uint64_t seed = 0;
+    Rules rules{};
+    const Json* history = nullptr;  // the record's list of action ids (whole numbers)
+    std::optional<std::uint64_t> rng;
+};
+bool read_record_fields(const Json& data, RecordFields& out, RecordProblem& problem);
+// The state after every action of the history, each checked; with `seeded` every chance
+// action must be the one the state's own generator draws there (and the generator is the
+// one those draws leave).
+bool replay_record(const RecordFields& record, bool seeded, std::optional<GameState>& out,
+                   RecordProblem& problem);
+
+// Game(players, seed, rules)'s reading of the rule options: false with the first
+// problem as a line ("path: message").
+bool read_game_rules(const Json& given, Rules& rules, std::string& error);
+
+// Python's `value == n` for a JSON value and an int: 1 == 1.0 == True.
+bool py_equals(const Json& v, std::int64_t n);
+// str(value) of what json.loads made (Python's str of an int, a float, a bool, ...).
+std::string py_str(const Json& v);
+// int(str(value), 16) when it is a state of a 64-bit generator (0..2**64-1), else nothing;
+// `hex` says whether int() reads it at all.
+std::optional<std::uint64_t> hex_state(const Json& given, bool& hex);
+// " ".join(text.split()).
+std::string py_split_joined(const std::string& text);
+// The engine's reason without the action's name it starts with (engine.unnamed_reason).
+std::string unnamed_reason(const std::string& action, const std::string& reason);
+
 // ------------------------------------------------------------------ routes
 
 // The routes' bodies (server/app.py): their answer with its status.
@@ -144,6 +184,7 @@ Answer route_validate(const Json& body);
 Answer route_evaluate(const Json& body);
 Answer route_advise(const Json& body);
 Answer route_value(const Json& body);
+Answer route_play(const Json& body);
 
 // An answer of status 200 with this body.
 Answer ok(const Json& body);

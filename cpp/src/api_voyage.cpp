@@ -269,6 +269,8 @@ Json advice_json(const Position& pos, bool exact) {
 
 }  // namespace
 
+Json advise_position(const Position& pos, bool exact) { return advice_json(pos, exact); }
+
 Answer route_validate(const Json& body) {
     Problems problems;
     StateInput in;

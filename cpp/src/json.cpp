@@ -1,5 +1,6 @@
 #include "manila/json.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -364,6 +365,46 @@ void Json::dumps_to(std::string& out, bool ensure_ascii) const {
 std::string Json::dumps(bool ensure_ascii) const {
     std::string out;
     dumps_to(out, ensure_ascii);
+    return out;
+}
+
+void Json::dumps_sorted_to(std::string& out) const {
+    switch (kind_) {
+        case Kind::kString:
+            python_quote(str_, out, true);
+            return;
+        case Kind::kArray:
+            out += '[';
+            for (std::size_t k = 0; k < items_.size(); ++k) {
+                if (k) out += ',';
+                items_[k].dumps_sorted_to(out);
+            }
+            out += ']';
+            return;
+        case Kind::kObject: {
+            // UTF-8's byte order is the code points' order (lone surrogates included).
+            std::vector<const std::pair<std::string, Json>*> sorted;
+            for (const auto& m : members_) sorted.push_back(&m);
+            std::sort(sorted.begin(), sorted.end(),
+                      [](const auto* a, const auto* b) { return a->first < b->first; });
+            out += '{';
+            for (std::size_t k = 0; k < sorted.size(); ++k) {
+                if (k) out += ',';
+                python_quote(sorted[k]->first, out, true);
+                out += ':';
+                sorted[k]->second.dumps_sorted_to(out);
+            }
+            out += '}';
+            return;
+        }
+        default:
+            dump_to(out);
+    }
+}
+
+std::string Json::dumps_sorted() const {
+    std::string out;
+    dumps_sorted_to(out);
     return out;
 }
 

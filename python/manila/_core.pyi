@@ -5,7 +5,7 @@ the built module; .ci/typecheck runs mypy's stubtest on it as well.
 """
 
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any, SupportsFloat, SupportsIndex
+from typing import Annotated, Any, Optional, SupportsFloat, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -459,6 +459,7 @@ class VectorEnv(metaclass=_Pybind11Type):
 HORIZONS: tuple[str, ...]
 POLICIES: tuple[str, ...]
 DEFAULT_POLICY: str
+HARBOUR_SCREEN: int
 SHARE_PREMIUM: tuple[tuple[float, ...], ...]
 VALUE_SOURCES: tuple[str, ...]
 
@@ -626,3 +627,29 @@ VALUE_ROLLOUTS: int
 VALUE_KEYS: tuple[str, ...]
 
 def call(route: str, body: str) -> tuple[int, str]: ...  # body: bytes are taken too
+
+PLAY_VERSION: int
+PLAY_KEYS: tuple[str, ...]
+PLAY_NEW_KEYS: tuple[str, ...]
+PLAY_RECORD_KEYS: tuple[str, ...]
+PLAY_DEFAULT_BOT: str
+PLAY_HINT_SECONDS: float
+PLAY_HINT_MAX_ROLLOUTS: int
+PLAY_HINT_SALT: int
+PLAY_CHECK_DIGITS: int
+
+def sha256_hex(data: bytes) -> str: ...
+
+# The words players read (cpp/include/manila/words.hpp).
+SPOT_LABELS: dict[str, str]
+
+def plain_words(
+    *,
+    decider: str,
+    kind: str,
+    horizon: str,
+    options: Sequence[tuple[str, float, float, float, float]],
+    best: int,
+    worth: Optional[int],
+    screened_out: int,
+) -> list[str]: ...

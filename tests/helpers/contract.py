@@ -4,6 +4,7 @@ readers share, valid and broken, and the Python server's answers to them."""
 
 from __future__ import annotations
 
+import copy
 import http.client
 import json
 import random
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 from helpers.states import GOODS, PLAYERS, SPOTS, states, wealth_states
 from manila.analysis.analysis import POLICIES
+from manila.common.vocab import PLAYER_COUNTS
 from manila.game import Game, State
 from manila.server.openapi import VALUE_MAX_ROLLOUTS
 from manila.voyage.state import VoyageState
@@ -395,4 +397,170 @@ EDGES = [
     ("/v1/evaluate", b'{"next_roll": 1, "boats": {"a.crw": {}}, "extra_owner": 1}'),
     # A lone surrogate in what comes back: the answer is written in ASCII.
     ("/v1/evaluate", b'{"\\ud800": 1}'),
+]
+
+
+# --------------------------------------------------------------------------- the play route
+# Games are played here by the server's own module (manila.server.play) to some point, so
+# that a body can carry a game an answer gave; then both are sent it, as given and broken.
+# Fast bots (milliseconds a move) for most games, the expert (a fraction of a second) for a
+# few: the whole play form stays within seconds.
+
+FAST_BOTS = ("random", "greedy", "greedy-wealth", "solver")
+PLAY_RULES = (None, {"pirate_variant": True}, {"thirteen_after_last_roll": "shipyard"})
+# Kept small: a hint's analysis rolls every option this many times (the same in both).
+HINT_ROLLOUTS = (1, 2, 3)
+
+
+@st.composite
+def new_games(draw: st.DrawFn, slow: bool = False) -> dict:
+    """The "new" of a request: 3 to 5 players, a seat, a built-in bot in every other."""
+    players = draw(st.sampled_from(PLAYER_COUNTS))
+    pool = ("expert",) if slow else FAST_BOTS
+    spec: dict = {"players": players, "seed": draw(st.one_of(st.integers(0, 99), st.integers(0, 2**64 - 1)))}
+    spec["human"] = draw(st.integers(0, players - 1))
+    spec["bots"] = [draw(st.sampled_from(pool)) for _ in range(players - 1)]
+    rules = draw(st.sampled_from(PLAY_RULES))
+    if rules is not None:
+        spec["rules"] = rules
+    return spec
+
+
+@st.composite
+def played_games(draw: st.DrawFn) -> dict:
+    """The last answer of a game played some moves in (the player's moves at random)."""
+    from manila.server import play as sp
+
+    table = sp.new_table(draw(new_games()))
+    out = sp.play_move(table, None, False, None)
+    moves = random.Random(draw(st.integers(0, 2**32)))
+    for _ in range(draw(st.sampled_from((0, 1, 3, 10, 30, 60, 200)))):
+        if out["terminal"]:
+            break
+        out = sp.play_move(table, moves.choice(out["legal_actions"]), False, None)
+    return out
+
+
+def rechecked(game: object) -> object:
+    """The game with its check written anew, so that a change reaches the later checks."""
+    from manila.server import play as sp
+
+    if isinstance(game, dict):
+        game = {**game, "check": sp._checksum(game)}
+    return game
+
+
+ACTION_TEXTS = ("pass", "bid 1", "bid 7", "bid 60", " bid  3 ", "place silk", "place port_b", "decline")
+ACTION_TEXTS += ("buy nothing", "mortgage", "repay", "roll 3-5-1", "deal silk", "Pass", "bid", "", "\u3000pass")
+
+
+@st.composite
+def play_bodies(draw: st.DrawFn) -> dict:
+    """A request of the play route: a new game, or a played game with the player's action
+    (legal or not), only the bots, the whole log, or a hint of fixed rollouts."""
+    if draw(st.integers(0, 5)) == 0:
+        body: dict = {"new": draw(new_games())}
+        if draw(st.integers(0, 3)) == 0:
+            body["log"] = draw(st.booleans())
+        return body
+    out = draw(played_games())
+    body = {"game": out["game"]}
+    form = draw(st.integers(0, 5))
+    if form <= 1 and out["legal_actions"]:
+        body["action"] = draw(st.sampled_from(out["legal_actions"]))
+    elif form == 2:
+        body["action"] = draw(st.one_of(st.sampled_from(ACTION_TEXTS), st.text(max_size=12)))
+    elif form == 3:
+        body["log"] = True
+    elif form == 4:
+        body["hint"] = True
+        body["rollouts"] = draw(st.sampled_from(HINT_ROLLOUTS))
+    return body
+
+
+@st.composite
+def play_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
+    """Play bodies as given, broken field by field (the game's check written anew or not),
+    or with a game's section tampered with."""
+    body = draw(play_bodies())
+    kind = draw(st.integers(0, 4))
+    if kind == 1:
+        body = draw(broken(st.just(body)))
+    elif kind == 2 and "game" in body:
+        game = draw(broken(st.just(body["game"])))
+        body["game"] = rechecked(game) if draw(st.booleans()) else game
+    elif kind == 3 and "game" in body:
+        game = copy.deepcopy(body["game"])
+        field = draw(st.sampled_from(("history", "rng", "seed", "players", "play", "rules", "version")))
+        if field == "history" and game["history"]:
+            i = draw(st.integers(0, len(game["history"]) - 1))
+            game["history"][i] = draw(st.one_of(st.integers(0, 2000), numbers))
+            if draw(st.booleans()):
+                del game["history"][i:]
+        elif field == "play":
+            play = game["play"]
+            key = draw(st.sampled_from(("human", "bots", "bot_rng", "version")))
+            play[key] = draw(
+                st.one_of(
+                    values,
+                    st.lists(st.one_of(st.none(), st.sampled_from(("0" * 16, "-1", "1" * 17, "x"))), max_size=5),
+                    st.lists(st.sampled_from((*FAST_BOTS, "expert", "cmd:./bot", "greedyy", "x:y")), max_size=5),
+                )
+            )
+        else:
+            game[field] = draw(values)
+        body["game"] = rechecked(game)
+    return [("/v1/play", encode(body, draw(st.booleans())))]
+
+
+@st.composite
+def expert_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
+    """A new game against experts, then the player's first move in it."""
+    from manila.server import play as sp
+
+    spec = draw(new_games(slow=True))
+    out = sp.play_move(sp.new_table(spec), None, False, None)
+    requests = [("/v1/play", encode({"new": spec}, False))]
+    if out["legal_actions"]:
+        body = {"game": out["game"], "action": draw(st.sampled_from(out["legal_actions"]))}
+        requests.append(("/v1/play", encode(body, False)))
+    return requests
+
+
+PLAY_REQUESTS = {"play": play_requests(), "play_expert": expert_requests()}
+
+# Play bodies at the edges: keys, flags and versions the generators rarely hit.
+PLAY_EDGES = [
+    ("/v1/play", b"[]"),
+    ("/v1/play", b"{}"),
+    ("/v1/play", b'{"new": {}, "game": {}}'),
+    ("/v1/play", b'{"nwe": {}}'),
+    ("/v1/play", b'{"new": {}, "hint": true}'),
+    ("/v1/play", b'{"new": {}, "hint": 1}'),
+    ("/v1/play", b'{"new": {}, "log": null}'),
+    ("/v1/play", b'{"new": {}, "rollouts": 3}'),
+    ("/v1/play", b'{"new": {}, "action": 7}'),
+    ("/v1/play", b'{"new": [], "action": "pass"}'),
+    ("/v1/play", b'{"new": {"playrs": 4}}'),
+    ("/v1/play", b'{"new": {"players": 6}}'),
+    ("/v1/play", b'{"new": {"players": 4.0}}'),
+    ("/v1/play", b'{"new": {"players": true}}'),
+    ("/v1/play", b'{"new": {"seed": 18446744073709551616}}'),
+    ("/v1/play", b'{"new": {"seed": 18446744073709551615, "players": 3, "bots": ["random", "greedy"]}}'),
+    ("/v1/play", b'{"new": {"human": 4, "players": 4}}'),
+    ("/v1/play", b'{"new": {"bots": ["greedy"]}}'),
+    ("/v1/play", b'{"new": {"bots": ["greedy", "cmd:python3 bot.py", "random"]}}'),
+    ("/v1/play", b'{"new": {"bots": ["greedy", "helpers.ladder_bots:Bot", "random"]}}'),
+    ("/v1/play", b'{"new": {"bots": ["greedy", "expret", "random"]}}'),
+    ("/v1/play", b'{"new": {"bots": ["greedy", null, 3]}}'),
+    ("/v1/play", b'{"new": {"players": 3, "bots": ["random", "random"], "rules": []}}'),
+    ("/v1/play", b'{"new": {"players": 3, "bots": ["random", "random"], "rules": {"pirat_variant": true}}}'),
+    ("/v1/play", b'{"new": {"players": 3, "bots": ["random", "random"], "rules": {"pirate_variant": 1}}}'),
+    ("/v1/play", b'{"game": 3}'),
+    ("/v1/play", b'{"game": {"history": [], "bots": []}}'),
+    ("/v1/play", b'{"game": {"game": "chess"}}'),
+    ("/v1/play", b'{"game": {"game": "manila", "play": []}}'),
+    ("/v1/play", b'{"game": {"game": "manila", "play": {"version": 2}}}'),
+    ("/v1/play", b'{"game": {"game": "manila", "play": {"version": true}, "extra": 1}}'),
+    ("/v1/play", b'{"game": {"game": "manila", "play": {"version": 1.0}, "check": "0"}}'),
 ]

@@ -11,6 +11,7 @@
 // the same answer before the trap.
 #pragma once
 
+#include <cstdint>
 #include <exception>
 #include <string>
 #include <string_view>
@@ -33,7 +34,7 @@ Answer answer_for_exception(const std::type_info& type, const char* what);
 
 // The POST routes call serves, in the server's spelling.
 inline constexpr const char* kRoutes[] = {"/v1/validate", "/v1/evaluate", "/v1/advise",
-                                          "/v1/value"};
+                                          "/v1/value", "/v1/play"};
 
 // Bounds on what a request may ask, the server's as call's (common/limits.py and
 // server/openapi.py read them from here).
@@ -42,5 +43,22 @@ inline constexpr int kValueMaxRollouts = 1000;  // for one POST /v1/value
 inline constexpr int kValueRollouts = 200;      // a value's play-outs when none are asked
 // The keys of a POST /v1/value body.
 inline constexpr const char* kValueKeys[] = {"table", "policy", "rollouts", "seed"};
+
+// POST /v1/play (docs/play.md; server/play.py reads these from here).
+inline constexpr int kPlayVersion = 1;  // the "play" section of a saved game
+// The keys of a request, of its "new" game, and of the game an answer gives.
+inline constexpr const char* kPlayKeys[] = {"new", "game", "action", "hint", "log", "rollouts"};
+inline constexpr const char* kPlayNewKeys[] = {"players", "seed", "human", "bots", "rules"};
+inline constexpr const char* kPlayRecordKeys[] = {"version", "game", "players", "seed", "rules",
+                                                  "history", "rng", "play", "check"};
+inline constexpr const char* kPlayDefaultBot = "expert";  // every other seat unless named
+// A hint's analysis: seconds of rollouts (the server's default), or with "rollouts" in the
+// request a fixed number per option, at most this many (deterministic: the same everywhere).
+inline constexpr double kPlayHintSeconds = 4.0;
+inline constexpr int kPlayHintMaxRollouts = 2000;
+// The hint's analysis draws from derive_seed(game seed, kPlayHintSalt + move number).
+inline constexpr std::uint64_t kPlayHintSalt = 1000000;
+// The checksum of a saved game: this many hex digits of SHA-256.
+inline constexpr int kPlayCheckDigits = 32;
 
 }  // namespace manila

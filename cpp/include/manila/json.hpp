@@ -79,11 +79,15 @@ class Json {
     // The text Python's json.dumps(value, ensure_ascii=...) writes: ", " and ": " between
     // items, floats as Python's repr, strings escaped as Python's encoder escapes them.
     std::string dumps(bool ensure_ascii = false) const;
+    // json.dumps(value, sort_keys=True, separators=(",", ":")): compact, every object's keys
+    // in code point order, non-ASCII escaped.
+    std::string dumps_sorted() const;
 
   private:
     explicit Json(Kind k) : kind_(k) {}
     void dump_to(std::string& out) const;
     void dumps_to(std::string& out, bool ensure_ascii) const;
+    void dumps_sorted_to(std::string& out) const;
 
     Kind kind_ = Kind::kNull;
     std::int64_t int_ = 0;

@@ -39,7 +39,7 @@ VALUE_SOURCES: tuple[str, ...] = tuple(_core.VALUE_SOURCES)  # horizon game: lea
 POLICIES: tuple[str, ...] = tuple(_core.POLICIES)  # the bots that may continue a rollout
 DEFAULT_POLICY: str = _core.DEFAULT_POLICY
 # The harbour master's combinations kept (by their exact no-placement value) for rollouts.
-HARBOUR_SCREEN = 30
+HARBOUR_SCREEN: int = _core.HARBOUR_SCREEN
 
 Progress = Callable[[int, float], Optional[bool]]
 
@@ -134,65 +134,24 @@ class Analysis:
 
     def plain_words(self) -> list[str]:
         """The auction and the harbour master in plain words (other kinds: the best option)."""
-        best = self.options[self.best]
-        value = _fmt(best.mean, best.ci95, self.horizon)
-        if self.kind == "auction":
-            return _auction_words(self) + [f"Best: {self.best} ({value})."]
-        if self.kind == "harbour_master":
-            return _harbour_words(self)
-        return [f"Best: {self.best} ({value})."]
+        return plain_words(self)
 
 
-def _fmt(mean: float, ci: float, horizon: str) -> str:
-    return f"{mean:.2f} ± {ci:.2f}" + (" equity" if horizon == "game" else "")
-
-
-def _auction_words(a: Analysis) -> list[str]:
-    """The office's worth in plain words: the highest ceiling worth at least passing."""
-    ceilings = [(int(name.split()[-1]), o) for name, o in a.options.items() if name.startswith("up to ")]
-    if not ceilings:
-        return [f"{a.decider} cannot bid: passing is the only option."]
-    unit = "pesos" if a.horizon == "voyage" else "pesos of equity"
-    if not a.worth:
-        x, o = ceilings[0]
-        return [
-            f"The office is worth nothing to {a.decider} here: even up to {x} is "
-            f"{abs(o.diff):.2f} ± {o.diff_ci95:.2f} {unit} worse than passing; let it go."
-        ]
-    o = a.options[f"up to {a.worth}"]
-    above = [x for x, _ in ceilings if x > a.worth]
-    return [
-        f"The office is worth up to {a.worth} to {a.decider} "
-        f"({o.diff:+.2f} ± {o.diff_ci95:.2f} {unit} over passing)"
-        + (f"; above that, let it go (up to {above[0]} is worse than passing)." if above else ".")
-    ]
-
-
-def _harbour_words(a: Analysis) -> list[str]:
-    """The best combination, then the best of each share choice and each good left home."""
-    best = a.options[a.best]
-    words = [f"Best: {a.best} ({_fmt(best.mean, best.ci95, a.horizon)})."]
-    by_share: dict[str, tuple[str, OptionValue]] = {}
-    by_home: dict[str, tuple[str, OptionValue]] = {}
-    for name, o in a.options.items():
-        share, _, starts = name.rpartition("; ")
-        sailing = tuple(part.split()[0] for part in starts.split(", "))
-        home = next((g for g in _core.GOODS if g not in sailing), "?")
-        for table, key in ((by_share, share or "(share already chosen)"), (by_home, home)):
-            if key not in table or o.mean > table[key][1].mean:
-                table[key] = (name, o)
-    if len(by_share) > 1:
-        words.append("Share:")
-        for key, (name, o) in sorted(by_share.items(), key=lambda kv: -kv[1][1].mean):
-            words.append(f"  {key}: {_fmt(o.mean, o.ci95, a.horizon)} (with {name.rpartition('; ')[2]})")
-    words.append("Good left home:")
-    for key, (name, o) in sorted(by_home.items(), key=lambda kv: -kv[1][1].mean):
-        words.append(f"  {key}: {_fmt(o.mean, o.ci95, a.horizon)} (best starts {name.rpartition('; ')[2]})")
-    if a.screened_out:
-        words.append(
-            f"({a.screened_out} combinations were screened out by their exact value with no placement.)"
-        )
-    return words
+def plain_words(a: Any) -> list[str]:
+    """An analysis in plain words (``a``: an Analysis, or anything with its decider, kind,
+    horizon, options, best, worth and screened_out): the office's worth in the auction, the
+    best of each share choice and good left home for the harbour master, else the best
+    option. The words are the engine's (cpp/src/words.cpp), which its /v1/play hint says."""
+    names = list(a.options)
+    return _core.plain_words(
+        decider=a.decider,
+        kind=a.kind,
+        horizon=a.horizon,
+        options=[(n, o.mean, o.ci95, o.diff, o.diff_ci95) for n, o in a.options.items()],
+        best=names.index(a.best),
+        worth=getattr(a, "worth", None),
+        screened_out=getattr(a, "screened_out", 0),
+    )
 
 
 def _state_of(table_or_state: Union[State, PlayerView, TableLike], seed: int) -> tuple[State, Optional[int]]:

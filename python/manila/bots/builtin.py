@@ -244,11 +244,17 @@ def bots_for(names: Sequence[str], game_seed: int) -> list[Bot]:
     return [make_bot(name, bot_seed(game_seed, seat)) for seat, name in enumerate(names)]
 
 
-# The built-in bots; a later one is one more line here.
-register_bot("random", RandomBot)
-register_bot("greedy", GreedyBot)
-register_bot("greedy-wealth", GreedyWealthBot)
-register_bot("expert", ExpertBot)
-register_bot("rollout", RolloutBot)
-register_bot("sage", SageBot)
-register_bot("solver", SolverBot)
+# The built-in bots (a later one is one more line here), registered in the engine's order
+# (its bot_names(), _core.CORE_BOTS): the one list both /v1/play routes, the server's and
+# the engine's own, name the bots in.
+_BUILTIN: dict[str, BotFactory] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "greedy-wealth": GreedyWealthBot,
+    "expert": ExpertBot,
+    "rollout": RolloutBot,
+    "sage": SageBot,
+    "solver": SolverBot,
+}
+for _name in _core.CORE_BOTS:
+    register_bot(_name, _BUILTIN[_name])

@@ -72,7 +72,7 @@ from ..voyage.suggest import with_suggestions
 from . import openapi as _openapi
 from . import site as _site
 from .names import page_data
-from .play import PlayError, parse_request, play_hint, play_move
+from .play import HINT_SECONDS, PlayError, parse_request, play_hint, play_move
 
 if TYPE_CHECKING:
     from ..voyage.advice import Advice
@@ -85,7 +85,7 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 MAX_BODY = _openapi.MAX_BODY
 TIME_LIMIT = 10.0  # seconds for one request, from its headers to its answer
-HINT_TIME = 4.0  # seconds of rollouts for a hint that the exact advice does not cover
+HINT_TIME = HINT_SECONDS  # seconds of rollouts for a hint that the exact advice does not cover
 HEAVY_LIMIT = 1  # advice searches (up to seconds each) that run at once
 IDLE_TIMEOUT = 30.0  # seconds an idle keep-alive connection is kept open
 WATCH = 0.05  # seconds between two looks at a waiting request's client (gone away?)
@@ -807,9 +807,10 @@ class Handler(BaseHTTPRequestHandler):
         self._params(query, ())
         data = self._read_json()
         try:
-            table, action, want_hint, whole = parse_request(data, self.server.allowed_bots)
+            request = parse_request(data, self.server.allowed_bots)
         except PlayError as exc:
             raise ApiError(400, str(exc), problems=[exc.problem]) from None
+        table, action, want_hint, whole = request.table, request.action, request.hint, request.whole
         if want_hint:
             slots, busy = self.server.heavy, self._heavy_busy()
         else:
@@ -818,7 +819,7 @@ class Handler(BaseHTTPRequestHandler):
         def work() -> tuple[Callable[..., Any], tuple[Any, ...]]:
             budget = max(0.0, self._deadline - time.monotonic())
             if want_hint:
-                return play_hint, (table, min(self.server.hint_time, 0.6 * budget))
+                return play_hint, (table, min(self.server.hint_time, 0.6 * budget), request.rollouts)
             return play_move, (table, action, whole, time.monotonic() + 0.5 * budget)
 
         late = (

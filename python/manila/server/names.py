@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _core
 from ..common.errors import REMEDIES
 from ..common.vocab import (
     CARGO_VALUES,
@@ -20,20 +21,8 @@ from ..common.vocab import (
     SPOTS,
 )
 
-SPOT_LABELS: dict[str, str] = {
-    **{good: f"{good.capitalize()} seat" for good in GOODS},
-    "port_a": "Port A",
-    "port_b": "Port B",
-    "port_c": "Port C",
-    "shipyard_a": "Shipyard A",
-    "shipyard_b": "Shipyard B",
-    "shipyard_c": "Shipyard C",
-    "pirate_1": "Pirate captain",
-    "pirate_2": "Pirate 2",
-    "pilot_small": "Small pilot",
-    "pilot_large": "Large pilot",
-    "insurance": "Insurance",
-}
+# The engine's (cpp/include/manila/words.hpp): its /v1/play log names the spots too.
+SPOT_LABELS: dict[str, str] = dict(_core.SPOT_LABELS)
 
 
 # The assumption behind every spot table, shown beside each one.

@@ -29,7 +29,7 @@ from ..voyage.evaluation import TABLE_SPOTS
 from ..voyage.example import EXAMPLE
 from ..voyage.position import KINDS
 from ..voyage.state import VoyageState
-from .play import DEFAULT_BOT
+from .play import DEFAULT_BOT, HINT_MAX_ROLLOUTS
 from .play import REQUEST_KEYS as PLAY_KEYS
 
 JSON_TYPE = "application/json"
@@ -314,6 +314,13 @@ def _play_request(allowed: Sequence[str]) -> dict[str, Any]:
             "action": {"type": "string", "description": "the player's action by name, e.g. 'bid 7'"},
             "hint": {"type": "boolean"},
             "log": {"type": "boolean", "description": "the log of the whole game (for a loaded game)"},
+            "rollouts": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": HINT_MAX_ROLLOUTS,
+                "description": "with a hint: this many rollouts per option instead of seconds "
+                "(the same hint every time, here and in the page's engine)",
+            },
         },
         "propertyNames": {"enum": list(PLAY_KEYS)},
     }

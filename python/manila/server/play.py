@@ -51,12 +51,17 @@ from ..game.view import PlayerView
 from ..voyage.advice import advise
 from .names import spot_label
 
-PLAY_VERSION = 1
-NEW_KEYS = ("players", "seed", "human", "bots", "rules")
-REQUEST_KEYS = ("new", "game", "action", "hint", "log")
+# The route's facts live in the engine (cpp/include/manila/api.hpp), whose own /v1/play
+# (manila._core.call, the page's WebAssembly) answers as this module does.
+PLAY_VERSION: int = _core.PLAY_VERSION
+NEW_KEYS: tuple[str, ...] = tuple(_core.PLAY_NEW_KEYS)
+REQUEST_KEYS: tuple[str, ...] = tuple(_core.PLAY_KEYS)
 # The bot the others are played by unless the request names one.
-DEFAULT_BOT = "expert" if "expert" in bot_names() else "solver"
-_RECORD_KEYS = ("version", "game", "players", "seed", "rules", "history", "rng", "play", "check")
+DEFAULT_BOT: str = _core.PLAY_DEFAULT_BOT
+_RECORD_KEYS: tuple[str, ...] = tuple(_core.PLAY_RECORD_KEYS)
+# A hint's analysis: seconds of rollouts, or with "rollouts" a fixed number per option.
+HINT_SECONDS: float = _core.PLAY_HINT_SECONDS
+HINT_MAX_ROLLOUTS: int = _core.PLAY_HINT_MAX_ROLLOUTS
 
 
 class PlayError(ValueError):
@@ -102,7 +107,7 @@ def _bot_rng(bot: Optional[Bot]) -> Optional[_core.Rng]:
 def _checksum(record: Mapping[str, Any]) -> str:
     body = {k: v for k, v in record.items() if k != "check"}
     text = json.dumps(body, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[: _core.PLAY_CHECK_DIGITS]
 
 
 def to_record(table: Table) -> dict[str, Any]:
@@ -232,11 +237,14 @@ def load_table(record: Any, allowed: Collection[str] = ()) -> Table:
             )
         if rng is not None:
             try:
-                rng.state = int(str(given), 16)
+                state = int(str(given), 16)
             except ValueError:
                 raise PlayError(
                     f"a hexadecimal generator state, got {given!r}", f"game.play.bot_rng[{p}]"
                 ) from None
+            if not 0 <= state < 2**64:
+                raise PlayError(f"a 64-bit generator state, got {given!r}", f"game.play.bot_rng[{p}]")
+            rng.state = state
     return Table(state, human, names, bots)
 
 
@@ -456,9 +464,21 @@ def answer(table: Table, lines: list[str], pending: bool = False) -> dict[str, A
     return out
 
 
-def parse_request(data: Any, allowed: Collection[str] = ()) -> tuple[Table, Optional[str], bool, bool]:
-    """(the table, the player's action or None, whether a hint is asked, whether the whole
-    log is); ``allowed`` as for new_table."""
+@dataclass
+class Request:
+    """A /v1/play request read: the table, the player's action or None, whether a hint is
+    asked (with a fixed number of rollouts per option, or None: time-bounded), and whether
+    the whole log is."""
+
+    table: Table
+    action: Optional[str]
+    hint: bool
+    whole: bool
+    rollouts: Optional[int] = None
+
+
+def parse_request(data: Any, allowed: Collection[str] = ()) -> Request:
+    """The request in ``data``, checked; ``allowed`` as for new_table."""
     if not isinstance(data, Mapping):
         raise PlayError('the body is {"new": {...}} or {"game": ..., "action": "..."}')
     for key in data:
@@ -476,13 +496,18 @@ def parse_request(data: Any, allowed: Collection[str] = ()) -> tuple[Table, Opti
     for key, flag in (("hint", hint), ("log", whole)):
         if not isinstance(flag, bool):
             raise PlayError(f"true or false, got {flag!r}", key)
+    rollouts = data.get("rollouts")
+    if rollouts is not None:
+        if not hint:
+            raise PlayError('the rollouts of a hint\'s analysis: only with "hint": true', "rollouts")
+        rollouts = _int(rollouts, "rollouts", 1, HINT_MAX_ROLLOUTS)
     if "new" in data:
         if action is not None or hint:
             raise PlayError("a new game takes no action or hint: the bots and the deal move first", "new")
-        return new_table(data["new"], allowed), None, False, whole
+        return Request(new_table(data["new"], allowed), None, False, whole)
     if action is not None and hint:
         raise PlayError("ask for a hint or play an action, not both", "hint")
-    return load_table(data["game"], allowed), action, hint, whole
+    return Request(load_table(data["game"], allowed), action, hint, whole, rollouts)
 
 
 def play_move(table: Table, action: Optional[str], whole: bool, deadline: Optional[float]) -> dict[str, Any]:
@@ -518,10 +543,12 @@ def _pesos(x: float) -> str:
     return f"{x:+.2f}".replace("-", "−")
 
 
-def hint(table: Table, time_limit: float = 4.0) -> dict[str, Any]:
+def hint(table: Table, time_limit: float = HINT_SECONDS, rollouts: Optional[int] = None) -> dict[str, Any]:
     """Advice for the player's decision: exact where the advice covers it (placements,
     pilots, boarding), else the rollout analysis of every option, bounded by ``time_limit``
-    seconds. Each option comes with the action's name, its value and a few words."""
+    seconds, or with ``rollouts`` that many per option (then the same answer everywhere,
+    the engine's own /v1/play included). Each option comes with the action's name, its
+    value and a few words."""
     state = table.state
     if state.current_player() != table.human:
         raise PlayError("no decision of yours is due", "hint")
@@ -554,15 +581,22 @@ def hint(table: Table, time_limit: float = 4.0) -> dict[str, Any]:
             "options": options,
             "words": words,
         }
-    return _analysis_hint(table, view, time_limit)
+    return _analysis_hint(table, view, time_limit, rollouts)
 
 
-def _analysis_hint(table: Table, view: PlayerView, time_limit: float) -> dict[str, Any]:
+def _analysis_hint(table: Table, view: PlayerView, time_limit: float, rollouts: Optional[int]) -> dict[str, Any]:
     """The rollout analysis of the decision (manila.analysis.analysis) from the player's view: the
     others' face-down shares are dealt anew in every rollout."""
     state = table.state
-    seed = _core.derive_seed(state.game.seed, 1_000_000 + state.move_number())
-    result = analyse(view, horizon="voyage", time_limit=time_limit, threads=1, seed=seed)
+    seed = _core.derive_seed(state.game.seed, _core.PLAY_HINT_SALT + state.move_number())
+    result = analyse(
+        view,
+        horizon="voyage",
+        rollouts=rollouts,
+        time_limit=0.0 if rollouts else time_limit,
+        threads=1,
+        seed=seed,
+    )
     # An option of the harbour master is a whole combination (share, goods, starts): the
     # decision due now is its first action; each is shown with its best combination.
     first: dict[str, Any] = {}
@@ -588,6 +622,6 @@ def _analysis_hint(table: Table, view: PlayerView, time_limit: float) -> dict[st
     }
 
 
-def play_hint(table: Table, time_limit: float) -> dict[str, Any]:
+def play_hint(table: Table, time_limit: float, rollouts: Optional[int] = None) -> dict[str, Any]:
     """The answer for the game as it stands (nothing played), with the hint for the player."""
-    return {**answer(table, []), "hint": hint(table, time_limit)}
+    return {**answer(table, []), "hint": hint(table, time_limit, rollouts)}

@@ -357,7 +357,8 @@ class Log {
             const std::string dice = name.substr(name.find(' ') + 1);
             std::vector<std::string> parts;
             std::size_t from = 0;
-            for (const auto& [good, boat] : board_json(s).at("boats").members()) {
+            const Json board = board_json(s);
+            for (const auto& [good, boat] : board.at("boats").members()) {
                 if (from > dice.size()) break;
                 const std::size_t to = dice.find('-', from);
                 parts.push_back(good + " " + dice.substr(from, to == std::string::npos ? to : to - from));
@@ -491,7 +492,8 @@ Json names_json(const std::vector<std::string>& names) {
 // play.face_down: the goods of the player's dealt shares, from their own history.
 Json face_down(const GameState& s, int player) {
     Json out = Json::array();
-    for (const Json& a : observation_json(s, player).at("history").items()) {
+    const Json seen = observation_json(s, player);
+    for (const Json& a : seen.at("history").items()) {
         if (a.is_null()) continue;
         const std::string name = action_name(static_cast<int>(a.as_int()));
         if (name.rfind("deal ", 0) == 0) out.push(name.substr(5));
@@ -525,7 +527,8 @@ Json answer(const Table& t, const std::vector<std::string>& lines) {
     out.set("log", names_json(lines));
     if (s.is_terminal()) {
         Json shares = Json::array();
-        for (const Json& p : board_json(s).at("players").items()) shares.push(p.at("shares"));
+        const Json board = board_json(s);
+        for (const Json& p : board.at("players").items()) shares.push(p.at("shares"));
         Json winners = Json::array();
         const std::vector<int> wealth = s.returns();
         const int top = *std::max_element(wealth.begin(), wealth.end());

@@ -237,14 +237,14 @@ def load_table(record: Any, allowed: Collection[str] = ()) -> Table:
             )
         if rng is not None:
             try:
-                state = int(str(given), 16)
+                value = int(str(given), 16)
             except ValueError:
                 raise PlayError(
                     f"a hexadecimal generator state, got {given!r}", f"game.play.bot_rng[{p}]"
                 ) from None
-            if not 0 <= state < 2**64:
+            if not 0 <= value < 2**64:
                 raise PlayError(f"a 64-bit generator state, got {given!r}", f"game.play.bot_rng[{p}]")
-            rng.state = state
+            rng.state = value
     return Table(state, human, names, bots)
 
 

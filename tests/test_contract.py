@@ -24,7 +24,7 @@ import unicodedata
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from helpers.contract import EDGES, PLAY_EDGES, PLAY_REQUESTS, REQUESTS, served
+from helpers.contract import EDGES, PLAY_EDGES, PLAY_REQUESTS, REQUESTS, play_game_edges, served
 from helpers.serving import serving
 from manila import _core
 
@@ -124,6 +124,11 @@ def test_the_play_route_answers_alike(server, form):
 @pytest.mark.parametrize("route, body", PLAY_EDGES)
 def test_play_edges(server, route, body):
     agree(server, route, body)
+
+
+def test_play_edges_of_a_whole_game(server):
+    statuses = [agree(server, route, body) for route, body in play_game_edges()]
+    assert statuses.count(200) >= 3 and statuses.count(400) > 20, statuses
 
 
 def test_sha256_as_hashlib():

@@ -16,6 +16,7 @@ from helpers.states import GOODS, PLAYERS, SPOTS, states, wealth_states
 from manila.analysis.analysis import POLICIES
 from manila.common.vocab import PLAYER_COUNTS
 from manila.game import Game, State
+from manila.game.engine import ACTION_NAMES
 from manila.server.openapi import VALUE_MAX_ROLLOUTS
 from manila.voyage.state import VoyageState
 
@@ -422,7 +423,7 @@ def new_games(draw: st.DrawFn, slow: bool = False) -> dict:
     spec["bots"] = [draw(st.sampled_from(pool)) for _ in range(players - 1)]
     rules = draw(st.sampled_from(PLAY_RULES))
     if rules is not None:
-        spec["rules"] = rules
+        spec["rules"] = dict(rules)  # a copy: a broken body changes it
     return spec
 
 
@@ -469,7 +470,9 @@ def play_bodies(draw: st.DrawFn) -> dict:
     if form <= 1 and out["legal_actions"]:
         body["action"] = draw(st.sampled_from(out["legal_actions"]))
     elif form == 2:
-        body["action"] = draw(st.one_of(st.sampled_from(ACTION_TEXTS), st.text(max_size=12)))
+        body["action"] = draw(
+            st.one_of(st.sampled_from(ACTION_TEXTS), st.sampled_from(ACTION_NAMES), st.text(max_size=12))
+        )
     elif form == 3:
         body["log"] = True
     elif form == 4:
@@ -483,13 +486,13 @@ def play_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
     """Play bodies as given, broken field by field (the game's check written anew or not),
     or with a game's section tampered with."""
     body = draw(play_bodies())
-    kind = draw(st.integers(0, 4))
+    kind = draw(st.integers(0, 5))
     if kind == 1:
         body = draw(broken(st.just(body)))
     elif kind == 2 and "game" in body:
         game = draw(broken(st.just(body["game"])))
         body["game"] = rechecked(game) if draw(st.booleans()) else game
-    elif kind == 3 and "game" in body:
+    elif kind >= 3 and "game" in body:
         game = copy.deepcopy(body["game"])
         field = draw(st.sampled_from(("history", "rng", "seed", "players", "play", "rules", "version")))
         if field == "history" and game["history"]:
@@ -564,3 +567,66 @@ PLAY_EDGES = [
     ("/v1/play", b'{"game": {"game": "manila", "play": {"version": true}, "extra": 1}}'),
     ("/v1/play", b'{"game": {"game": "manila", "play": {"version": 1.0}, "check": "0"}}'),
 ]
+
+
+def play_game_edges() -> list[tuple[str, bytes]]:
+    """Bodies with a real game changed where only a whole game reaches: a history with an
+    illegal action or another deal than the seed's (the check written anew), a seat's bot
+    or generator changed, an action the rules refuse, a move out of turn, a finished game."""
+    from manila.server import play as sp
+
+    table = sp.new_table({"players": 4, "seed": 11, "human": 1, "bots": ["random", "expert", "greedy"]})
+    out = sp.play_move(table, None, False, None)
+    auction = copy.deepcopy(out)  # the player's first bid
+    moves = random.Random(3)
+    for _ in range(15):
+        out = sp.play_move(table, moves.choice(out["legal_actions"]), False, None)
+    game = out["game"]
+
+    def edited(change) -> dict:
+        g = copy.deepcopy(game)
+        change(g)
+        return rechecked(g)
+
+    def at(i, a):
+        return lambda g: g["history"].__setitem__(i, a)
+
+    bodies: list[dict] = [
+        {"game": edited(at(0, game["history"][0] + 1))},  # another deal than the seed's
+        {"game": edited(at(9, 0))},  # a pass where a bid or a deal was due
+        {"game": edited(at(len(game["history"]) - 1, 1001))},
+        {"game": edited(lambda g: g["history"].append(1001))},
+        {"game": edited(lambda g: g.update(rng="0" * 16))},
+        {"game": edited(lambda g: g.update(rng=" 0x" + g["rng"] + " "))},
+        {"game": edited(lambda g: g.__setitem__("actions", 3))},
+        {"game": edited(lambda g: g["play"].__setitem__("bots", ["random", "cmd:./bot", "greedy"]))},
+        {"game": edited(lambda g: g["play"].__setitem__("bots", ["greedy", "expert", "greedy"]))},
+        {"game": edited(lambda g: g["play"].__setitem__("bots", ["random", "export", "greedy"]))},
+        {"game": edited(lambda g: g["play"].__setitem__("human", 4))},
+        {"game": edited(lambda g: g["play"]["bot_rng"].__setitem__(0, "1" * 17))},
+        {"game": edited(lambda g: g["play"]["bot_rng"].__setitem__(0, "-1"))},
+        {"game": edited(lambda g: g["play"]["bot_rng"].__setitem__(0, None))},
+        {"game": edited(lambda g: g["play"]["bot_rng"].__setitem__(1, "0"))},
+        {"game": edited(lambda g: g["play"]["bot_rng"].__setitem__(0, "0x_1f"))},
+        {"game": edited(lambda g: g["play"]["bot_rng"].pop())},
+        {"game": edited(lambda g: g["play"].__setitem__("version", 1.0))},
+        {"game": edited(lambda g: g.update(seed=12))},
+        {"game": edited(lambda g: g.update(players=5))},
+        {"game": edited(lambda g: g.update(rules={"pirate_variant": True}))},
+        {"game": {**game, "check": game["check"].upper()}},
+        {"game": game, "action": "bid 60"},
+        {"game": game, "action": "roll 3-5-1"},
+        {"game": game, "action": " " + (out["legal_actions"] or ["pass"])[0] + "  "},
+        {"game": game, "hint": True, "action": "pass"},
+        {"game": game, "hint": True, "rollouts": 0},
+        {"game": game, "hint": True, "rollouts": 2001},
+        {"game": game, "rollouts": 3},
+        {"game": game, "log": True},
+        {"game": auction["game"], "action": "bid 55"},
+        {"game": auction["game"], "action": "bid  3"},
+        {"game": auction["game"], "hint": True, "rollouts": 2},
+    ]
+    while not out["terminal"]:
+        out = sp.play_move(table, moves.choice(out["legal_actions"]), False, None)
+    bodies += [{"game": out["game"], "action": "pass"}, {"game": out["game"], "hint": True}, {"game": out["game"]}]
+    return [("/v1/play", encode(b, False)) for b in bodies]

@@ -210,7 +210,7 @@ def test_a_record_line_sent_to_play_says_what_it_is(srv, tmp_path):
 
 
 def test_an_office_worth_nothing_prints_no_negative_zero():
-    option = types.SimpleNamespace(mean=1.0, ci95=0.0, diff=0.0, diff_ci95=0.0, rollouts=8, exact=True)
+    option = types.SimpleNamespace(mean=1.0, ci95=0.0, diff=-0.0, diff_ci95=0.0, rollouts=8, exact=True)
     analysis = types.SimpleNamespace(
         decider="p0",
         kind="auction",

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from helpers.contract import EDGES, REQUESTS, served
+from helpers.contract import EDGES, PLAY_EDGES, PLAY_REQUESTS, REQUESTS, play_game_edges, served
 from helpers.serving import serving
 from manila.server.names import page_data
 from manila.server.site import write_site
@@ -27,6 +27,7 @@ from manila.server.site import write_site
 NODE = shutil.which("node")
 HERE = Path(__file__).parent / "wasm"
 EXAMPLES = 300  # per format: the same generators as test_contract.py, fewer of them
+PLAY_EXAMPLES = {"play": 40, "play_expert": 2}  # games the bots play: fewer still
 
 
 @pytest.fixture(scope="module")
@@ -53,22 +54,23 @@ def node(test: str, site: Path, cases: Path) -> None:
 
 def contract_cases() -> list[dict]:
     """Requests of every form, each with the server's answer (the same every run)."""
-    requests = list(EDGES)
-    for form in sorted(REQUESTS):
+    requests = [*EDGES, *PLAY_EDGES, *play_game_edges()]
+    forms = {**REQUESTS, **PLAY_REQUESTS}
+    for form in sorted(forms):
 
         @settings(
-            max_examples=EXAMPLES,
+            max_examples=PLAY_EXAMPLES.get(form, EXAMPLES),
             derandomize=True,
             database=None,
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
         )
-        @given(REQUESTS[form])
+        @given(forms[form])
         def collect(drawn):
             requests.extend(drawn)
 
         collect()
     cases = []
-    with serving() as srv:
+    with serving(time_limit=120.0) as srv:  # the bots of a play body never pending
         conn = http.client.HTTPConnection(*srv.server_address[:2], timeout=60)
         for route, body in requests:
             status, text = served(conn, route, body)

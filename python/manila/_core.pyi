@@ -5,7 +5,7 @@ the built module; .ci/typecheck runs mypy's stubtest on it as well.
 """
 
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any, Optional, SupportsFloat, SupportsIndex
+from typing import Annotated, Any, SupportsFloat, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -648,8 +648,16 @@ def plain_words(
     decider: str,
     kind: str,
     horizon: str,
-    options: Sequence[tuple[str, float, float, float, float]],
+    options: Sequence[
+        tuple[
+            str,
+            SupportsFloat | SupportsIndex,
+            SupportsFloat | SupportsIndex,
+            SupportsFloat | SupportsIndex,
+            SupportsFloat | SupportsIndex,
+        ]
+    ],
     best: int,
-    worth: Optional[int],
+    worth: int | None,
     screened_out: int,
 ) -> list[str]: ...

@@ -132,19 +132,13 @@ def analyse(voyage: Voyage, owner: int = -1, max_accomplices: int = 3, threads: 
 def analyse_batch(
     voyages: Sequence[Voyage], owners: Sequence[int], max_accomplices: Sequence[int], threads: int = 0
 ) -> Table: ...
-def analyse_voyage(
-    next_roll: int,
-    goods: Sequence[int],
-    positions: Sequence[int],
-    crews: Sequence[Sequence[int]],
-    spots: Sequence[int],
-    num_owners: int,
-    thirteen_to_port: bool,
-    pirate_variant: bool,
-    owner: int,
-    max_accomplices: int,
-    threads: int,
-) -> _Row: ...
+class JsonValue(metaclass=_Pybind11Type):
+    def to_python(self) -> Any: ...
+
+def evaluate_state(
+    state: Any, strict: bool | None, threads: int
+) -> tuple[JsonValue, tuple[str, ...], tuple[str, ...], _Row] | None:
+    """(the engine's copy of the state, goods, owners, Table.row(0)) of a voyage state given as JSON values, or None."""
 
 # Advice (bind_advice.cpp).
 DECLINE: int

@@ -232,6 +232,16 @@ def stub_aliases(module: ast.Module) -> dict[str, ast.expr]:
     }
 
 
+def _is_setter(f: Function) -> bool:
+    return any(isinstance(d, ast.Attribute) and d.attr == "setter" for d in f.decorator_list)
+
+
+def _has_setter(cls: ast.ClassDef, name: str) -> bool:
+    return any(
+        isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name == name and _is_setter(m) for m in cls.body
+    )
+
+
 def signature_differences() -> list[str]:
     module = stub_module()
     aliases = stub_aliases(module)
@@ -246,11 +256,18 @@ def signature_differences() -> list[str]:
                     where = f"{node.name}.{member.name}"
                     runtime = cls.__dict__[member.name]
                     if isinstance(runtime, property):
-                        if runtime.fset is not None:
+                        # A property that reads one type and takes another: @property, then
+                        # @<name>.setter, each checked against its own side.
+                        setter = _is_setter(member)
+                        if runtime.fset is not None and not setter and not _has_setter(node, member.name):
                             out.append(
-                                f"{where}: writable at run time; the stub should say `{member.name}: T`"
+                                f"{where}: writable at run time; the stub should say `{member.name}: T` "
+                                "or give it a setter"
                             )
-                        runtime = runtime.fget
+                        elif setter and runtime.fset is None:
+                            out.append(f"{where}: read-only at run time, the stub gives it a setter")
+                            continue
+                        runtime = runtime.fset if setter else runtime.fget
                     out += check_function(member, runtime, where, aliases, method=True)
                 elif isinstance(member, ast.AnnAssign) and isinstance(member.target, ast.Name):
                     where = f"{node.name}.{member.target.id}"

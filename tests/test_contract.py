@@ -143,8 +143,11 @@ def test_sha256_as_hashlib():
 def hint_at(server, kind_of_phase, seed):
     """A game of greedy bots played by the engine to the player's first decision in one of
     these phases, and the hint (time-bounded) from both."""
-    answer = json.loads(_core.call("/v1/play", json.dumps({"new": {"players": 3, "seed": seed,
-                                                                   "bots": ["greedy", "greedy"]}}))[1])
+    answer = json.loads(
+        _core.call(
+            "/v1/play", json.dumps({"new": {"players": 3, "seed": seed, "bots": ["greedy", "greedy"]}})
+        )[1]
+    )
     moves = random.Random(seed)
     while answer["phase"] not in kind_of_phase:
         assert not answer["terminal"]

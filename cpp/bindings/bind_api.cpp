@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
-#include <vector>
 #include <utility>
+#include <vector>
 
 #include "manila/api.hpp"
 #include "manila/sha256.hpp"
@@ -73,7 +73,8 @@ void register_api(py::module_& m) {
             a.horizon = horizon;
             for (const auto& [name, mean, ci95, diff, diff_ci95] : options)
                 a.options.push_back({name, mean, ci95, diff, diff_ci95});
-            if (best >= a.options.size()) throw std::invalid_argument("best: not an option's index");
+            if (best >= a.options.size())
+                throw std::invalid_argument("best: not an option's index");
             a.best = best;
             a.worth = worth;
             a.screened_out = screened_out;

@@ -519,8 +519,9 @@ bool replay_record(const RecordFields& record, bool seeded, std::optional<GameSt
         if (seeded && state.is_chance_node()) {
             const int drawn = state.sample_chance();
             if (drawn != id) {
-                problem = {named + ": not what the game's seed draws here (" + action_name(drawn) + ")",
-                           where, false};
+                problem = {
+                    named + ": not what the game's seed draws here (" + action_name(drawn) + ")",
+                    where, false};
                 return false;
             }
         }

@@ -68,11 +68,12 @@ bool at_most(const std::string& digits, const std::string& high) {
 bool whole(const Json& v, const std::string& path, std::int64_t low, const std::string& high,
            std::uint64_t& out, Refused& refuse) {
     if (!v.is_integer())
-        return refuse("must be an integer " + std::to_string(low) + ".." + high + ", got " +
-                          py_repr(v),
-                      path);
+        return refuse(
+            "must be an integer " + std::to_string(low) + ".." + high + ", got " + py_repr(v),
+            path);
     const bool below = v.negative() || (v.kind() == Json::Kind::kInt && v.as_int() < low);
-    const std::string digits = v.kind() == Json::Kind::kBigInt ? v.as_string() : std::to_string(v.as_int());
+    const std::string digits =
+        v.kind() == Json::Kind::kBigInt ? v.as_string() : std::to_string(v.as_int());
     if (below || !at_most(digits, high))
         return refuse("must be " + std::to_string(low) + ".." + high + ", got " + py_repr(v), path);
     out = std::stoull(digits);
@@ -101,7 +102,8 @@ bool seat_names(const Json& given, int players, int human, const std::string& pa
         const Json& name = names[i];
         const std::string where = path + "[" + std::to_string(i) + "]";
         const bool text = name.is_string();
-        if (text && name.as_string().find(':') != std::string::npos && !contains(known, name.as_string()))
+        if (text && name.as_string().find(':') != std::string::npos &&
+            !contains(known, name.as_string()))
             return refuse("bot " + py_repr(name) + " is not allowed: this server plays the bots " +
                               joined(known) +
                               "; a program (cmd:) or Python (module:Class) bot plays only if the "
@@ -184,11 +186,13 @@ Json to_record(const Table& t) {
 // play.new_table.
 bool new_table(const Json& spec, Table& t, Refused& refuse) {
     if (!spec.is_object())
-        return refuse(R"(a new game is {"players": 4, "seed": 3, "human": 0, "bots": [...]})", "new");
+        return refuse(R"(a new game is {"players": 4, "seed": 3, "human": 0, "bots": [...]})",
+                      "new");
     for (const auto& [key, value] : spec.members())
         if (!contains(kNewKeys, key))
-            return refuse("unknown key" + did_you_mean(key, kNewKeys) + "; allowed: " + joined(kNewKeys),
-                          "new." + key);
+            return refuse(
+                "unknown key" + did_you_mean(key, kNewKeys) + "; allowed: " + joined(kNewKeys),
+                "new." + key);
     std::uint64_t players = 0, seed = 0, human = 0;
     const Json* given = spec.find("players");
     if (!whole(given ? *given : Json(4), "new.players", kMinPlayers, std::to_string(kMaxPlayers),
@@ -197,18 +201,21 @@ bool new_table(const Json& spec, Table& t, Refused& refuse) {
     given = spec.find("seed");
     if (!whole(given ? *given : Json(0), "new.seed", 0, kMaxSeed, seed, refuse)) return false;
     given = spec.find("human");
-    if (!whole(given ? *given : Json(0), "new.human", 0, std::to_string(players - 1), human, refuse))
+    if (!whole(given ? *given : Json(0), "new.human", 0, std::to_string(players - 1), human,
+               refuse))
         return false;
     t.human = static_cast<int>(human);
-    if (!seat_names(get(spec, "bots"), static_cast<int>(players), t.human, "new.bots", t.names, refuse))
+    if (!seat_names(get(spec, "bots"), static_cast<int>(players), t.human, "new.bots", t.names,
+                    refuse))
         return false;
     // Game(players, seed, rules).
     const Json& rules_given = get(spec, "rules");
     Rules rules;
     std::string error;
     if (!rules_given.is_null() && !rules_given.is_object())
-        return refuse("rules: a manila.Rules or a dict of rule options, got " + py_type_name(rules_given),
-                      "new.rules");
+        return refuse(
+            "rules: a manila.Rules or a dict of rule options, got " + py_type_name(rules_given),
+            "new.rules");
     if (!read_game_rules(rules_given, rules, error)) return refuse(error, "new.rules");
     t.state.emplace(static_cast<int>(players), rules, seed);
     seat_bots(t);
@@ -217,7 +224,8 @@ bool new_table(const Json& spec, Table& t, Refused& refuse) {
 
 // play.load_table.
 bool load_table(const Json& record, Table& t, Refused& refuse) {
-    if (!record.is_object()) return refuse("the game is the JSON object an earlier answer gave", "game");
+    if (!record.is_object())
+        return refuse("the game is the JSON object an earlier answer gave", "game");
     const Json& game = get(record, "game");
     if (!(game.is_string() && game.as_string() == "manila")) {
         if (record.find("history") && record.find("bots"))
@@ -226,11 +234,13 @@ bool load_table(const Json& record, Table& t, Refused& refuse) {
                 "/v1/play: review it with POST /v1/review or python -m manila review; the play "
                 "page goes on only with a game it saved",
                 "game");
-        return refuse(R"(not a manila game: the game the page saved has "game": "manila")", "game.game");
+        return refuse(R"(not a manila game: the game the page saved has "game": "manila")",
+                      "game.game");
     }
     const Json& play = get(record, "play");
     if (!play.is_object())
-        return refuse("not a game of /v1/play: it has no play section (seat and bots)", "game.play");
+        return refuse("not a game of /v1/play: it has no play section (seat and bots)",
+                      "game.play");
     if (!py_equals(get(play, "version"), kPlayVersion))
         return refuse("a game of play version " + py_repr(get(play, "version")) +
                           "; this server plays version " + std::to_string(kPlayVersion),
@@ -274,8 +284,8 @@ bool load_table(const Json& record, Table& t, Refused& refuse) {
             bool hex = false;
             const std::optional<std::uint64_t> state = hex_state(given, hex);
             if (!state)
-                return refuse(std::string(hex ? "a 64-bit" : "a hexadecimal") + " generator state, got " +
-                                  py_repr(given),
+                return refuse(std::string(hex ? "a 64-bit" : "a hexadecimal") +
+                                  " generator state, got " + py_repr(given),
                               where);
             rng_p->set_state(*state);
         }
@@ -327,12 +337,14 @@ class Log {
             if (p == me) {
                 auto& mine = dealt_[p];
                 for (int g = 0; g < kNumGoods; ++g)
-                    if (n.shares[static_cast<std::size_t>(g)] > b.shares[static_cast<std::size_t>(g)])
+                    if (n.shares[static_cast<std::size_t>(g)] >
+                        b.shares[static_cast<std::size_t>(g)])
                         mine.emplace_back(good_name(g));
             } else {
                 int was = 0, is = 0;
                 for (int g = 0; g < kNumGoods; ++g)
-                    was += b.dealt[static_cast<std::size_t>(g)], is += n.dealt[static_cast<std::size_t>(g)];
+                    was += b.dealt[static_cast<std::size_t>(g)],
+                        is += n.dealt[static_cast<std::size_t>(g)];
                 if (is > was) dealt_[p].emplace_back("?");
             }
         }
@@ -361,7 +373,8 @@ class Log {
             for (const auto& [good, boat] : board.at("boats").members()) {
                 if (from > dice.size()) break;
                 const std::size_t to = dice.find('-', from);
-                parts.push_back(good + " " + dice.substr(from, to == std::string::npos ? to : to - from));
+                parts.push_back(good + " " +
+                                dice.substr(from, to == std::string::npos ? to : to - from));
                 from = to == std::string::npos ? dice.size() + 1 : to + 1;
             }
             return "roll: " + joined(parts);
@@ -388,7 +401,8 @@ class Log {
         if (const auto h = heads.find(head); h != heads.end())
             return who + " " + (you ? h->second.first : h->second.second) + " " + rest;
         if (head == "leave")
-            return who + " " + (you ? "leave" : "leaves") + " " + rest.substr(0, rest.find(' ')) + " at home";
+            return who + " " + (you ? "leave" : "leaves") + " " + rest.substr(0, rest.find(' ')) +
+                   " at home";
         if (head == "start") return who + ": " + s.action_to_string(a);
         if (head == "place") return who + " " + (you ? "take" : "takes") + " " + spot_label(rest);
         return who + ": " + name;  // pilots and plunder: the name says it all
@@ -397,11 +411,12 @@ class Log {
     void after(const GameState& s, const Json& snap, int completed) {
         const Json now = board_json(s);
         const Json& hm = get(now, "harbour_master");
-        if (get(snap, "phase").as_string() == "auction" && get(now, "phase").as_string() != "auction" &&
-            !hm.is_null()) {
+        if (get(snap, "phase").as_string() == "auction" &&
+            get(now, "phase").as_string() != "auction" && !hm.is_null()) {
             const Json& bid = get(get(snap, "auction"), "high_bid");
             const int master = static_cast<int>(hm.as_int());
-            std::string line = t_.label(master) + (master == t_.human ? " are" : " is") + " harbour master";
+            std::string line =
+                t_.label(master) + (master == t_.human ? " are" : " is") + " harbour master";
             if (bid.is_integer() && bid.as_int() != 0) line += " for " + py_repr(bid);
             lines_.push_back(line);
         }
@@ -431,20 +446,21 @@ class Log {
         const auto& paid = get(last, "income").items();
         for (std::size_t p = 0; p < paid.size(); ++p)
             if (paid[p].as_int() != 0)
-                income.push_back(t_.label(static_cast<int>(p)) + " +" + std::to_string(paid[p].as_int()));
+                income.push_back(t_.label(static_cast<int>(p)) + " +" +
+                                 std::to_string(paid[p].as_int()));
         lines_.push_back("paid: " + (income.empty() ? std::string("nobody") : joined(income)));
         const Json& insurer = get(last, "insurer");
         const Json& insurance = get(last, "insurance_paid");
         if (!insurer.is_null() && insurance.is_integer() && insurance.as_int() != 0)
-            lines_.push_back("insurance: " + t_.label(static_cast<int>(insurer.as_int())) + " pays " +
-                             std::to_string(insurance.as_int()));
+            lines_.push_back("insurance: " + t_.label(static_cast<int>(insurer.as_int())) +
+                             " pays " + std::to_string(insurance.as_int()));
         std::vector<std::string> rises;
         for (const GoodInfo& g : kGoods) {
             const Json& was = get(get(before, "prices"), g.name);
             const Json& is = get(get(now, "prices"), g.name);
             if (was.as_int() != is.as_int())
-                rises.push_back(std::string(g.name) + " " + std::to_string(was.as_int()) + "\u2192" +
-                                std::to_string(is.as_int()));
+                rises.push_back(std::string(g.name) + " " + std::to_string(was.as_int()) +
+                                "\u2192" + std::to_string(is.as_int()));
         }
         if (!rises.empty()) lines_.push_back("prices: " + joined(rises));
     }
@@ -476,8 +492,8 @@ void advance(Table& t, Log& log) {
 }
 
 std::vector<std::string> full_log(const Table& t) {
-    Table replay{GameState(t.state->num_players(), t.state->board().rules, t.state->seed()), t.human,
-                 t.names, t.rngs};
+    Table replay{GameState(t.state->num_players(), t.state->board().rules, t.state->seed()),
+                 t.human, t.names, t.rngs};
     Log log(replay);
     for (const int a : t.state->history()) log.play(a);
     return log.finish();
@@ -573,7 +589,8 @@ bool play_move(Table& t, const std::optional<std::string>& action, bool whole_lo
                               "'start 3-2-4', 'roll 3-5-1')",
                           "action");
         const std::string reason = s.illegal_reason(id);
-        if (!reason.empty()) return refuse(quoted + ": " + unnamed_reason(*action, reason), "action");
+        if (!reason.empty())
+            return refuse(quoted + ": " + unnamed_reason(*action, reason), "action");
         log.play(id);
     }
     advance(t, log);
@@ -597,8 +614,8 @@ std::string advice_action(Phase phase, const std::string& option) {
             if (option[i] < 'a' || option[i] > 'z') continue;
             std::size_t j = i;
             while (j < option.size() && option[j] >= 'a' && option[j] <= 'z') ++j;
-            if (j + 1 < option.size() && (option[j] == '+' || option[j] == '-') && option[j + 1] >= '0' &&
-                option[j + 1] <= '9') {
+            if (j + 1 < option.size() && (option[j] == '+' || option[j] == '-') &&
+                option[j + 1] >= '0' && option[j + 1] <= '9') {
                 moves.push_back(option.substr(i, j - i) + " " + option.substr(j, 2));
                 i = j + 1;
             } else {
@@ -624,7 +641,8 @@ std::string pesos(double x) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%+.2f", x);
     std::string out;
-    for (const char c : std::string(buf)) out += c == '-' ? std::string("\u2212") : std::string(1, c);
+    for (const char c : std::string(buf))
+        out += c == '-' ? std::string("\u2212") : std::string(1, c);
     return out;
 }
 
@@ -662,7 +680,8 @@ Json view_position(const GameState& view, int me) {
         Json bd = Json::object();
         bd.set("position", boat.position == kArrived ? Json("arrived") : Json(boat.position));
         Json crew = Json::array();
-        for (int k = 0; k < boat.crew_size; ++k) crew.push(seat(boat.crew[static_cast<std::size_t>(k)]));
+        for (int k = 0; k < boat.crew_size; ++k)
+            crew.push(seat(boat.crew[static_cast<std::size_t>(k)]));
         bd.set("crew", crew);
         boats.set(good_name(boat.good), bd);
         boat_goods.emplace_back(good_name(boat.good));
@@ -671,7 +690,8 @@ Json view_position(const GameState& view, int me) {
     Json spots = Json::object();
     for (int k = 0; k < kNumSpots; ++k)
         if (v->spots[static_cast<std::size_t>(k)] >= 0)
-            spots.set(kSpotNames[static_cast<std::size_t>(k)], seat(v->spots[static_cast<std::size_t>(k)]));
+            spots.set(kSpotNames[static_cast<std::size_t>(k)],
+                      seat(v->spots[static_cast<std::size_t>(k)]));
     out.set("spots", spots);
     out.set("objective", "wealth");
     Json shares = Json::object();
@@ -679,13 +699,15 @@ Json view_position(const GameState& view, int me) {
         const auto seen = known_shares(b, me, p, PrivateInfo::kSingle);
         Json held = Json::object();
         for (int g = 0; g < kNumGoods; ++g)
-            if (seen[static_cast<std::size_t>(g)]) held.set(good_name(g), seen[static_cast<std::size_t>(g)]);
+            if (seen[static_cast<std::size_t>(g)])
+                held.set(good_name(g), seen[static_cast<std::size_t>(g)]);
         if (!held.members().empty()) shares.set(seat(p), held);
     }
     out.set("shares", shares);
     Json prices = Json::object();
     for (int g = 0; g < kNumGoods; ++g)
-        if (v->price[static_cast<std::size_t>(g)]) prices.set(good_name(g), v->price[static_cast<std::size_t>(g)]);
+        if (v->price[static_cast<std::size_t>(g)])
+            prices.set(good_name(g), v->price[static_cast<std::size_t>(g)]);
     out.set("prices", prices);
     Json budget = Json::object();
     for (int o = 0; o < v->num_owners; ++o) {
@@ -741,7 +763,8 @@ bool advice_hint(const GameState& s, const Json& position, Json& out, Refused& r
     const bool placement = kind == "placement";
     const std::string against = placement ? "placing no more" : "'" + first + "'";
     Json words = Json::array();
-    words.push("Best: " + plain(best) + ", " + pesos(value) + " pesos in wealth against " + against + ".");
+    words.push("Best: " + plain(best) + ", " + pesos(value) + " pesos in wealth against " +
+               against + ".");
     words.push(std::string("Exact: every player after you answers with their own best ") +
                (placement ? "for the rest of this round." : "for the rest of the voyage."));
     out = Json::object();
@@ -757,7 +780,8 @@ bool advice_hint(const GameState& s, const Json& position, Json& out, Refused& r
 // re.sub(rf"\b{me}\b", "you", line).
 std::string you_for(const std::string& line, const std::string& me) {
     const auto word = [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '_';
     };
     std::string out;
     std::size_t i = 0;
@@ -774,14 +798,16 @@ std::string you_for(const std::string& line, const std::string& me) {
 }
 
 // play._analysis_hint: the rollout analysis of the decision from the player's view.
-bool analysis_hint(const Table& t, const GameState& view, int rollouts, Json& out, Refused& refuse) {
+bool analysis_hint(const Table& t, const GameState& view, int rollouts, Json& out,
+                   Refused& refuse) {
     const GameState& s = *t.state;
     const std::uint64_t seed =
         derive_seed(s.seed(), kPlayHintSalt + static_cast<std::uint64_t>(s.history().size()));
     std::optional<GameState> table;
     int viewer = -1;
     std::string error;
-    if (!read_game(observation_json(view, t.human), seed, table, viewer, error)) return refuse(error, "hint");
+    if (!read_game(observation_json(view, t.human), seed, table, viewer, error))
+        return refuse(error, "hint");
     AnalysisConfig c;
     c.horizon = Horizon::kVoyage;
     c.seed = seed;
@@ -808,8 +834,10 @@ bool analysis_hint(const Table& t, const GameState& view, int rollouts, Json& ou
         const OptionValue& v = a.values[k];
         w.options.push_back({o.name, v.mean, v.ci95, v.diff, v.diff_ci95});
         const std::string act = o.actions.empty() ? o.name : action_name(o.actions[0]);
-        auto held = std::find_if(first.begin(), first.end(), [&](const auto& f) { return f.first == act; });
-        if (held != first.end() && !(v.mean > values[static_cast<std::size_t>(held - first.begin())]))
+        auto held =
+            std::find_if(first.begin(), first.end(), [&](const auto& f) { return f.first == act; });
+        if (held != first.end() &&
+            !(v.mean > values[static_cast<std::size_t>(held - first.begin())]))
             continue;
         Json row = Json::object();
         row.set("action", act);
@@ -827,12 +855,14 @@ bool analysis_hint(const Table& t, const GameState& view, int rollouts, Json& ou
     }
     std::vector<std::size_t> order(first.size());
     for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return -values[x] < -values[y]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return -values[x] < -values[y]; });
     Json options = Json::array();
     for (const std::size_t k : order) options.push(first[k].second);
     const DecisionOption& best = a.options[static_cast<std::size_t>(a.best)];
     const std::string how =
-        a.exact ? std::string("exact") : std::to_string(a.rollouts) + " rollouts, \u00b1 is a 95% interval";
+        a.exact ? std::string("exact")
+                : std::to_string(a.rollouts) + " rollouts, \u00b1 is a 95% interval";
     Json words = Json::array();
     for (const std::string& line : plain_words(w)) words.push(you_for(line, seat(t.human)));
     words.push("Values: your expected wealth gain by the end of this voyage (" + how +
@@ -884,14 +914,16 @@ Answer route_play(const Json& data) {
     }
     const Json& action = get(data, "action");
     if (!action.is_null() && !action.is_string()) {
-        refuse("an action's name such as 'bid 7' or 'place silk', got " + py_repr(action), "action");
+        refuse("an action's name such as 'bid 7' or 'place silk', got " + py_repr(action),
+               "action");
         return refused();
     }
     const Json* hint_given = data.find("hint");
     const Json* log_given = data.find("log");
     const Json hint = hint_given ? *hint_given : Json(false);
     const Json whole_log = log_given ? *log_given : Json(false);
-    for (const auto& [key, flag] : {std::pair<const char*, const Json*>{"hint", &hint}, {"log", &whole_log}})
+    for (const auto& [key, flag] :
+         {std::pair<const char*, const Json*>{"hint", &hint}, {"log", &whole_log}})
         if (!flag->is_bool()) {
             refuse("true or false, got " + py_repr(*flag), key);
             return refused();

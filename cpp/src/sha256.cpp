@@ -31,9 +31,10 @@ void compress(std::array<std::uint32_t, 8>& h, const std::uint8_t* block) {
     }
     std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
     for (int t = 0; t < 64; ++t) {
-        const std::uint32_t t1 = k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) +
-                                 kRound[t] + w[t];
-        const std::uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        const std::uint32_t t1 =
+            k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kRound[t] + w[t];
+        const std::uint32_t t2 =
+            (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
         k = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
     }
     h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += k;
@@ -56,11 +57,13 @@ std::array<std::uint8_t, 32> sha256(std::string_view bytes) {
     const std::size_t blocks = rest + 9 <= 64 ? 1 : 2;
     const std::uint64_t bits = static_cast<std::uint64_t>(n) * 8;
     for (int i = 0; i < 8; ++i)
-        tail[blocks * 64 - 1 - static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(bits >> (8 * i));
+        tail[blocks * 64 - 1 - static_cast<std::size_t>(i)] =
+            static_cast<std::uint8_t>(bits >> (8 * i));
     for (std::size_t b = 0; b < blocks; ++b) compress(h, tail.data() + 64 * b);
     std::array<std::uint8_t, 32> out{};
     for (int i = 0; i < 8; ++i)
-        for (int j = 0; j < 4; ++j) out[4 * i + j] = static_cast<std::uint8_t>(h[i] >> (24 - 8 * j));
+        for (int j = 0; j < 4; ++j)
+            out[4 * i + j] = static_cast<std::uint8_t>(h[i] >> (24 - 8 * j));
     return out;
 }
 

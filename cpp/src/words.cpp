@@ -23,7 +23,8 @@ std::string value_text(double mean, double ci, const std::string& horizon) {
 }
 
 std::string capitalised(std::string word) {
-    if (!word.empty() && word[0] >= 'a' && word[0] <= 'z') word[0] = static_cast<char>(word[0] - 32);
+    if (!word.empty() && word[0] >= 'a' && word[0] <= 'z')
+        word[0] = static_cast<char>(word[0] - 32);
     return word;
 }
 
@@ -98,8 +99,9 @@ std::vector<std::string> harbour_words(const AnalysisWords& a) {
         keep(by_home, home, &o);
     }
     const auto by_mean = [](Table table) {
-        std::stable_sort(table.begin(), table.end(),
-                         [](const auto& x, const auto& y) { return -x.second->mean < -y.second->mean; });
+        std::stable_sort(table.begin(), table.end(), [](const auto& x, const auto& y) {
+            return -x.second->mean < -y.second->mean;
+        });
         return table;
     };
     if (by_share.size() > 1) {
@@ -124,16 +126,11 @@ std::vector<std::pair<std::string, std::string>> spot_labels() {
     std::vector<std::pair<std::string, std::string>> out;
     for (const GoodInfo& g : kGoods) out.emplace_back(g.name, capitalised(g.name) + " seat");
     static const std::map<std::string, std::string> kLabels{
-        {"port_a", "Port A"},
-        {"port_b", "Port B"},
-        {"port_c", "Port C"},
-        {"shipyard_a", "Shipyard A"},
-        {"shipyard_b", "Shipyard B"},
-        {"shipyard_c", "Shipyard C"},
-        {"pirate_1", "Pirate captain"},
-        {"pirate_2", "Pirate 2"},
-        {"pilot_small", "Small pilot"},
-        {"pilot_large", "Large pilot"},
+        {"port_a", "Port A"},           {"port_b", "Port B"},
+        {"port_c", "Port C"},           {"shipyard_a", "Shipyard A"},
+        {"shipyard_b", "Shipyard B"},   {"shipyard_c", "Shipyard C"},
+        {"pirate_1", "Pirate captain"}, {"pirate_2", "Pirate 2"},
+        {"pilot_small", "Small pilot"}, {"pilot_large", "Large pilot"},
         {"insurance", "Insurance"},
     };
     for (const char* spot : kSpotNames) {
@@ -153,7 +150,8 @@ std::string spot_label(std::string_view spot) {
 std::vector<std::string> plain_words(const AnalysisWords& a) {
     if (a.options.empty()) return {};
     const WordsOption& best = a.options[a.best];
-    const std::string line = "Best: " + best.name + " (" + value_text(best.mean, best.ci95, a.horizon) + ").";
+    const std::string line =
+        "Best: " + best.name + " (" + value_text(best.mean, best.ci95, a.horizon) + ").";
     if (a.kind == "auction") {
         std::vector<std::string> words = auction_words(a);
         words.push_back(line);

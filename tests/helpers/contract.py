@@ -452,7 +452,17 @@ def rechecked(game: object) -> object:
 
 
 ACTION_TEXTS = ("pass", "bid 1", "bid 7", "bid 60", " bid  3 ", "place silk", "place port_b", "decline")
-ACTION_TEXTS += ("buy nothing", "mortgage", "repay", "roll 3-5-1", "deal silk", "Pass", "bid", "", "\u3000pass")
+ACTION_TEXTS += (
+    "buy nothing",
+    "mortgage",
+    "repay",
+    "roll 3-5-1",
+    "deal silk",
+    "Pass",
+    "bid",
+    "",
+    "\u3000pass",
+)
 
 
 @st.composite
@@ -506,8 +516,12 @@ def play_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
             play[key] = draw(
                 st.one_of(
                     values,
-                    st.lists(st.one_of(st.none(), st.sampled_from(("0" * 16, "-1", "1" * 17, "x"))), max_size=5),
-                    st.lists(st.sampled_from((*FAST_BOTS, "expert", "cmd:./bot", "greedyy", "x:y")), max_size=5),
+                    st.lists(
+                        st.one_of(st.none(), st.sampled_from(("0" * 16, "-1", "1" * 17, "x"))), max_size=5
+                    ),
+                    st.lists(
+                        st.sampled_from((*FAST_BOTS, "expert", "cmd:./bot", "greedyy", "x:y")), max_size=5
+                    ),
                 )
             )
         else:
@@ -628,5 +642,9 @@ def play_game_edges() -> list[tuple[str, bytes]]:
     ]
     while not out["terminal"]:
         out = sp.play_move(table, moves.choice(out["legal_actions"]), False, None)
-    bodies += [{"game": out["game"], "action": "pass"}, {"game": out["game"], "hint": True}, {"game": out["game"]}]
+    bodies += [
+        {"game": out["game"], "action": "pass"},
+        {"game": out["game"], "hint": True},
+        {"game": out["game"]},
+    ]
     return [("/v1/play", encode(b, False)) for b in bodies]

@@ -50,8 +50,8 @@ std::optional<StateEvaluation> evaluate_state(const Json& state, std::optional<b
                                               int threads);
 
 // The POST routes call serves, in the server's spelling.
-inline constexpr const char* kRoutes[] = {"/v1/validate", "/v1/evaluate", "/v1/advise",
-                                          "/v1/value", "/v1/play"};
+inline constexpr const char* kRoutes[] = {"/v1/validate", "/v1/evaluate", "/v1/advise", "/v1/value",
+                                          "/v1/play"};
 
 // Bounds on what a request may ask, the server's as call's (common/limits.py and
 // server/openapi.py read them from here).
@@ -67,7 +67,7 @@ inline constexpr int kPlayVersion = 1;  // the "play" section of a saved game
 inline constexpr const char* kPlayKeys[] = {"new", "game", "action", "hint", "log", "rollouts"};
 inline constexpr const char* kPlayNewKeys[] = {"players", "seed", "human", "bots", "rules"};
 inline constexpr const char* kPlayRecordKeys[] = {"version", "game", "players", "seed", "rules",
-                                                  "history", "rng", "play", "check"};
+                                                  "history", "rng",  "play",    "check"};
 inline constexpr const char* kPlayDefaultBot = "expert";  // every other seat unless named
 // A hint's analysis: seconds of rollouts (the server's default), or with "rollouts" in the
 // request a fixed number per option, at most this many (deterministic: the same everywhere).

@@ -26,8 +26,8 @@ struct AnalysisWords {
     std::string kind;     // decision_kind
     std::string horizon;  // "voyage" or "game"
     std::vector<WordsOption> options;
-    std::size_t best = 0;        // index into options
-    std::optional<int> worth;    // auction: the office's worth (0: nothing)
+    std::size_t best = 0;      // index into options
+    std::optional<int> worth;  // auction: the office's worth (0: nothing)
     int screened_out = 0;
 };
 

@@ -584,7 +584,9 @@ def hint(table: Table, time_limit: float = HINT_SECONDS, rollouts: Optional[int]
     return _analysis_hint(table, view, time_limit, rollouts)
 
 
-def _analysis_hint(table: Table, view: PlayerView, time_limit: float, rollouts: Optional[int]) -> dict[str, Any]:
+def _analysis_hint(
+    table: Table, view: PlayerView, time_limit: float, rollouts: Optional[int]
+) -> dict[str, Any]:
     """The rollout analysis of the decision (manila.analysis.analysis) from the player's view: the
     others' face-down shares are dealt anew in every rollout."""
     state = table.state

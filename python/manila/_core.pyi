@@ -459,6 +459,7 @@ class VectorEnv(metaclass=_Pybind11Type):
 HORIZONS: tuple[str, ...]
 POLICIES: tuple[str, ...]
 DEFAULT_POLICY: str
+HARBOUR_SCREEN: int
 SHARE_PREMIUM: tuple[tuple[float, ...], ...]
 VALUE_SOURCES: tuple[str, ...]
 
@@ -624,5 +625,9 @@ MAX_ROLLOUTS: int
 VALUE_MAX_ROLLOUTS: int
 VALUE_ROLLOUTS: int
 VALUE_KEYS: tuple[str, ...]
+TIME_LIMIT: float
+ANALYSIS_MAX_ROLLOUTS: int
+ANALYSIS_TIME_SHARE: float
+ANALYSIS_KEYS: tuple[str, ...]
 
 def call(route: str, body: str) -> tuple[int, str]: ...  # body: bytes are taken too

@@ -251,6 +251,7 @@ def test_an_error_in_progress_is_raised(auction: State) -> None:
         ({"rollouts": 0}, "rollouts"),
         ({"seed": -1}, "seed"),
         ({"time_limit": float("nan")}, "time_limit"),
+        ({"time_limit": 10**400}, "time_limit"),  # an int past a float's range: no float() of it
         ({"target": 0}, "target"),
         ({"screen": -2}, "screen"),
         ({"exact": "yes"}, "exact"),

@@ -48,7 +48,10 @@ def agree(conn: http.client.HTTPConnection, route: str, body: bytes) -> int:
 def test_both_answer_alike(server, form):
     statuses = set()
 
-    @settings(max_examples=FEWER_EXAMPLES.get(form, EXAMPLES), suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(
+        max_examples=FEWER_EXAMPLES.get(form, EXAMPLES),
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
     @given(REQUESTS[form])
     def check(requests):
         for route, body in requests:

@@ -125,10 +125,10 @@ Answer route_analyse(const Json& body) {
             400, {{"", "state: chance moves next (a deal or a roll), not a player", ""}});
 
     AnalysisConfig c;
-    c.horizon = horizon.as_string() == horizon_name(Horizon::kGame) ? Horizon::kGame
-                                                                     : Horizon::kVoyage;
+    c.horizon =
+        horizon.as_string() == horizon_name(Horizon::kGame) ? Horizon::kGame : Horizon::kVoyage;
     c.value = value.as_string() == value_source_name(ValueSource::kRollout) ? ValueSource::kRollout
-                                                                           : ValueSource::kLearned;
+                                                                            : ValueSource::kLearned;
     c.policy = bot_kind_of(policy.as_string());
     c.seed = seed_value;
     c.rollouts = rollouts.is_null() ? 0 : static_cast<int>(rollouts.as_int());

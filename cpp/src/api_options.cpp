@@ -24,8 +24,9 @@ std::string bound_text(double bound) {
 bool heavy_body(const Json& body, const std::vector<std::string>& keys, const char* required,
                 const char* what, Answer& refused) {
     if (!body.is_object()) {
-        refused = error_answer(400, {{"", std::string("the body must be a JSON object with a ") +
-                                              required + ", not " + json_type(body),
+        refused = error_answer(400, {{"",
+                                      std::string("the body must be a JSON object with a ") +
+                                          required + ", not " + json_type(body),
                                       ""}});
         return false;
     }
@@ -45,8 +46,8 @@ bool at_most(const Json& body, const char* key, std::int64_t cap, const char* un
              Answer& refused) {
     const Json* n = body.find(key);
     if (!n || !n->is_integer() || n->negative() || n->int_in(0, cap)) return true;
-    refused = error_answer(
-        400, {{key, "at most " + std::to_string(cap) + unit + " on this server", ""}});
+    refused =
+        error_answer(400, {{key, "at most " + std::to_string(cap) + unit + " on this server", ""}});
     return false;
 }
 

@@ -9,7 +9,6 @@ import json
 import random
 import re
 import string
-
 from typing import Callable
 
 from hypothesis import strategies as st
@@ -354,7 +353,9 @@ def game_at_decision(draw: st.DrawFn) -> State:
     to its end, or further than a game goes, when it never comes)."""
     kind = draw(st.sampled_from(DECISIONS))
     rules = draw(st.sampled_from((None, {"pirate_variant": True}, {"thirteen_after_last_roll": "shipyard"})))
-    state = Game(draw(st.sampled_from((3, 4, 5))), seed=draw(st.integers(0, 2**64 - 1)), rules=rules).new_initial_state()
+    state = Game(
+        draw(st.sampled_from((3, 4, 5))), seed=draw(st.integers(0, 2**64 - 1)), rules=rules
+    ).new_initial_state()
     moves = random.Random(draw(st.integers(0, 2**32)))
     skip = draw(st.sampled_from((0, 1, 2, 4, 8, 12)))
     for _ in range(draw(st.sampled_from((3000, 3000, 3000, 40)))):
@@ -386,7 +387,9 @@ def analysis_bodies(draw: st.DrawFn) -> dict:
     if form == 2:
         table = json.dumps(table)
     body: dict = {"table": table}
-    policy = draw(st.sampled_from(("greedy", "greedy", "greedy-wealth", "greedy-wealth", "greedy-wealth", "solver")))
+    policy = draw(
+        st.sampled_from(("greedy", "greedy", "greedy-wealth", "greedy-wealth", "greedy-wealth", "solver"))
+    )
     assert policy in POLICIES
     slow = policy == "solver"
     if slow or draw(st.booleans()):
@@ -553,4 +556,3 @@ EDGES = [
     _analyse_body(_PILOT.to_json(), rollouts=3, horizon="game", value="rollout", policy="greedy"),
     *(_analyse_body(_PILOT.to_json(), rollouts=2, time_limit=t) for t in (10**400, -(10**400), True, 0)),
 ]
-

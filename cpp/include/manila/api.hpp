@@ -32,8 +32,8 @@ Answer call(std::string_view route, std::string_view body);
 Answer answer_for_exception(const std::type_info& type, const char* what);
 
 // The POST routes call serves, in the server's spelling.
-inline constexpr const char* kRoutes[] = {"/v1/validate", "/v1/evaluate", "/v1/advise",
-                                          "/v1/value", "/v1/analyse"};
+inline constexpr const char* kRoutes[] = {"/v1/validate", "/v1/evaluate", "/v1/advise", "/v1/value",
+                                          "/v1/analyse"};
 
 // Bounds on what a request may ask, the server's as call's (common/limits.py and
 // server/openapi.py read them from here).
@@ -52,8 +52,8 @@ inline constexpr int kAnalysisMaxRollouts = 2000;
 inline constexpr double kAnalysisTimeShare = 0.8;
 // The keys of a POST /v1/analyse body: the table, then manila.analyse's options a request
 // may set (the others are the server's: max_rollouts, threads).
-inline constexpr const char* kAnalysisKeys[] = {"table", "horizon",  "value",      "policy",
-                                                "rollouts", "seed", "time_limit", "exact",
+inline constexpr const char* kAnalysisKeys[] = {"table",    "horizon", "value",      "policy",
+                                                "rollouts", "seed",    "time_limit", "exact",
                                                 "max_bids", "screen"};
 
 }  // namespace manila

@@ -23,8 +23,8 @@ Json option(const Json& body, const char* key, Json fallback) {
 }
 
 // _analysis_input: a number given is capped at the share of the request's limit (min(given,
-// cap), Python's comparison of an int of any size with a float); anything else stays, for
-// analyse() to refuse.
+// cap), Python's comparison of an int of any size with a float), 0 (no time limit) too;
+// anything else stays, for analyse() to refuse.
 Json capped_time_limit(const Json& body) {
     const double cap = kAnalysisTimeShare * kTimeLimit;
     const Json* given = body.find("time_limit");
@@ -32,10 +32,10 @@ Json capped_time_limit(const Json& body) {
     bool above = false;
     switch (given->kind()) {
         case Json::Kind::kFloat:
-            above = given->as_double() > cap;
+            above = given->as_double() > cap || given->as_double() == 0;
             break;
         case Json::Kind::kInt:
-            above = static_cast<double>(given->as_int()) > cap;
+            above = static_cast<double>(given->as_int()) > cap || given->as_int() == 0;
             break;
         case Json::Kind::kBigInt:
             above = !given->negative();

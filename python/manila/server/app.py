@@ -250,8 +250,9 @@ def _analysis_input(data: Any, time_limit: float) -> dict[str, Any]:
     cap = _core.ANALYSIS_TIME_SHARE * time_limit  # it stops by itself before the request does
     limit = kwargs.get("time_limit", cap)
     if isinstance(limit, (int, float)) and not isinstance(limit, bool):
-        # Compared as given: float() of an int past a float's range would raise (a 500).
-        kwargs["time_limit"] = min(limit, cap)
+        # Compared as given: float() of an int past a float's range would raise (a 500). 0
+        # is analyse's "no time limit", which the cap is for too.
+        kwargs["time_limit"] = cap if limit == 0 else min(limit, cap)
     kwargs["max_rollouts"] = _openapi.ANALYSIS_MAX_ROLLOUTS
     kwargs["threads"] = 1
     return kwargs

@@ -19,7 +19,15 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from helpers.contract import EDGES, PLAY_EDGES, PLAY_REQUESTS, REQUESTS, play_game_edges, served
+from helpers.contract import (
+    EDGES,
+    FEWER_EXAMPLES,
+    PLAY_EDGES,
+    PLAY_REQUESTS,
+    REQUESTS,
+    play_game_edges,
+    served,
+)
 from helpers.serving import serving
 from manila.server.names import page_data
 from manila.server.site import write_site
@@ -59,7 +67,7 @@ def contract_cases() -> list[dict]:
     for form in sorted(forms):
 
         @settings(
-            max_examples=PLAY_EXAMPLES.get(form, EXAMPLES),
+            max_examples=PLAY_EXAMPLES.get(form, min(EXAMPLES, FEWER_EXAMPLES.get(form, EXAMPLES))),
             derandomize=True,
             database=None,
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

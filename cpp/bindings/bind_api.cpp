@@ -84,4 +84,10 @@ void register_api(py::module_& m) {
         py::arg("best"), py::arg("worth"), py::arg("screened_out"),
         "An analysis in plain words: options as (name, mean, ci95, diff, diff_ci95), best "
         "their index (manila.analysis.Analysis.plain_words).");
+    m.attr("TIME_LIMIT") = kTimeLimit;
+    m.attr("ANALYSIS_MAX_ROLLOUTS") = kAnalysisMaxRollouts;
+    m.attr("ANALYSIS_TIME_SHARE") = kAnalysisTimeShare;
+    py::list analysis_keys;
+    for (const char* k : kAnalysisKeys) analysis_keys.append(k);
+    m.attr("ANALYSIS_KEYS") = py::tuple(analysis_keys);
 }

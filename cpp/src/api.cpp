@@ -141,6 +141,8 @@ Answer route(std::string_view path, std::string_view bytes) {
         handler = route_advise;
     else if (path == "/v1/value")
         handler = route_value;
+    else if (path == "/v1/analyse")
+        handler = route_analyse;
     else if (path == "/v1/play")
         handler = route_play;
     if (!handler) {

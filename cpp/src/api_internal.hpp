@@ -176,6 +176,24 @@ std::optional<std::uint64_t> hex_state(const Json& given, bool& hex);
 std::string py_split_joined(const std::string& text);
 // The engine's reason without the action's name it starts with (engine.unnamed_reason).
 std::string unnamed_reason(const std::string& action, const std::string& reason);
+// ------------------------------------------------------------------ a heavy route's options
+
+// app._heavy_body: true for an object of known `keys` that has `required` (`what` says what
+// it is), else false with the 400 that refuses it.
+bool heavy_body(const Json& body, const std::vector<std::string>& keys, const char* required,
+                const char* what, Answer& refused);
+// app._at_most: a whole number at `key` above `cap` is refused ("at most {cap}{unit} on this
+// server").
+bool at_most(const Json& body, const char* key, std::int64_t cap, const char* unit,
+             Answer& refused);
+// common/limits.check_number: a whole number from low to high (as text: 2**64-1 too), or
+// any finite number from low to high; false with the ValueError's text.
+bool check_whole(const Json& v, const char* name, std::int64_t low, const std::string& high,
+                 std::string& error);
+bool check_real(const Json& v, const char* name, double low, double high, std::string& error);
+// analysis.check_choice: one of the choices, or false with the ValueError's text.
+bool check_choice(const Json& v, const char* name, const std::vector<std::string>& choices,
+                  std::string& error);
 
 // ------------------------------------------------------------------ routes
 
@@ -185,6 +203,7 @@ Answer route_evaluate(const Json& body);
 Answer route_advise(const Json& body);
 Answer route_value(const Json& body);
 Answer route_play(const Json& body);
+Answer route_analyse(const Json& body);
 
 // An answer of status 200 with this body.
 Answer ok(const Json& body);

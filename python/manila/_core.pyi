@@ -644,6 +644,10 @@ MAX_ROLLOUTS: int
 VALUE_MAX_ROLLOUTS: int
 VALUE_ROLLOUTS: int
 VALUE_KEYS: tuple[str, ...]
+TIME_LIMIT: float
+ANALYSIS_MAX_ROLLOUTS: int
+ANALYSIS_TIME_SHARE: float
+ANALYSIS_KEYS: tuple[str, ...]
 
 def call(route: str, body: str) -> tuple[int, str]: ...  # body: bytes are taken too
 

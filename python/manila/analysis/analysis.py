@@ -181,7 +181,7 @@ def check_number(value: Any, name: str, low: float, integer: bool = False) -> No
 
 def analyse(
     table_or_state: Union[State, PlayerView, TableLike],
-    horizon: str = "voyage",
+    horizon: str = HORIZONS[0],
     policy: str = DEFAULT_POLICY,
     rollouts: Optional[int] = None,
     seed: int = 0,

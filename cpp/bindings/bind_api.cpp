@@ -52,6 +52,8 @@ void register_api(py::module_& m) {
     m.attr("PLAY_RECORD_KEYS") = strings(kPlayRecordKeys);
     m.attr("PLAY_DEFAULT_BOT") = kPlayDefaultBot;
     m.attr("PLAY_HINT_SECONDS") = kPlayHintSeconds;
+    m.attr("PLAY_HINT_TIME_SHARE") = kPlayHintTimeShare;
+    m.attr("PLAY_BOTS_TIME_SHARE") = kPlayBotsTimeShare;
     m.attr("PLAY_HINT_MAX_ROLLOUTS") = kPlayHintMaxRollouts;
     m.attr("PLAY_HINT_SALT") = kPlayHintSalt;
     m.attr("PLAY_CHECK_DIGITS") = kPlayCheckDigits;

@@ -812,7 +812,8 @@ bool analysis_hint(const Table& t, const GameState& view, int rollouts, Json& ou
     c.horizon = Horizon::kVoyage;
     c.seed = seed;
     c.rollouts = rollouts;
-    c.time_limit = rollouts ? 0.0 : kPlayHintSeconds;
+    // As the server with its default time limit bounds it (app.route_play).
+    c.time_limit = rollouts ? 0.0 : std::min(kPlayHintSeconds, kPlayHintTimeShare * kTimeLimit);
     c.threads = 1;
     c.exact_answers = viewer == table->current_player();
     c.sample_hidden = true;

@@ -72,6 +72,10 @@ inline constexpr const char* kPlayDefaultBot = "expert";  // every other seat un
 // A hint's analysis: seconds of rollouts (the server's default), or with "rollouts" in the
 // request a fixed number per option, at most this many (deterministic: the same everywhere).
 inline constexpr double kPlayHintSeconds = 4.0;
+// ... within this share of the time left for the request (the bots' turn: within half of
+// it, then the answer is "pending"; call has no clock of the request's: see kTimeLimit).
+inline constexpr double kPlayHintTimeShare = 0.6;
+inline constexpr double kPlayBotsTimeShare = 0.5;
 inline constexpr int kPlayHintMaxRollouts = 2000;
 // The hint's analysis draws from derive_seed(game seed, kPlayHintSalt + move number).
 inline constexpr std::uint64_t kPlayHintSalt = 1000000;

@@ -822,8 +822,9 @@ class Handler(BaseHTTPRequestHandler):
         def work() -> tuple[Callable[..., Any], tuple[Any, ...]]:
             budget = max(0.0, self._deadline - time.monotonic())
             if want_hint:
-                return play_hint, (table, min(self.server.hint_time, 0.6 * budget), request.rollouts)
-            return play_move, (table, action, whole, time.monotonic() + 0.5 * budget)
+                hint_time = min(self.server.hint_time, _core.PLAY_HINT_TIME_SHARE * budget)
+                return play_hint, (table, hint_time, request.rollouts)
+            return play_move, (table, action, whole, time.monotonic() + _core.PLAY_BOTS_TIME_SHARE * budget)
 
         late = (
             f"{'the hint' if want_hint else 'the bots'} took longer than the time limit of "

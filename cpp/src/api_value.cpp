@@ -14,6 +14,8 @@ namespace {
 
 const std::vector<std::string> kKeys(std::begin(kValueKeys), std::end(kValueKeys));
 
+}  // namespace
+
 // common/limits.check_number for a whole number from low to high (as text: 2**64-1 too).
 bool check_whole(const Json& v, const char* name, std::int64_t low, const std::string& high,
                  std::string& error) {
@@ -31,8 +33,6 @@ bool check_whole(const Json& v, const char* name, std::int64_t low, const std::s
             ", got " + py_repr(v);
     return false;
 }
-
-}  // namespace
 
 Answer route_value(const Json& body) {
     // app._heavy_body and _value_input.

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <exception>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <typeinfo>
@@ -23,8 +24,11 @@ struct Answer {
     std::string body;  // JSON text, as Python's json.dumps writes it
 };
 
-// Cancelled (cancel.hpp) passes through: a caller that set a token wants no answer.
-Answer call(std::string_view route, std::string_view body);
+// Long work (POST /v1/review) calls `progress` with the items done and their total after
+// each item; returning false stops it, and the answer is then a 503 (kStopped). Cancelled
+// (cancel.hpp) passes through: a caller that set a token wants no answer.
+using Progress = std::function<bool(int done, int total)>;
+Answer call(std::string_view route, std::string_view body, const Progress& progress = {});
 
 // The answer the server gives when the engine throws: a ValueError's 400 naming no field
 // for std::invalid_argument (and the other exceptions pybind11 makes ValueErrors of),
@@ -33,7 +37,7 @@ Answer answer_for_exception(const std::type_info& type, const char* what);
 
 // The POST routes call serves, in the server's spelling.
 inline constexpr const char* kRoutes[] = {"/v1/validate", "/v1/evaluate", "/v1/advise",
-                                          "/v1/value"};
+                                          "/v1/value", "/v1/review"};
 
 // Bounds on what a request may ask, the server's as call's (common/limits.py and
 // server/openapi.py read them from here).
@@ -42,5 +46,14 @@ inline constexpr int kValueMaxRollouts = 1000;  // for one POST /v1/value
 inline constexpr int kValueRollouts = 200;      // a value's play-outs when none are asked
 // The keys of a POST /v1/value body.
 inline constexpr const char* kValueKeys[] = {"table", "policy", "rollouts", "seed"};
+
+// POST /v1/review: the keys of its body, the most rollouts per option and per chance event
+// a request may ask, and the budget a request gets when it says nothing of "quick".
+inline constexpr const char* kReviewKeys[] = {"record", "horizon", "value",         "policy", "seed",
+                                              "quick",  "rollouts", "luck_rollouts", "exact"};
+inline constexpr int kReviewMaxRollouts = 64;
+inline constexpr bool kReviewQuick = true;
+// What call answers (503) when `progress` stopped the work.
+inline constexpr const char* kStopped = "stopped before the end (the caller cancelled it)";
 
 }  // namespace manila

@@ -15,17 +15,26 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import sys
 import unicodedata
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from helpers.contract import EDGES, REQUESTS, served
+from helpers.contract import EDGES, REQUESTS, REVIEW_GAMES, review_record, served
 from helpers.serving import serving
 from manila import _core
 
 EXAMPLES = 1000  # per form (a notation goes to all three routes): 15 to 25 s each
+# Fewer of the forms whose valid bodies take long work (a review: a second or so each).
+FEW = {"reviews": 12}
+# A review's time: the one field of an answer the two need not share.
+SECONDS = re.compile(r'"seconds": [-+.e0-9]+(?=, "complete": (?:true|false)\}$)')
+
+
+def untimed(answer: tuple[int, str]) -> tuple[int, str]:
+    return answer[0], SECONDS.sub('"seconds": 0', answer[1])
 
 
 @pytest.fixture(scope="module")
@@ -38,8 +47,8 @@ def server():
 
 def agree(conn: http.client.HTTPConnection, route: str, body: bytes) -> int:
     """Sends the body to both; they must answer alike. Returns the status."""
-    answer = served(conn, route, body)
-    assert _core.call(route, body) == answer, (route, body)
+    answer = untimed(served(conn, route, body))
+    assert untimed(_core.call(route, body)) == answer, (route, body)
     return answer[0]
 
 
@@ -47,7 +56,11 @@ def agree(conn: http.client.HTTPConnection, route: str, body: bytes) -> int:
 def test_both_answer_alike(server, form):
     statuses = set()
 
-    @settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(
+        max_examples=FEW.get(form, EXAMPLES),
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
     @given(REQUESTS[form])
     def check(requests):
         for route, body in requests:
@@ -56,7 +69,7 @@ def test_both_answer_alike(server, form):
     check()
     # Each form reaches the engine and its refusals (a valid state: the engine only; garbled
     # text: the refusals, and now and then a 200 that survived the garbling).
-    expected = {"states": {200}, "json_text": {400}}.get(form, {200, 400})
+    expected = {"states": {200}, "json_text": {400}, "reviews": {400}}.get(form, {200, 400})
     assert expected <= statuses <= {200, 400}, statuses
 
 
@@ -94,3 +107,30 @@ def unprintable_ranges() -> list[tuple[int, int]]:
 @pytest.mark.parametrize("route, body", EDGES)
 def test_edges(server, route, body):
     agree(server, route, body)
+
+
+@pytest.mark.parametrize(
+    "game, options",
+    [(0, {"horizon": "voyage", "luck_rollouts": 2, "seed": 3}), (3, {"policy": "greedy", "quick": False})],
+)
+def test_reviews_of_finished_games(server, game, options):
+    """Whole reviews (a 3-player game at horizon voyage, a 5-player one at game): every
+    decision's class and table, every event's luck, the summaries and their words."""
+    body = json.dumps({"record": json.loads(review_record(game)), "rollouts": 2, **options}).encode()
+    assert agree(server, "/v1/review", body) == 200
+    review = json.loads(_core.call("/v1/review", body)[1])
+    assert len(review["players"]) == REVIEW_GAMES[game][0] and review["complete"]
+    assert {d["class"] for d in review["decisions"]} >= {"fine", "blunder"}
+
+
+def test_review_reports_progress_and_stops():
+    body = json.dumps({"record": json.loads(review_record(0)), "rollouts": 2, "luck_rollouts": 1})
+    seen: list[tuple[int, int]] = []
+
+    def progress(done: int, total: int) -> bool:
+        seen.append((done, total))
+        return done < 5
+
+    status, text = _core.call("/v1/review", body, progress=progress)
+    assert status == 503 and json.loads(text) == {"errors": [{"path": "", "message": _core.STOPPED}]}
+    assert seen == [(k, seen[0][1]) for k in range(1, 6)] and seen[0][1] > 50

@@ -4,6 +4,7 @@ readers share, valid and broken, and the Python server's answers to them."""
 
 from __future__ import annotations
 
+import functools
 import http.client
 import json
 import random
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 from helpers.states import GOODS, PLAYERS, SPOTS, states, wealth_states
 from manila.analysis.analysis import POLICIES
 from manila.game import Game, State
-from manila.server.openapi import VALUE_MAX_ROLLOUTS
+from manila.server.openapi import REVIEW_KEYS, REVIEW_MAX_ROLLOUTS, VALUE_MAX_ROLLOUTS
 from manila.voyage.state import VoyageState
 
 ROUTES = ("/v1/validate", "/v1/evaluate", "/v1/advise")  # the voyage routes
@@ -326,8 +327,73 @@ def value_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
     return [("/v1/value", encode(body, False))]
 
 
+# The short finished games the reviews take: (players, bots, seed) of simulate, each game
+# over in 4 or 5 voyages (about 110 to 130 actions).
+REVIEW_GAMES = ((3, "random", 8), (4, "random", 8), (3, "greedy", 1), (5, "random", 2))
+
+
+@functools.lru_cache(maxsize=None)
+def review_record(k: int) -> str:
+    from manila.arena.simulate import simulate
+
+    players, bots, seed = REVIEW_GAMES[k]
+    out: list[dict] = []
+    simulate(players=players, games=1, bots=bots, seed=seed, record=out.append)
+    return json.dumps(out[0])
+
+
+@st.composite
+def review_bodies(draw: st.DrawFn) -> dict:
+    """A review's body: a short finished game (its record, the record as JSON text, or a
+    State.serialize()) with few rollouts and the options drawn."""
+    record = json.loads(review_record(draw(st.integers(0, len(REVIEW_GAMES) - 1))))
+    form = draw(st.integers(0, 2))
+    if form == 1:  # State.serialize(): no "voyages", "bots" or "actions"
+        record = {k: v for k, v in record.items() if k in ("game", "version", "players", "seed", "rules", "history")}
+    body: dict = {"record": json.dumps(record) if form == 2 else record}
+    body["rollouts"] = 2
+    body["luck_rollouts"] = draw(st.integers(0, 2))
+    for key, choices in (
+        ("horizon", ("game", "voyage")),
+        ("policy", ("greedy", "greedy-wealth")),
+        ("value", ("learned", "rollout")),
+        ("quick", (True, False)),
+        ("exact", (True, False)),
+        ("seed", (0, 7, 2**64 - 1)),
+    ):
+        if draw(st.integers(0, 2)) == 0:
+            body[key] = draw(st.sampled_from(choices))
+    return body
+
+
+@st.composite
+def review_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
+    """Reviews of short finished games, as given and broken: the record's fields and
+    history (cut short, illegal actions), the body's keys and options (types, bounds)."""
+    kind = draw(st.integers(0, 3))
+    if kind == 0:
+        body = draw(review_bodies())
+    elif kind == 1:
+        body = draw(broken(review_bodies()))
+    else:  # one option of the body replaced, or an unknown key added
+        body = draw(review_bodies())
+        key = draw(st.one_of(st.sampled_from(REVIEW_KEYS), misspelt()))
+        body[key] = draw(st.one_of(values, st.sampled_from((1, 2, 3, 64, 65, -1, 2**64, 1.5, "game", None))))
+        if kind == 3 and isinstance(body.get("record"), dict):  # the game cut short
+            body["record"]["history"] = body["record"]["history"][: draw(st.integers(0, 120))]
+    if isinstance(body, dict):
+        # Many rollouts take seconds (and with none given, the stop rule's time limit makes
+        # the answer depend on the clock): a review here is one of two rollouts.
+        for key, fixed in (("rollouts", 2), ("luck_rollouts", 1)):
+            n = body.get(key)
+            if n is None or (isinstance(n, int) and not isinstance(n, bool) and 2 < n <= REVIEW_MAX_ROLLOUTS):
+                body[key] = fixed
+    return [("/v1/review", encode(body, False))]
+
+
 # The strategies by format, for the tests to name.
 REQUESTS = {
+    "reviews": review_requests(),
     "values": value_requests(),
     "states": state_requests(),
     "broken_states": broken_state_requests(),
@@ -393,6 +459,23 @@ EDGES = [
     ),
     ("/v1/evaluate", b'{"notation": "r1 silk@2", "exct": true}'),
     ("/v1/evaluate", b'{"next_roll": 1, "boats": {"a.crw": {}}, "extra_owner": 1}'),
+    # Reviews: a record that is no game, cut short, or not JSON; the server's bounds.
+    ("/v1/review", b"[]"),
+    ("/v1/review", b'{"horizon": "game"}'),
+    ("/v1/review", b'{"record": null}'),
+    ("/v1/review", b'{"record": "{\\"history\\": [1,"}'),
+    ("/v1/review", b'{"record": "NaN"}'),
+    ("/v1/review", b'{"record": {"history": [1141, 1140]}, "rollouts": 2}'),
+    ("/v1/review", b'{"record": {"players": 3, "history": []}, "rollouts": 2}'),
+    ("/v1/review", b'{"record": {}, "rollouts": 65}'),
+    ("/v1/review", b'{"record": {}, "luck_rollouts": 1e3}'),
+    ("/v1/review", b'{"record": {}, "rollouts": 1, "seed": -1}'),
+    ("/v1/review", b'{"record": {}, "quick": "yes", "horizon": "voyage"}'),
+    ("/v1/review", b'{"record": {}, "policy": "expert"}'),
+    ("/v1/review", b'{"record": {}, "horizon": "week"}'),
+    ("/v1/review", b'{"record": {}, "value": null}'),
+    ("/v1/review", b'{"record": {}, "exact": 1}'),
+    ("/v1/review", b'{"record": {}, "max_rollouts": 2}'),
     # A lone surrogate in what comes back: the answer is written in ASCII.
     ("/v1/evaluate", b'{"\\ud800": 1}'),
 ]

@@ -22,13 +22,11 @@ import unicodedata
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from helpers.contract import EDGES, REQUESTS, REVIEW_GAMES, review_record, served
+from helpers.contract import EDGES, FEW, REQUESTS, REVIEW_GAMES, WHOLE_REVIEWS, review_record, served, whole_review
 from helpers.serving import serving
 from manila import _core
 
 EXAMPLES = 1000  # per form (a notation goes to all three routes): 15 to 25 s each
-# Fewer of the forms whose valid bodies take long work (a review: a second or so each).
-FEW = {"reviews": 12}
 # A review's time: the one field of an answer the two need not share.
 SECONDS = re.compile(r'"seconds": [-+.e0-9]+(?=, "complete": (?:true|false)\}$)')
 
@@ -109,17 +107,14 @@ def test_edges(server, route, body):
     agree(server, route, body)
 
 
-@pytest.mark.parametrize(
-    "game, options",
-    [(0, {"horizon": "voyage", "luck_rollouts": 2, "seed": 3}), (3, {"policy": "greedy", "quick": False})],
-)
-def test_reviews_of_finished_games(server, game, options):
-    """Whole reviews (a 3-player game at horizon voyage, a 5-player one at game): every
-    decision's class and table, every event's luck, the summaries and their words."""
-    body = json.dumps({"record": json.loads(review_record(game)), "rollouts": 2, **options}).encode()
+@pytest.mark.parametrize("k", range(len(WHOLE_REVIEWS)))
+def test_reviews_of_finished_games(server, k):
+    """Whole reviews (helpers.contract.WHOLE_REVIEWS): every decision's class and table,
+    every event's luck, the summaries and their words."""
+    body = whole_review(k)
     assert agree(server, "/v1/review", body) == 200
     review = json.loads(_core.call("/v1/review", body)[1])
-    assert len(review["players"]) == REVIEW_GAMES[game][0] and review["complete"]
+    assert len(review["players"]) == REVIEW_GAMES[WHOLE_REVIEWS[k][0]][0] and review["complete"]
     assert {d["class"] for d in review["decisions"]} >= {"fine", "blunder"}
 
 

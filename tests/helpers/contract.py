@@ -342,6 +342,20 @@ def review_record(k: int) -> str:
     return json.dumps(out[0])
 
 
+# Whole reviews both tests send (a 3-player game at horizon voyage, a 4-player one at game):
+# every decision's class and table, every event's luck, the summaries and their words.
+WHOLE_REVIEWS = ((0, {"horizon": "voyage", "luck_rollouts": 2, "seed": 3}), (1, {"policy": "greedy", "quick": False}))
+
+
+def whole_review(k: int) -> bytes:
+    game, options = WHOLE_REVIEWS[k]
+    return json.dumps({"record": json.loads(review_record(game)), "rollouts": 2, **options}).encode()
+
+
+# Fewer examples of the forms whose valid bodies take long work (a review: a second each).
+FEW = {"reviews": 12}
+
+
 @st.composite
 def review_bodies(draw: st.DrawFn) -> dict:
     """A review's body: a short finished game (its record, the record as JSON text, or a

@@ -52,21 +52,24 @@ BATCH = 0.002
 
 
 def overhead(repeat: int) -> float:
-    print(f"{'last-roll state':20} {'analyse µs':>11} {'evaluate µs':>12} {'ratio':>6} {'+to_dict µs':>12}")
-    total_core = total_api = 0.0
+    """The ratio at roll 2, where the goal is set (issue 34); roll 3 printed beside it."""
+    print(f"{'state':20} {'analyse µs':>11} {'evaluate µs':>12} {'ratio':>6} {'+to_dict µs':>12}")
+    totals = {2: [0.0, 0.0], 3: [0.0, 0.0]}
     for name, state in STATES.items():
-        if state["next_roll"] != 3:
+        if state["next_roll"] not in totals:
             continue
         parsed = manila.VoyageState.from_dict(state)
         voyage, owner, limit = parsed.to_core(), parsed.point_of_view, parsed.max_accomplices
         core = best_time(lambda: _core.analyse(voyage, owner, limit, 0), repeat, BATCH)
         api = best_time(lambda: manila.evaluate(state), repeat, BATCH)
         full = best_time(lambda: manila.evaluate(state).to_dict(), repeat, BATCH)
-        total_core += core
-        total_api += api
+        totals[state["next_roll"]][0] += core
+        totals[state["next_roll"]][1] += api
         print(f"{name:20} {core * 1e6:11.2f} {api * 1e6:12.2f} {api / core:5.1f}x {full * 1e6:12.2f}")
-    ratio = total_api / total_core
-    print(f"Python overhead: evaluate(dict) / analyse = {ratio:.2f}x in all (goal: at most {GOAL_RATIO:g}x)")
+    for roll, (core, api) in totals.items():
+        print(f"Python overhead at roll {roll}: evaluate(dict) / analyse = {api / core:.2f}x")
+    ratio = totals[2][1] / totals[2][0]
+    print(f"goal: at most {GOAL_RATIO:g}x at roll 2")
     return ratio
 
 

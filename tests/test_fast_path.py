@@ -1,11 +1,14 @@
-"""The fast path of manila.evaluate: plain JSON states read straight into one engine call.
+"""manila.evaluate of a dict: read by the engine's reader of the state (the one the server's
+/v1/evaluate and the page read with), then evaluated in the same call into C++.
 
-Whatever the fast path accepts, the parser accepts too and reads the same way; whatever it
-refuses goes to the parser, so every error keeps the parser's words.
+Whatever the engine's reader accepts, the parser accepts too and reads the same way; whatever
+it refuses (or is not made of JSON's own types) goes to the parser, so every error keeps the
+parser's words.
 """
 
 from __future__ import annotations
 
+import collections
 import copy
 import json
 import random
@@ -15,8 +18,7 @@ import pytest
 import manila
 from helpers.states import random_state
 from manila import _core
-from manila.voyage import evaluation as _evaluation
-from manila.voyage.fast import PlainState, plain_state
+from manila.voyage.evaluation import _Read
 
 SEEDS = range(400)
 
@@ -28,65 +30,31 @@ def _parsed(state: dict, strict):
         return None
 
 
-@pytest.mark.parametrize("seed", SEEDS[:100])
-def test_one_call_agrees_with_voyage_then_analyse(seed):
-    state = random_state(random.Random(seed))
-    parsed = manila.VoyageState.from_dict(state, strict=False)
-    v = parsed.to_core()
-    table = _core.analyse(v, parsed.point_of_view, parsed.max_accomplices, 1)
-    rules = parsed.rules
-    args = (v.next_roll, v.goods, v.positions, v.crews, v.spots, v.num_owners)
-    row = _core.analyse_voyage(
-        *args,
-        rules.thirteen_after_last_roll == "port",
-        rules.pirate_variant,
-        parsed.point_of_view,
-        parsed.max_accomplices,
-        1,
-    )
-    assert row == table.row(0)
-    den, legal, cost, net, boats, incomes, payoffs = row
-    assert den == table.denominator[0] and legal == table.legal[0].tolist()
-    assert cost == table.cost[0].tolist() and net == table.net[0].tolist()
-    assert boats == table.boats[0].tolist()
-    assert incomes == table.incomes[0].tolist() and payoffs == table.payoffs[0].tolist()
-
-
-def test_one_call_checks_its_arguments_like_voyage():
-    with pytest.raises(ValueError, match=r"boats.ginseng.crew\[0\]: owner id 5"):
-        _core.analyse_voyage(3, [0, 1, 2], [1, 2, 3], [[5], [], []], [-1] * 11, 2, True, False, 0, 3, 1)
-    with pytest.raises(ValueError, match="spots: one owner"):
-        _core.analyse_voyage(3, [0, 1, 2], [1, 2, 3], [[], [], []], [-1] * 3, 2, True, False, 0, 3, 1)
-    with pytest.raises(IndexError):
-        _core.analyse(manila.VoyageState.from_dict(manila.EXAMPLE).to_core()).row(1)
-
-
 COMMON = [manila.EXAMPLE] + [random_state(random.Random(i), roll) for i, roll in enumerate((1, 2, 3, 3))]
 
 
 @pytest.mark.parametrize("state", COMMON)
-def test_the_common_shape_takes_the_fast_path(state):
-    assert isinstance(plain_state(state, False), PlainState)
-    assert isinstance(manila.evaluate(state, strict=False)._source, PlainState)
-    assert isinstance(manila.evaluate(manila.EXAMPLE)._source, PlainState)
+def test_the_common_shape_is_read_by_the_engine(state):
+    assert isinstance(manila.evaluate(state, strict=False)._source, _Read)
+    assert isinstance(manila.evaluate(manila.EXAMPLE)._source, _Read)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_plain_states_read_as_the_parser_reads_them(seed):
+def test_states_read_as_the_parser_reads_them(seed):
     state = random_state(random.Random(seed))
     for strict in (None, False, True):
-        plain = plain_state(state, strict)
+        read = _core.evaluate_state(state, strict, 1)
         parsed = _parsed(state, strict)
         if parsed is None:
-            assert plain is None
+            assert read is None
             continue
-        assert plain is not None, state
-        assert plain.state() == parsed and plain.owners == parsed.owners
-        assert plain.goods == tuple(parsed.boats)
-        assert json.dumps(plain.state().to_dict()) == json.dumps(parsed.to_dict())  # the order too
+        assert read is not None, state
         fast = manila.evaluate(state, strict=strict)
         slow = manila.evaluate(parsed)
-        assert isinstance(fast._source, PlainState) and not isinstance(slow._source, PlainState)
+        assert isinstance(fast._source, _Read) and not isinstance(slow._source, _Read)
+        assert fast.state == parsed and fast._source.owners == parsed.owners
+        assert fast._source.goods == tuple(parsed.boats)
+        assert json.dumps(fast.state.to_dict()) == json.dumps(parsed.to_dict())  # the order too
         for exact in (False, True):
             assert json.dumps(fast.to_dict(exact)) == json.dumps(slow.to_dict(exact))
         assert fast.spots == slow.spots and fast.boats == slow.boats
@@ -157,7 +125,7 @@ def _spoilers(rng: random.Random, state: dict) -> list:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_the_fast_path_never_accepts_what_the_parser_refuses(seed):
+def test_the_engine_never_accepts_what_the_parser_refuses(seed):
     rng = random.Random(seed)
     state = random_state(rng)
     for spoil in rng.sample(_spoilers(rng, state), 6):
@@ -167,11 +135,12 @@ def test_the_fast_path_never_accepts_what_the_parser_refuses(seed):
         except (KeyError, TypeError, IndexError, AttributeError):
             continue  # this spoiler does not fit this state
         for strict in (None, False):
-            plain = plain_state(spoilt, strict)
+            read = _core.evaluate_state(spoilt, strict, 1)
             parsed = _parsed(spoilt, strict)
-            if plain is not None:
+            if read is not None:
                 assert parsed is not None, spoilt
-                assert plain.state() == parsed and plain.owners == parsed.owners, spoilt
+                assert read[2] == parsed.owners, spoilt
+                assert manila.evaluate(spoilt, strict=strict).state == parsed
             if parsed is None:
                 with pytest.raises(manila.StateError) as fast:
                     manila.evaluate(spoilt, strict=strict)
@@ -180,33 +149,40 @@ def test_the_fast_path_never_accepts_what_the_parser_refuses(seed):
                 assert fast.value.problems == slow.value.problems and str(fast.value) == str(slow.value)
 
 
-def test_an_engine_refusal_on_the_fast_path_gets_the_parsers_words(monkeypatch):
-    """Should the engine refuse what the fast path let through, the parser reads the state."""
-    bad = copy.deepcopy(manila.EXAMPLE)
-    bad["boats"]["jade"]["crew"] = ["  "]  # no owner's name
-    good = plain_state(manila.EXAMPLE)
-    assert good is not None and plain_state(bad) is None
-    broken = list(good.core_args)
-    broken[5] = 0  # num_owners: every owner id out of range, so the engine throws
-    monkeypatch.setattr(
-        _evaluation, "plain_state", lambda *a: PlainState(tuple(broken), good.goods, good.owners, good._parts)
-    )
-    with pytest.raises(manila.StateError) as caught:
-        manila.evaluate(bad)
-    with pytest.raises(manila.StateError) as parser:
-        manila.VoyageState.from_dict(bad)
-    assert str(caught.value) == str(parser.value)
-    assert caught.value.problems == parser.value.problems
-    # A valid state the engine refused on the fast path is evaluated the parser's way.
-    assert (
-        manila.evaluate(manila.EXAMPLE).to_dict()
-        == manila.evaluate(manila.VoyageState.from_dict(manila.EXAMPLE)).to_dict()
-    )
+def _with_crew(crew):
+    state = copy.deepcopy(manila.EXAMPLE)
+    state["boats"]["jade"]["crew"] = crew
+    return state
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        _with_crew(("red",)),  # a tuple: JSON text would make a list of it, the parser refuses it
+        {**manila.EXAMPLE, "boats": collections.OrderedDict(manila.EXAMPLE["boats"])},  # a mapping
+        {**manila.EXAMPLE, 3: "x"},  # a key that is not a str
+        _with_crew([True]),
+        _with_crew(["red\ud800"]),  # no UTF-8 for a lone surrogate
+        {**manila.EXAMPLE, "next_roll": 2**70},
+    ],
+)
+def test_what_is_not_json_goes_to_the_parser(state):
+    assert _core.evaluate_state(state, None, 1) is None
+    try:
+        parsed = manila.VoyageState.from_dict(state)
+    except manila.StateError as slow:
+        with pytest.raises(manila.StateError) as fast:
+            manila.evaluate(state)
+        assert str(fast.value) == str(slow)
+    else:
+        result = manila.evaluate(state)
+        assert not isinstance(result._source, _Read) and result.state == parsed
 
 
 def test_the_evaluation_keeps_the_state_it_evaluated():
     state = copy.deepcopy(manila.EXAMPLE)
     result = manila.evaluate(state)
+    assert isinstance(result._source, _Read)
     expected = manila.VoyageState.from_dict(manila.EXAMPLE)
     state["next_roll"] = 1
     state["boats"]["jade"]["crew"].append("purple")
@@ -215,7 +191,10 @@ def test_the_evaluation_keeps_the_state_it_evaluated():
     assert result.to_dict() == manila.evaluate(expected).to_dict()
 
 
-def test_player_and_wealth_keep_the_parsers_path():
-    assert plain_state({**manila.EXAMPLE, "objective": "wealth"}) is None
+def test_wealth_is_read_by_the_engine_and_player_by_the_parser():
+    wealth = {**manila.EXAMPLE, "objective": "wealth", "shares": {"red": {"jade": 1}}, "prices": {"jade": 5}}
+    result = manila.evaluate(wealth)
+    assert isinstance(result._source, _Read)
+    assert result.to_dict() == manila.evaluate(manila.VoyageState.from_dict(wealth)).to_dict()
     result = manila.evaluate(manila.EXAMPLE, player="green")
-    assert result.state.player == "green" and not isinstance(result._source, PlainState)
+    assert result.state.player == "green" and not isinstance(result._source, _Read)

@@ -3,11 +3,15 @@
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "json_values.hpp"
+#include "manila/api.hpp"
 #include "manila/evaluator.hpp"
 #include "manila/voyage_args.hpp"
 #include "numpy_views.hpp"
@@ -126,31 +130,31 @@ void register_evaluator(py::module_& m) {
         },
         py::arg("voyage"), py::arg("owner") = kNoOwner, py::arg("max_accomplices") = kAccomplices,
         py::arg("threads") = 0, py::call_guard<py::gil_scoped_release>());
-    // One call from a plain state to its numbers: the Voyage is built, validated and analysed
-    // without a Python Voyage object in between. A last-roll voyage takes microseconds, less
-    // than handing the GIL to another thread and waiting to get it back, so it keeps the GIL.
+    // evaluate(dict) (voyage/evaluation.py): a plain dict read by the engine's reader of the
+    // state, with no JSON text in between. None for anything not made of JSON's own types
+    // and for what the reader or the engine refuses: Python's parser words the problems.
+    // The engine's copy of a JSON value: what it read, kept as it was read.
+    py::class_<Json>(m, "JsonValue")
+        .def("to_python", [](const Json& j) { return manila_bindings::to_python(j); });
     m.def(
-        "analyse_voyage",
-        [](int next_roll, const std::vector<int>& goods, const std::vector<int>& positions,
-           const std::vector<std::vector<int>>& crews, const std::vector<int>& spots,
-           int num_owners, bool thirteen_to_port, bool pirate_variant, int owner,
-           int max_accomplices, int threads) {
-            const Voyage v =
-                manila::make_voyage(next_roll, goods, positions, crews, spots, num_owners,
-                                    thirteen_to_port, pirate_variant, false, {}, {}, {});
-            if (v.next_roll == 3) return row(analyse(v, {owner, max_accomplices}, threads), 0);
-            Table t;
-            {
+        "evaluate_state",
+        [](py::handle state, std::optional<bool> strict, int threads) -> py::object {
+            Json data;
+            if (!manila_bindings::from_python(state, data)) return py::none();
+            std::optional<StateEvaluation> e;
+            try {
                 py::gil_scoped_release release;
-                t = analyse(v, {owner, max_accomplices}, threads);
+                e = evaluate_state(data, strict, threads);
+            } catch (const std::invalid_argument&) {
+                return py::none();
             }
-            return row(t, 0);
+            if (!e) return py::none();
+            return py::make_tuple(py::cast(std::move(data)), py::tuple(py::cast(e->goods)),
+                                  py::tuple(py::cast(e->owners)), row(e->table, 0));
         },
-        py::arg("next_roll"), py::arg("goods"), py::arg("positions"), py::arg("crews"),
-        py::arg("spots"), py::arg("num_owners"), py::arg("thirteen_to_port"),
-        py::arg("pirate_variant"), py::arg("owner"), py::arg("max_accomplices"), py::arg("threads"),
-        "Voyage(...) and analyse(...)[row 0] in one call, for a voyage without the wealth "
-        "objective; ValueError names the field, as Voyage does.");
+        py::arg("state"), py::arg("strict"), py::arg("threads"),
+        "(the engine's copy of the state, goods, owners, Table.row(0)) of a voyage state "
+        "given as JSON values, or None.");
     m.def(
         "analyse_batch",
         [](const std::vector<Voyage>& voyages, const std::vector<int>& owners,

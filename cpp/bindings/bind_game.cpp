@@ -13,42 +13,12 @@
 #include "manila/game.hpp"
 #include "manila/json.hpp"
 #include "manila/observation.hpp"
+#include "json_values.hpp"
 
 namespace py = pybind11;
 using namespace manila;
 
-namespace {
-
-// The engine's JSON values as Python ones (objects keep their key order).
-py::object to_python(const Json& j) {
-    switch (j.kind()) {
-        case Json::Kind::kNull:
-            return py::none();
-        case Json::Kind::kBool:
-            return py::bool_(j.as_bool());
-        case Json::Kind::kInt:
-            return py::int_(j.as_int());
-        case Json::Kind::kBigInt:
-            return py::int_(py::str(j.as_string()));
-        case Json::Kind::kFloat:
-            return py::float_(j.as_double());
-        case Json::Kind::kString:
-            return py::str(j.as_string());
-        case Json::Kind::kArray: {
-            py::list out;
-            for (const Json& v : j.items()) out.append(to_python(v));
-            return std::move(out);
-        }
-        case Json::Kind::kObject: {
-            py::dict out;
-            for (const auto& [k, v] : j.members()) out[py::str(k)] = to_python(v);
-            return std::move(out);
-        }
-    }
-    return py::none();
-}
-
-}  // namespace
+using manila_bindings::to_python;
 
 void register_game(py::module_& m) {
     namespace a = action;

@@ -10,6 +10,7 @@ void register_advice(py::module_& m);
 void register_enumerate(py::module_& m);
 void register_game(py::module_& m);
 void register_vector_env(py::module_& m);
+void register_table(py::module_& m);
 void register_analysis(py::module_& m);
 void register_review(py::module_& m);
 void register_value(py::module_& m);
@@ -26,6 +27,7 @@ PYBIND11_MODULE(_core, m) {
     register_enumerate(m);   // after the evaluator: it returns Tables
     register_game(m);        // after the voyage: GameState.voyage() returns a Voyage
     register_vector_env(m);  // after the game: VectorEnv.game() returns a GameState
+    register_table(m);       // after the game: it makes GameStates
     register_analysis(m);    // after the game: it takes GameStates
     register_review(m);
     register_value(m);  // after the game: it takes GameStates

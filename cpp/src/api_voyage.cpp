@@ -134,14 +134,19 @@ std::string table_spot_name(int id) {
                           : kSpotNames[static_cast<std::size_t>(id - kNumGoods)];
 }
 
-// Evaluation.to_dict.
-Json evaluation_json(const State& s, bool exact) {
-    const std::vector<std::string> owners = s.owners();
+// evaluate(): the state's table from its player's point of view.
+Table evaluated(const State& s, const std::vector<std::string>& owners, int threads) {
     const Voyage v = to_voyage(s, owners);
     PointOfView pov;
     pov.owner = s.player ? owner_id(owners, *s.player) : kNoOwner;
     pov.max_accomplices = s.accomplice_limit();
-    const Table t = analyse(v, pov, 1);
+    return analyse(v, pov, threads);
+}
+
+// Evaluation.to_dict.
+Json evaluation_json(const State& s, bool exact) {
+    const std::vector<std::string> owners = s.owners();
+    const Table t = evaluated(s, owners, 1);
     const std::int64_t den = t.denominator[0];
     Json spots = Json::object();
     for (int i = 0; i < kNumTableSpots; ++i) {
@@ -313,3 +318,20 @@ Answer route_advise(const Json& body) {
 }
 
 }  // namespace manila::api
+
+namespace manila {
+
+std::optional<StateEvaluation> evaluate_state(const Json& state, std::optional<bool> strict,
+                                              int threads) {
+    api::State s;
+    api::Problems problems;
+    if (!api::read_state(state, strict, s, problems)) return std::nullopt;
+    StateEvaluation out;
+    out.owners = s.owners();
+    out.table = api::evaluated(s, out.owners, threads);
+    for (const api::StateBoat& b : s.boats)
+        out.goods.emplace_back(kGoods[static_cast<std::size_t>(b.good)].name);
+    return out;
+}
+
+}  // namespace manila

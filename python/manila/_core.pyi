@@ -132,19 +132,13 @@ def analyse(voyage: Voyage, owner: int = -1, max_accomplices: int = 3, threads: 
 def analyse_batch(
     voyages: Sequence[Voyage], owners: Sequence[int], max_accomplices: Sequence[int], threads: int = 0
 ) -> Table: ...
-def analyse_voyage(
-    next_roll: int,
-    goods: Sequence[int],
-    positions: Sequence[int],
-    crews: Sequence[Sequence[int]],
-    spots: Sequence[int],
-    num_owners: int,
-    thirteen_to_port: bool,
-    pirate_variant: bool,
-    owner: int,
-    max_accomplices: int,
-    threads: int,
-) -> _Row: ...
+class JsonValue(metaclass=_Pybind11Type):
+    def to_python(self) -> Any: ...
+
+def evaluate_state(
+    state: Any, strict: bool | None, threads: int
+) -> tuple[JsonValue, tuple[str, ...], tuple[str, ...], _Row] | None:
+    """(the engine's copy of the state, goods, owners, Table.row(0)) of a voyage state given as JSON values, or None."""
 
 # Advice (bind_advice.cpp).
 DECLINE: int
@@ -497,35 +491,58 @@ def analyse_decision(
 ) -> dict[str, Any]: ...
 def expert_action(state: GameState, rng: Rng) -> int: ...
 
-# A table's fields (manila.game.table): players as (cash, shares by good, face-down count,
-# mortgaged, declined), boats as (good, position, crew) with position 14 for Manila.
-def table_state(
-    *,
-    num_players: int,
-    observer: int,
-    phase: str,
-    current: int,
-    voyage: int,
-    harbour_master: int,
-    prices: Sequence[int],
-    supply: Sequence[int],
-    players: Sequence[tuple[int, Sequence[int], int, int, bool]],
-    observer_dealt: Sequence[int],
-    high_bid: int,
-    high_bidder: int,
-    bidding: Sequence[int],
-    stays_home: int,
-    boats: Sequence[tuple[int, int, Sequence[int]]],
-    spots: Sequence[int],
-    next_roll: int,
-    boarding_decider: int,
-    guard_boat: int,
-    guard_seat: int,
-    rounds_left: int,
-    thirteen_to_port: bool,
-    pirate_variant: bool,
-    seed: int,
-) -> GameState: ...
+# A player's table (bind_table.cpp), as manila.game.table fills it in.
+class TableView(metaclass=_Pybind11Type):
+    """What one player sees of a game (table.hpp)."""
+
+    num_players: int
+    observer: int
+    phase: str
+    current: int
+    voyage: int
+    harbour_master: int
+    @property
+    def prices(self) -> list[int]: ...
+    @prices.setter
+    def prices(self, arg0: Sequence[int]) -> None: ...
+    @property
+    def supply(self) -> list[int]: ...
+    @supply.setter
+    def supply(self, arg0: Sequence[int]) -> None: ...
+    @property
+    def players(self) -> list[tuple[int, list[int], int, int, bool]]: ...
+    @players.setter
+    def players(self, arg1: Sequence[tuple[int, Sequence[int], int, int, bool]]) -> None: ...
+    @property
+    def observer_dealt(self) -> list[int]: ...
+    @observer_dealt.setter
+    def observer_dealt(self, arg0: Sequence[int]) -> None: ...
+    high_bid: int
+    high_bidder: int
+    @property
+    def bidding(self) -> list[int]: ...
+    @bidding.setter
+    def bidding(self, arg0: Sequence[int]) -> None: ...
+    stays_home: int
+    @property
+    def boats(self) -> list[tuple[int, int, list[int]]]: ...
+    @boats.setter
+    def boats(self, arg1: Sequence[tuple[int, int, Sequence[int]]]) -> None: ...
+    @property
+    def spots(self) -> list[int]: ...
+    @spots.setter
+    def spots(self, arg0: Sequence[int]) -> None: ...
+    next_roll: int
+    boarding_decider: int
+    guard_boat: int
+    guard_seat: int
+    rounds_left: int
+    thirteen_to_port: bool
+    pirate_variant: bool
+    def __init__(self) -> None: ...
+
+def table_state(view: TableView, seed: int) -> GameState:
+    """The playable state of a table, the others' face-down shares dealt at random from `seed`."""
 def resample_hidden(state: GameState, viewer: int, seed: int) -> GameState: ...
 def hidden_deals(state: GameState, viewer: int) -> list[tuple[GameState, int]]: ...
 

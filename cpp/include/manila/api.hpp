@@ -13,9 +13,14 @@
 
 #include <exception>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <typeinfo>
+#include <vector>
+
+#include "manila/evaluator.hpp"
+#include "manila/json.hpp"
 
 namespace manila {
 
@@ -34,6 +39,18 @@ Answer call(std::string_view route, std::string_view body, const Progress& progr
 // for std::invalid_argument (and the other exceptions pybind11 makes ValueErrors of),
 // else the 500 of an internal error. `type` is the thrown object's dynamic type.
 Answer answer_for_exception(const std::type_info& type, const char* what);
+
+// evaluate(dict)'s way in (voyage/evaluation.py): a voyage state as JSON values, read by
+// the state's reader (the one /v1/evaluate reads with, `strict` as the body's "strict" when
+// none is given) and evaluated with `threads`. Nothing when the reader refuses it: Python's
+// own parser then reads it again and words every problem. The table's owners are numbered
+// as `owners`, its boats in the order of `goods`.
+struct StateEvaluation {
+    Table table;
+    std::vector<std::string> goods, owners;
+};
+std::optional<StateEvaluation> evaluate_state(const Json& state, std::optional<bool> strict,
+                                              int threads);
 
 // The POST routes call serves, in the server's spelling.
 inline constexpr const char* kRoutes[] = {"/v1/validate", "/v1/evaluate", "/v1/advise",

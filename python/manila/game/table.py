@@ -136,7 +136,7 @@ def _observer_dealt(history: Any, observer: int, players: int) -> Optional[list[
 
 
 def table_fields(table: TableLike) -> tuple[dict[str, Any], Optional[Mapping[str, Any]]]:
-    """The engine's fields of a table (``_core.table_state``'s arguments), and its rule options."""
+    """The engine's fields of a table (``_core.TableView``'s), and its rule options."""
     data = _load(table)
     players_data = data.get("players")
     if not isinstance(players_data, list) or not players_data:
@@ -269,7 +269,10 @@ def table_view(table: TableLike, seed: int = 0) -> tuple[State, Optional[int]]:
     fields["thirteen_to_port"] = game.rules.thirteen_after_last_roll == "port"
     fields["pirate_variant"] = game.rules.pirate_variant
     try:
-        core = _core.table_state(**fields, seed=seed)
+        view = _core.TableView()
+        for name, value in fields.items():
+            setattr(view, name, value)
+        core = _core.table_state(view, seed)
     except ValueError as exc:
         raise TableError(str(exc)) from None
     return State(game, core), int(fields["observer"])

@@ -9,7 +9,6 @@ from typing import Any, Optional, TypedDict, Union
 from .. import _core
 from ..common.text import exact_text, is_mapping
 from ..common.vocab import GOODS, SPOTS
-from .fast import PlainState, plain_state
 from .state import VoyageState, as_state
 
 TABLE_SPOTS: tuple[str, ...] = GOODS + SPOTS
@@ -25,6 +24,25 @@ class SpotValue(TypedDict):
     expected_net: Union[float, Fraction]
 
 
+class _Read:
+    """A dict the engine's reader read and evaluated (``_core.evaluate_state``): the
+    VoyageState is made of the engine's copy of it only when asked for."""
+
+    __slots__ = ("_copy", "_state", "_strict", "goods", "owners")
+
+    def __init__(self, copy: _core.JsonValue, strict: Optional[bool], goods: tuple[str, ...], owners: tuple[str, ...]):
+        self._copy = copy
+        self._strict = strict
+        self._state: Optional[VoyageState] = None
+        self.goods = goods
+        self.owners = owners
+
+    def state(self) -> VoyageState:
+        if self._state is None:
+            self._state = as_state(self._copy.to_python(), self._strict)
+        return self._state
+
+
 class Evaluation:
     """The exact evaluation of one voyage state (docs/numbers.md).
 
@@ -32,10 +50,10 @@ class Evaluation:
     ``to_dict()`` gives the JSON of the contract.
     """
 
-    def __init__(self, state: Union[VoyageState, PlainState], numbers: _core._Row, exact: bool):
-        # state: the VoyageState, or the fast path's reading of a dict, which makes it on demand.
+    def __init__(self, state: Union[VoyageState, _Read], numbers: _core._Row, exact: bool):
+        # state: the VoyageState, or the engine's reading of a dict, which makes it on demand.
         self._source = state
-        self._goods = state.goods if isinstance(state, PlainState) else tuple(state.boats)
+        self._goods = state.goods if isinstance(state, _Read) else tuple(state.boats)
         self._owners = state.owners
         self._numbers = numbers
         self.exact = exact
@@ -44,7 +62,7 @@ class Evaluation:
     def state(self) -> VoyageState:
         """The evaluated state."""
         source = self._source
-        return source.state() if isinstance(source, PlainState) else source
+        return source.state() if isinstance(source, _Read) else source
 
     def _number(self, num: int) -> Union[float, Fraction]:
         den = self._numbers[0]
@@ -138,13 +156,13 @@ def evaluate(
     VoyageState.from_dict).
     """
     exact = _wants_exact(state, exact)
-    if player is None:
-        plain = plain_state(state, strict)
-        if plain is not None:
-            try:
-                return Evaluation(plain, _core.analyse_voyage(*plain.core_args, threads), exact)
-            except ValueError:
-                pass  # the engine refuses what the fast path let through: the parser says why
+    if player is None and type(state) is dict:
+        # The engine's reader of the state (the server's, the page's) reads a plain dict in
+        # C++; whatever it refuses, the parser reads again below and words every problem.
+        read = _core.evaluate_state(state, strict, threads)
+        if read is not None:
+            copy, goods, owners, numbers = read
+            return Evaluation(_Read(copy, strict, goods, owners), numbers, exact)
     parsed = _with_player(as_state(state, strict), player)
     table = _core.analyse(parsed.to_core(), parsed.point_of_view, parsed.max_accomplices, threads)
     return Evaluation(parsed, table.row(0), exact)

@@ -356,6 +356,3 @@ class _Parser:
                 fewest = PLAYER_COUNTS[0]
                 game = f"in a {fewest}-player game" if players == fewest else f'unless "players" is {fewest}'
                 self.fail(path, f"{owner} holds {total} accomplices, but a player has only {limit} {game}")
-
-
-# --------------------------------------------------------------------------- the fast path

@@ -165,7 +165,6 @@ function renderBoard() {
   $('#opt-variant').checked = S.variant;
   $('#opt-loose').checked = S.loose;
   $('#opt-exact').checked = S.exact;
-  $('#notation').textContent = notation();
   $('#spot-title').textContent = `Spots for ${S.you}, best first`;
 }
 
@@ -205,24 +204,6 @@ function stateJSON() {
   if (Object.keys(budget).length) data.budget = budget;
   if (S.loose) data.strict = false;
   return data;
-}
-
-function notation() {
-  const parts = ['r' + S.roll];
-  for (const g of sailing()) parts.push(g + '@' + S.pos[g] + (S.crew[g].length ? ':' + S.crew[g].join(',') : ''));
-  for (const id of SPOT_IDS) if (S.spots[id]) parts.push(id + '=' + S.spots[id]);
-  parts.push('player=' + S.you);
-  if (S.players === 3) parts.push('players=3');
-  const data = stateJSON();
-  if (data.objective) parts.push(data.objective);
-  for (const [c, held] of Object.entries(data.shares || {})) {
-    parts.push('shares=' + c + ':' + Object.entries(held).map(([g, n]) => g + n).join(','));
-  }
-  if (data.prices) parts.push('prices=' + Object.entries(data.prices).map(([g, p]) => g + p).join(','));
-  for (const [c, amount] of Object.entries(data.budget || {})) parts.push('budget=' + c + ':' + amount);
-  if (S.thirteen !== 'port') parts.push('thirteen=' + S.thirteen);
-  if (S.variant) parts.push('variant');
-  return parts.join(' ');
 }
 
 // ---- where the answers come from
@@ -292,9 +273,12 @@ async function evaluateNow() {
   $('#results').classList.add('stale');
   document.body.dataset.state = 'busy';
   document.body.dataset.requested = String(mine);
-  let res;
+  // The board's notation is the engine's (POST /v1/validate writes it): the page writes
+  // no format of its own.
+  let res, named;
   try {
-    res = await ask('evaluate', S.exact ? {...sent, exact: true} : sent, {signal});
+    [res, named] = await Promise.all([ask('evaluate', S.exact ? {...sent, exact: true} : sent, {signal}),
+                                      ask('validate', sent, {signal})]);
   } catch (e) {
     return;  // a newer board is being evaluated
   }
@@ -309,13 +293,14 @@ async function evaluateNow() {
     document.body.dataset.seq = String(mine);
     return;
   }
+  $('#notation').textContent = named.status === 200 ? named.body.notation : '';
   if (res.status === 200) {
     showErrors([]);
     renderResults(res.body, sent);
     $('#results').classList.remove('stale');
     $('#status').textContent = '';
     document.body.dataset.state = 'ready';
-    saveHash();
+    saveHash(named.body.notation);
     requestAdvice();
   } else {
     showErrors(res.body.errors);
@@ -582,8 +567,8 @@ async function loadNotation(text) {
 }
 
 
-function saveHash() {
-  const q = new URLSearchParams({n: notation()});
+function saveHash(notation) {
+  const q = new URLSearchParams({n: notation});
   if (S.loose) q.set('strict', '0');
   if (S.exact) q.set('exact', '1');
   if (new URLSearchParams(location.hash.slice(1)).get('engine') === 'server') q.set('engine', 'server');

@@ -328,8 +328,8 @@ def value_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
 
 
 # The short finished games the reviews take: (players, bots, seed) of simulate, each game
-# over in 4 or 5 voyages (about 110 to 130 actions).
-REVIEW_GAMES = ((3, "random", 8), (4, "random", 8), (3, "greedy", 1), (5, "random", 2))
+# over in 4 or 5 voyages (110 to 140 actions).
+REVIEW_GAMES = ((3, "random", 8), (4, "random", 8), (3, "greedy", 1), (5, "random", 3))
 
 
 @functools.lru_cache(maxsize=None)
@@ -402,6 +402,10 @@ def review_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
             n = body.get(key)
             if n is None or (isinstance(n, int) and not isinstance(n, bool) and 2 < n <= REVIEW_MAX_ROLLOUTS):
                 body[key] = fixed
+        # Part 4's exact answers for five players take seconds a voyage.
+        record = body.get("record")
+        if isinstance(record, dict) and record.get("players") == 5 and body.get("horizon") == "voyage":
+            body["exact"] = False
     return [("/v1/review", encode(body, False))]
 
 

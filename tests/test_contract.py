@@ -22,7 +22,16 @@ import unicodedata
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from helpers.contract import EDGES, FEW, REQUESTS, REVIEW_GAMES, WHOLE_REVIEWS, review_record, served, whole_review
+from helpers.contract import (
+    EDGES,
+    FEW,
+    REQUESTS,
+    REVIEW_GAMES,
+    WHOLE_REVIEWS,
+    review_record,
+    served,
+    whole_review,
+)
 from helpers.serving import serving
 from manila import _core
 

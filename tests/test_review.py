@@ -250,7 +250,9 @@ def test_summaries_add_up_from_the_decisions_and_events(mixed: Review) -> None:
     out = mixed.to_dict()
     names = list(out["players"])
     wealth = [out["players"][p]["wealth"] for p in names]
-    losses = {p: sum(d["loss"] for d in out["decisions"] if d["player"] == p and not d["forced"]) for p in names}
+    losses = {
+        p: sum(d["loss"] for d in out["decisions"] if d["player"] == p and not d["forced"]) for p in names
+    }
     for k, p in enumerate(names):
         s = out["players"][p]
         free = [d for d in out["decisions"] if d["player"] == p and not d["forced"]]
@@ -265,14 +267,22 @@ def test_summaries_add_up_from_the_decisions_and_events(mixed: Review) -> None:
         assert s["accuracy"] == pytest.approx(math.exp(-mean / 3.0), rel=1e-15)
         assert s["luck"] == pytest.approx(luck, abs=1e-9)
         assert s["luck_ci95"] == pytest.approx(math.sqrt(sum(e["luck_ci95"][p] ** 2 for e in out["events"])))
-        assert s["final_equity"] == pytest.approx(equity) and s["luck_adjusted"] == pytest.approx(equity - luck)
+        assert s["final_equity"] == pytest.approx(equity) and s["luck_adjusted"] == pytest.approx(
+            equity - luck
+        )
         assert s["final_equity"] == pytest.approx(luck - (losses[p] - others) + s["residual"])
-        assert s["classes"] == {c: sum(d["class"] == c for d in free) for c in ("fine", "inaccuracy", "mistake", "blunder")}
-        assert s["band"] == next(b["band"] for b in out["bands"] if b["mean_loss_below"] is None or mean < b["mean_loss_below"])
+        assert s["classes"] == {
+            c: sum(d["class"] == c for d in free) for c in ("fine", "inaccuracy", "mistake", "blunder")
+        }
+        assert s["band"] == next(
+            b["band"] for b in out["bands"] if b["mean_loss_below"] is None or mean < b["mean_loss_below"]
+        )
     for d in out["decisions"]:
         ci, loss = d["loss_ci95"], d["loss"]
         k = sum(loss >= t for t in out["thresholds"].values())
-        assert d["class"] == ("fine" if d["forced"] or loss <= ci else ("fine", "inaccuracy", "mistake", "blunder")[k])
+        assert d["class"] == (
+            "fine" if d["forced"] or loss <= ci else ("fine", "inaccuracy", "mistake", "blunder")[k]
+        )
 
 
 def python_table(state: State) -> str:

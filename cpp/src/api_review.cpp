@@ -44,7 +44,8 @@ std::string table_text(const GameState& s) {
     if (!v) {
         std::vector<std::string> cash, prices;
         for (int p = 0; p < n; ++p)
-            cash.push_back(seat(p) + " " + std::to_string(b.players[static_cast<std::size_t>(p)].cash));
+            cash.push_back(seat(p) + " " +
+                           std::to_string(b.players[static_cast<std::size_t>(p)].cash));
         for (int g = 0; g < kNumGoods; ++g)
             prices.push_back(std::string(kGoods[static_cast<std::size_t>(g)].name) + " " +
                              std::to_string(b.price(g)));
@@ -375,8 +376,8 @@ Answer route_review(const Json& body, const Progress& progress) {
     const std::vector<std::string> values{value_source_name(ValueSource::kLearned),
                                           value_source_name(ValueSource::kRollout)};
     const Json horizon = given("horizon", Json(horizon_name(Horizon::kGame)));
-    const Json policy = given("policy", Json(bot_names()[static_cast<std::size_t>(
-                                            AnalysisConfig{}.policy)]));
+    const Json policy =
+        given("policy", Json(bot_names()[static_cast<std::size_t>(AnalysisConfig{}.policy)]));
     const Json value = given("value", Json(values[0]));
     const Json quick = given("quick", Json(kReviewQuick));
     const Json exact = given("exact", Json(true));
@@ -405,9 +406,9 @@ Answer route_review(const Json& body, const Progress& progress) {
         if (!read.ok)
             return refuse(read.decode_error
                               ? "not a game record: not valid JSON: " + json_error_text(read)
-                              : read.reason == "nested too deeply"
-                                    ? "not a game record: not valid JSON: nested too deeply"
-                                    : read.reason);
+                          : read.reason == "nested too deeply"
+                              ? "not a game record: not valid JSON: nested too deeply"
+                              : read.reason);
         data = read.value;
     }
     std::optional<GameState> last;
@@ -415,8 +416,8 @@ Answer route_review(const Json& body, const Progress& progress) {
     if (!last->is_terminal())
         return refuse("cut short: the game is not over after its " +
                       std::to_string(last->history().size()) + " actions (voyage " +
-                      std::to_string(last->board().voyage) + ", " + phase_name(last->board().phase) +
-                      ")");
+                      std::to_string(last->board().voyage) + ", " +
+                      phase_name(last->board().phase) + ")");
     ReviewRequest request;
     request.horizon = horizon_of(horizon.as_string());
     request.value = value_source_of(value.as_string());

@@ -277,7 +277,8 @@ Review review_game(const GameState& initial, const std::vector<int>& history,
 }
 
 ReviewBudget review_budget(Horizon horizon, bool quick) {
-    if (horizon == Horizon::kVoyage) return quick ? ReviewBudget{24, 2.0, 0.3, 24} : ReviewBudget{64, 1.0, 0.5, 64};
+    if (horizon == Horizon::kVoyage)
+        return quick ? ReviewBudget{24, 2.0, 0.3, 24} : ReviewBudget{64, 1.0, 0.5, 64};
     return quick ? ReviewBudget{32, 2.0, 0.5, 16} : ReviewBudget{128, 1.0, 2.0, 64};
 }
 

@@ -132,6 +132,7 @@ def analyse(voyage: Voyage, owner: int = -1, max_accomplices: int = 3, threads: 
 def analyse_batch(
     voyages: Sequence[Voyage], owners: Sequence[int], max_accomplices: Sequence[int], threads: int = 0
 ) -> Table: ...
+
 class JsonValue(metaclass=_Pybind11Type):
     def to_python(self) -> Any: ...
 
@@ -543,6 +544,7 @@ class TableView(metaclass=_Pybind11Type):
 
 def table_state(view: TableView, seed: int) -> GameState:
     """The playable state of a table, the others' face-down shares dealt at random from `seed`."""
+
 def resample_hidden(state: GameState, viewer: int, seed: int) -> GameState: ...
 def hidden_deals(state: GameState, viewer: int) -> list[tuple[GameState, int]]: ...
 

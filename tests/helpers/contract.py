@@ -332,7 +332,7 @@ def value_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
 REVIEW_GAMES = ((3, "random", 8), (4, "random", 8), (3, "greedy", 1), (5, "random", 3))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def review_record(k: int) -> str:
     from manila.arena.simulate import simulate
 
@@ -344,7 +344,10 @@ def review_record(k: int) -> str:
 
 # Whole reviews both tests send (a 3-player game at horizon voyage, a 4-player one at game):
 # every decision's class and table, every event's luck, the summaries and their words.
-WHOLE_REVIEWS = ((0, {"horizon": "voyage", "luck_rollouts": 2, "seed": 3}), (1, {"policy": "greedy", "quick": False}))
+WHOLE_REVIEWS = (
+    (0, {"horizon": "voyage", "luck_rollouts": 2, "seed": 3}),
+    (1, {"policy": "greedy", "quick": False}),
+)
 
 
 def whole_review(k: int) -> bytes:
@@ -363,7 +366,9 @@ def review_bodies(draw: st.DrawFn) -> dict:
     record = json.loads(review_record(draw(st.integers(0, len(REVIEW_GAMES) - 1))))
     form = draw(st.integers(0, 2))
     if form == 1:  # State.serialize(): no "voyages", "bots" or "actions"
-        record = {k: v for k, v in record.items() if k in ("game", "version", "players", "seed", "rules", "history")}
+        record = {
+            k: v for k, v in record.items() if k in ("game", "version", "players", "seed", "rules", "history")
+        }
     body: dict = {"record": json.dumps(record) if form == 2 else record}
     body["rollouts"] = 2
     body["luck_rollouts"] = draw(st.integers(0, 2))

@@ -53,8 +53,8 @@ std::optional<StateEvaluation> evaluate_state(const Json& state, std::optional<b
                                               int threads);
 
 // The POST routes call serves, in the server's spelling.
-inline constexpr const char* kRoutes[] = {"/v1/validate", "/v1/evaluate", "/v1/advise",
-                                          "/v1/value", "/v1/review"};
+inline constexpr const char* kRoutes[] = {"/v1/validate", "/v1/evaluate", "/v1/advise", "/v1/value",
+                                          "/v1/review"};
 
 // Bounds on what a request may ask, the server's as call's (common/limits.py and
 // server/openapi.py read them from here).
@@ -66,8 +66,8 @@ inline constexpr const char* kValueKeys[] = {"table", "policy", "rollouts", "see
 
 // POST /v1/review: the keys of its body, the most rollouts per option and per chance event
 // a request may ask, and the budget a request gets when it says nothing of "quick".
-inline constexpr const char* kReviewKeys[] = {"record", "horizon", "value",         "policy", "seed",
-                                              "quick",  "rollouts", "luck_rollouts", "exact"};
+inline constexpr const char* kReviewKeys[] = {
+    "record", "horizon", "value", "policy", "seed", "quick", "rollouts", "luck_rollouts", "exact"};
 inline constexpr int kReviewMaxRollouts = 64;
 inline constexpr bool kReviewQuick = true;
 // What call answers (503) when `progress` stopped the work.

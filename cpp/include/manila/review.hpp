@@ -106,8 +106,11 @@ struct ReviewBand {
     double below;  // infinity for the last
 };
 inline constexpr ReviewBand kReviewBands[] = {
-    {"world class", 0.46}, {"expert", 1.19},   {"advanced", 1.86},
-    {"intermediate", 3.66}, {"beginner", std::numeric_limits<double>::infinity()},
+    {"world class", 0.46},
+    {"expert", 1.19},
+    {"advanced", 1.86},
+    {"intermediate", 3.66},
+    {"beginner", std::numeric_limits<double>::infinity()},
 };
 
 // The rollout budgets: per option, the stop rule's most and its target (the paired

@@ -56,7 +56,8 @@ __all__ = [
 # WebAssembly answers from the same code.
 CLASSES: tuple[str, ...] = tuple(_core.REVIEW_CLASSES)
 THRESHOLDS: dict[str, tuple[float, float, float]] = {
-    h: tuple(_core.REVIEW_THRESHOLDS) for h in HORIZONS  # type: ignore[misc]
+    h: tuple(_core.REVIEW_THRESHOLDS)
+    for h in HORIZONS  # type: ignore[misc]
 }
 # accuracy = exp(-mean_loss / scale): 1 for no loss, 1/e at a mean loss of the mistake
 # threshold per non-forced decision.

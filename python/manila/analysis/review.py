@@ -55,10 +55,8 @@ __all__ = [
 # (cpp/include/manila/review.hpp, cpp/src/api_review.cpp): POST /v1/review in the page's
 # WebAssembly answers from the same code.
 CLASSES: tuple[str, ...] = tuple(_core.REVIEW_CLASSES)
-THRESHOLDS: dict[str, tuple[float, float, float]] = {
-    h: tuple(_core.REVIEW_THRESHOLDS)
-    for h in HORIZONS  # type: ignore[misc]
-}
+_INACCURACY, _MISTAKE, _BLUNDER = _core.REVIEW_THRESHOLDS
+THRESHOLDS: dict[str, tuple[float, float, float]] = {h: (_INACCURACY, _MISTAKE, _BLUNDER) for h in HORIZONS}
 # accuracy = exp(-mean_loss / scale): 1 for no loss, 1/e at a mean loss of the mistake
 # threshold per non-forced decision.
 ACCURACY_SCALE = {h: float(_core.REVIEW_ACCURACY_SCALE) for h in HORIZONS}

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from helpers.contract import EDGES, FEW, REQUESTS, WHOLE_REVIEWS, served, whole_review
+from helpers.contract import EDGES, FEW, REQUESTS, WHOLE_REVIEWS, review_record, served, whole_review
 from helpers.serving import serving
 from manila.server.names import page_data
 from manila.server.site import write_site
@@ -88,5 +88,5 @@ def test_contract_under_node(site, tmp_path):
 
 def test_page_calls_under_node(site, tmp_path):
     cases = tmp_path / "cases.json"
-    cases.write_text("{}")
+    cases.write_text(json.dumps({"record": json.loads(review_record(0))}))  # a finished game
     node("engine.test.mjs", site, cases)

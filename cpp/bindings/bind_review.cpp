@@ -158,13 +158,15 @@ void register_review(py::module_& m) {
             const GameState copy = initial;
             PythonProgress<int, int> report(std::move(progress));
             std::string text;
+            int items = 0;
             {
                 py::gil_scoped_release release;
-                bool complete = false;
-                text = review_report(copy, history, r, report.callback(), complete).dumps();
+                const ReviewReport out = review_report(copy, history, r, report.callback());
+                text = out.json.dumps();
+                items = out.items;
             }
             report.rethrow_if_failed();
-            return text;
+            return std::make_pair(text, items);
         },
         py::arg("initial"), py::arg("history"), py::kw_only(), py::arg("horizon") = "game",
         py::arg("value") = "learned", py::arg("policy") = default_policy(), py::arg("seed") = 0,
@@ -173,5 +175,6 @@ void register_review(py::module_& m) {
         py::arg("luck_rollouts") = py::none(), py::arg("max_bids") = 4, py::arg("screen") = 12,
         py::arg("exact") = true, py::arg("decisions") = true, py::arg("threads") = 0,
         py::arg("progress") = py::none(),
-        "The review's JSON text (docs/review.md); the budget's numbers where none are given.");
+        "(the review's JSON text (docs/review.md), the record's items); the budget's numbers "
+        "where none are given.");
 }

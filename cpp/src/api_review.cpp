@@ -122,8 +122,8 @@ std::uint64_t seed_of(const Json& seed) {
 
 }  // namespace
 
-Json review_report(const GameState& initial, const std::vector<int>& history,
-                   const ReviewRequest& request, const ReviewProgress& progress, bool& complete) {
+ReviewReport review_report(const GameState& initial, const std::vector<int>& history,
+                           const ReviewRequest& request, const ReviewProgress& progress) {
     const ReviewBudget budget = review_budget(request.horizon, request.quick);
     ReviewConfig c;
     AnalysisConfig& a = c.analysis;
@@ -311,7 +311,7 @@ Json review_report(const GameState& initial, const std::vector<int>& history,
         o.set("mean_loss_below", std::isfinite(b.below) ? Json::number(b.below) : Json());
         bands.push(std::move(o));
     }
-    complete = r.decisions.size() + r.events.size() >= static_cast<std::size_t>(r.items);
+    const bool complete = r.decisions.size() + r.events.size() >= static_cast<std::size_t>(r.items);
     Json out = Json::object();
     out.set("horizon", horizon_name(request.horizon));
     out.set("policy", bot_names()[static_cast<std::size_t>(request.policy)]);
@@ -327,7 +327,7 @@ Json review_report(const GameState& initial, const std::vector<int>& history,
     out.set("voyage_wealth", voyage_wealth);
     out.set("seconds", Json::number(r.seconds));
     out.set("complete", complete);
-    return out;
+    return {std::move(out), r.items, complete};
 }
 
 namespace api {
@@ -430,10 +430,9 @@ Answer route_review(const Json& body, const Progress& progress) {
     request.max_rollouts = kReviewMaxRollouts;
     request.threads = 1;
     const GameState initial(last->num_players(), last->board().rules, last->seed());
-    bool complete = false;
-    const Json review = review_report(initial, last->history(), request, progress, complete);
-    if (!complete) return error_answer(503, {{"", kStopped, ""}});
-    return ok(review);
+    const ReviewReport review = review_report(initial, last->history(), request, progress);
+    if (!review.complete) return error_answer(503, {{"", kStopped, ""}});
+    return ok(review.json);
 }
 
 }  // namespace api

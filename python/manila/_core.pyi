@@ -588,7 +588,8 @@ def loss_class(loss: SupportsFloat | SupportsIndex, ci95: SupportsFloat | Suppor
 def band_of(mean_loss: SupportsFloat | SupportsIndex) -> str: ...
 def same_exp(x: SupportsFloat | SupportsIndex) -> float: ...
 
-# The review's JSON text (docs/review.md); the budget's numbers where none are given.
+# (the review's JSON text (docs/review.md), the record's items: decisions and chance
+# events); the budget's numbers where none are given.
 def review_report(
     initial: GameState,
     history: Sequence[int],
@@ -609,7 +610,7 @@ def review_report(
     decisions: bool = True,
     threads: int = 0,
     progress: Callable[[int, int], bool] | None = None,
-) -> str: ...
+) -> tuple[str, int]: ...
 
 # The learned value (manila/value.hpp).
 VALUE_FEATURES: int

@@ -398,8 +398,9 @@ def review_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
         body = draw(review_bodies())
         key = draw(st.one_of(st.sampled_from(REVIEW_KEYS), misspelt()))
         body[key] = draw(st.one_of(values, st.sampled_from((1, 2, 3, 64, 65, -1, 2**64, 1.5, "game", None))))
-        if kind == 3 and isinstance(body.get("record"), dict):  # the game cut short
-            body["record"]["history"] = body["record"]["history"][: draw(st.integers(0, 120))]
+        record = body.get("record")
+        if kind == 3 and isinstance(record, dict) and isinstance(record.get("history"), list):
+            record["history"] = record["history"][: draw(st.integers(0, 120))]  # cut short
     if isinstance(body, dict):
         # Many rollouts take seconds (and with none given, the stop rule's time limit makes
         # the answer depend on the clock): a review here is one of two rollouts.

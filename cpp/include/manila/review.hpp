@@ -147,8 +147,14 @@ struct ReviewRequest {
 // The review of a finished game's history from its initial state, as its JSON (the
 // contract's, docs/review.md: every decision with its class and the table as the decider
 // saw it, every chance event's luck, each player's summary with the reconciliation and the
-// band). `complete` false when `progress` stopped it. Throws as review_game does.
-Json review_report(const GameState& initial, const std::vector<int>& history,
-                   const ReviewRequest& request, const ReviewProgress& progress, bool& complete);
+// band), and the record's items (decisions and chance events: more than the JSON holds when
+// `progress` stopped the review). Throws as review_game does.
+struct ReviewReport {
+    Json json;
+    int items = 0;
+    bool complete = true;
+};
+ReviewReport review_report(const GameState& initial, const std::vector<int>& history,
+                           const ReviewRequest& request, const ReviewProgress& progress);
 
 }  // namespace manila

@@ -200,7 +200,7 @@ class Review:
     @property
     def complete(self) -> bool:
         """False when ``progress`` stopped the review early."""
-        return bool(self.report.get("complete", len(self.decisions) + len(self.events) >= self.items))
+        return len(self.decisions) + len(self.events) >= self.items
 
     def worst(self, limit: int = 10) -> list[Decision]:
         """The costliest decisions, worst first (fine ones left out)."""
@@ -298,7 +298,7 @@ def review(
     def report(done: int, total: int) -> bool:
         return progress is None or progress(done, total) is not False
 
-    text = _core.review_report(
+    text, items = _core.review_report(
         game.new_initial_state()._s,
         history,
         horizon=horizon,
@@ -331,7 +331,7 @@ def review(
         seconds=data["seconds"],
         voyage_starts=voyage_starts,
         actions=len(history),
-        items=len(data["decisions"]) + len(data["events"]),
+        items=items,
         value=data.get("value"),
         report=data,
     )

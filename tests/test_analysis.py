@@ -251,6 +251,7 @@ def test_an_error_in_progress_is_raised(auction: State) -> None:
         ({"rollouts": 0}, "rollouts"),
         ({"seed": -1}, "seed"),
         ({"time_limit": float("nan")}, "time_limit"),
+        ({"time_limit": 10**400}, "time_limit"),  # an int past a float's range: no float() of it
         ({"target": 0}, "target"),
         ({"screen": -2}, "screen"),
         ({"exact": "yes"}, "exact"),
@@ -353,6 +354,18 @@ def test_the_server_analyses(srv: Any, auction: State) -> None:
     assert status == 400 and "phase" in data["errors"][0]["message"]
     status, _, data = post(srv, {"tabel": {}})
     assert status == 400
+
+
+@pytest.mark.parametrize(
+    ("given", "limit"), [(None, 8.0), (3, 3), (0.5, 0.5), (0, 8.0), (-0.0, 8.0), (9, 8.0), (10**400, 8.0)]
+)
+def test_the_server_caps_the_time_limit(given: Any, limit: float) -> None:
+    """At 80% of the request's limit, whatever is asked: no time limit (0) too, and an int
+    past a float's range (float() of it raised)."""
+    from manila.server.app import _analysis_input
+
+    body = {"table": {}} if given is None else {"table": {}, "time_limit": given}
+    assert _analysis_input(body, 10.0)["time_limit"] == limit
 
 
 def test_the_server_is_busy_at_its_heavy_limit(srv: Any, auction: State) -> None:

@@ -19,7 +19,15 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from helpers.contract import EDGES, FEW, REQUESTS, WHOLE_REVIEWS, review_record, served, whole_review
+from helpers.contract import (
+    EDGES,
+    FEWER_EXAMPLES,
+    REQUESTS,
+    WHOLE_REVIEWS,
+    review_record,
+    served,
+    whole_review,
+)
 from helpers.serving import serving
 from manila.server.names import page_data
 from manila.server.site import write_site
@@ -57,8 +65,7 @@ def contract_cases() -> list[dict]:
     for form in sorted(REQUESTS):
 
         @settings(
-            max_examples=min(EXAMPLES, FEW.get(form, EXAMPLES) // 2),
-            deadline=None,
+            max_examples=min(EXAMPLES, FEWER_EXAMPLES.get(form, EXAMPLES)),
             derandomize=True,
             database=None,
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

@@ -41,6 +41,7 @@ void register_analysis(py::module_& m) {
         py::make_tuple(horizon_name(Horizon::kVoyage), horizon_name(Horizon::kGame));
     m.attr("POLICIES") = py::tuple(py::cast(continuation_policies()));
     m.attr("DEFAULT_POLICY") = default_policy();
+    m.attr("HARBOUR_SCREEN") = kHarbourScreen;
     m.attr("VALUE_SOURCES") = py::make_tuple(value_source_name(ValueSource::kLearned),
                                              value_source_name(ValueSource::kRollout));
     py::list premium;

@@ -41,6 +41,12 @@ void register_api(py::module_& m) {
     py::list keys;
     for (const char* k : kValueKeys) keys.append(k);
     m.attr("VALUE_KEYS") = py::tuple(keys);
+    m.attr("TIME_LIMIT") = kTimeLimit;
+    m.attr("ANALYSIS_MAX_ROLLOUTS") = kAnalysisMaxRollouts;
+    m.attr("ANALYSIS_TIME_SHARE") = kAnalysisTimeShare;
+    py::list analysis_keys;
+    for (const char* k : kAnalysisKeys) analysis_keys.append(k);
+    m.attr("ANALYSIS_KEYS") = py::tuple(analysis_keys);
     py::list review_keys;
     for (const char* k : kReviewKeys) review_keys.append(k);
     m.attr("REVIEW_KEYS") = py::tuple(review_keys);

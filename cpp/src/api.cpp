@@ -139,6 +139,8 @@ Answer route(std::string_view path, std::string_view bytes, const Progress& prog
         handler = route_advise;
     else if (path == "/v1/value")
         handler = route_value;
+    else if (path == "/v1/analyse")
+        handler = route_analyse;
     if (!handler && !review) {
         const std::u32string points = code_points(path);
         return error_answer(

@@ -49,10 +49,6 @@ std::string joined(const std::vector<std::string>& words, const char* glue = ", 
 // "n/d" in lowest terms (common/text.exact_text).
 std::string exact_text(std::int64_t num, std::int64_t den);
 
-// common/limits.check_number for a whole number from low to high (as text, for 2**64-1):
-// false with its message ("seed: must be an integer from 0 to ..., got 1.5").
-bool check_whole(const Json& v, const char* name, std::int64_t low, const std::string& high,
-                 std::string& error);
 // common/inputs.json_error_text of a reading that failed with a decode error: "a value was
 // expected at line 1 column 1".
 std::string json_error_text(const JsonRead& read);
@@ -145,6 +141,25 @@ bool read_record(const Json& data, std::optional<GameState>& out, std::string& e
 bool read_game(const Json& table, std::uint64_t seed, std::optional<GameState>& state, int& viewer,
                std::string& error);
 
+// ------------------------------------------------------------------ a heavy route's options
+
+// app._heavy_body: true for an object of known `keys` that has `required` (`what` says what
+// it is), else false with the 400 that refuses it.
+bool heavy_body(const Json& body, const std::vector<std::string>& keys, const char* required,
+                const char* what, Answer& refused);
+// app._at_most: a whole number at `key` above `cap` is refused ("at most {cap}{unit} on this
+// server").
+bool at_most(const Json& body, const char* key, std::int64_t cap, const char* unit,
+             Answer& refused);
+// common/limits.check_number: a whole number from low to high (as text: 2**64-1 too), or
+// any finite number from low to high; false with the ValueError's text.
+bool check_whole(const Json& v, const char* name, std::int64_t low, const std::string& high,
+                 std::string& error);
+bool check_real(const Json& v, const char* name, double low, double high, std::string& error);
+// analysis.check_choice: one of the choices, or false with the ValueError's text.
+bool check_choice(const Json& v, const char* name, const std::vector<std::string>& choices,
+                  std::string& error);
+
 // ------------------------------------------------------------------ routes
 
 // The routes' bodies (server/app.py): their answer with its status.
@@ -152,6 +167,7 @@ Answer route_validate(const Json& body);
 Answer route_evaluate(const Json& body);
 Answer route_advise(const Json& body);
 Answer route_value(const Json& body);
+Answer route_analyse(const Json& body);
 // POST /v1/review: `progress` after every reviewed item; returning false stops it (503).
 Answer route_review(const Json& body, const Progress& progress);
 

@@ -335,13 +335,6 @@ namespace {
 
 const std::vector<std::string> kKeys(std::begin(kReviewKeys), std::end(kReviewKeys));
 
-// `value not in choices` of manila.review's checks: the choice's index, or -1.
-int choice(const Json& v, const std::vector<std::string>& choices) {
-    if (!v.is_string()) return -1;
-    const auto at = std::find(choices.begin(), choices.end(), v.as_string());
-    return at == choices.end() ? -1 : static_cast<int>(at - choices.begin());
-}
-
 Answer refuse(const std::string& message, const std::string& path = "") {
     return error_answer(400, {{path, message, ""}});
 }
@@ -349,22 +342,15 @@ Answer refuse(const std::string& message, const std::string& path = "") {
 }  // namespace
 
 Answer route_review(const Json& body, const Progress& progress) {
-    // app._heavy_body.
-    if (!body.is_object())
-        return refuse("the body must be a JSON object with a record, not " + json_type(body));
-    for (const auto& [key, value] : body.members())
-        if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end())
-            return refuse("unknown key; allowed: " + joined(kKeys), key);
+    // app._heavy_body and _review_input: the server's bounds.
+    Answer refused;
+    if (!heavy_body(body, kKeys, "record",
+                    "the game to review (a line of simulate --record, or State.serialize())",
+                    refused) ||
+        !at_most(body, "rollouts", kReviewMaxRollouts, "", refused) ||
+        !at_most(body, "luck_rollouts", kReviewMaxRollouts, "", refused))
+        return refused;
     const Json* record = body.find("record");
-    if (!record)
-        return refuse("the game to review (a line of simulate --record, or State.serialize())",
-                      "record");
-    // app._review_input: the server's bounds.
-    for (const char* key : {"rollouts", "luck_rollouts"}) {
-        const Json* n = body.find(key);
-        if (n && n->is_integer() && !n->negative() && !n->int_in(0, kReviewMaxRollouts))
-            return refuse("at most " + std::to_string(kReviewMaxRollouts) + " on this server", key);
-    }
     const auto given = [&](const char* key, Json fallback) {
         const Json* v = body.find(key);
         return v ? *v : fallback;
@@ -381,19 +367,17 @@ Answer route_review(const Json& body, const Progress& progress) {
     const Json value = given("value", Json(values[0]));
     const Json quick = given("quick", Json(kReviewQuick));
     const Json exact = given("exact", Json(true));
-    if (choice(horizon, horizons) < 0)
-        return refuse("horizon: must be one of " + joined(horizons) + ", got " + py_repr(horizon));
-    if (choice(policy, policies) < 0)
-        return refuse("policy: must be one of " + joined(policies) + ", got " + py_repr(policy));
-    if (choice(value, values) < 0)
-        return refuse("value: must be one of " + joined(values) + ", got " + py_repr(value));
+    std::string error;
+    if (!check_choice(horizon, "horizon", horizons, error) ||
+        !check_choice(policy, "policy", policies, error) ||
+        !check_choice(value, "value", values, error))
+        return refuse(error);
     if (!quick.is_bool()) return refuse("quick: true or false, got " + py_repr(quick));
     if (!exact.is_bool()) return refuse("exact: true or false, got " + py_repr(exact));
     const std::string most = std::to_string(kMaxRollouts);
     const Json seed = given("seed", Json(0));
     const Json rollouts = given("rollouts", Json());
     const Json luck_rollouts = given("luck_rollouts", Json());
-    std::string error;
     if (!check_whole(seed, "seed", 0, std::to_string(std::numeric_limits<std::uint64_t>::max()),
                      error) ||
         (!rollouts.is_null() && !check_whole(rollouts, "rollouts", 2, most, error)) ||

@@ -16,52 +16,22 @@ const std::vector<std::string> kKeys(std::begin(kValueKeys), std::end(kValueKeys
 
 }  // namespace
 
-// common/limits.check_number for a whole number from low to high (as text: 2**64-1 too).
-bool check_whole(const Json& v, const char* name, std::int64_t low, const std::string& high,
-                 std::string& error) {
-    const bool whole = v.is_integer();
-    bool in = whole && !(v.kind() == Json::Kind::kInt && v.as_int() < low) && !v.negative();
-    if (in && v.kind() == Json::Kind::kBigInt) {
-        // Above the high bound unless it has fewer digits, or as many and is not greater.
-        const std::string& d = v.as_string();
-        in = d.size() < high.size() || (d.size() == high.size() && d <= high);
-    } else if (in) {
-        in = high.size() > 18 || v.as_int() <= std::stoll(high);
-    }
-    if (in) return true;
-    error = std::string(name) + ": must be an integer from " + std::to_string(low) + " to " + high +
-            ", got " + py_repr(v);
-    return false;
-}
-
 Answer route_value(const Json& body) {
     // app._heavy_body and _value_input.
-    if (!body.is_object())
-        return error_answer(
-            400, {{"", "the body must be a JSON object with a table, not " + json_type(body), ""}});
-    for (const auto& [key, value] : body.members())
-        if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end())
-            return error_answer(400, {{key, "unknown key; allowed: " + joined(kKeys), ""}});
+    Answer refused;
+    if (!heavy_body(body, kKeys, "table",
+                    "the table to value (an observation or a serialized state)", refused) ||
+        !at_most(body, "rollouts", kValueMaxRollouts, "", refused))
+        return refused;
     const Json* table = body.find("table");
-    if (!table)
-        return error_answer(
-            400, {{"table", "the table to value (an observation or a serialized state)", ""}});
     const Json* rollouts = body.find("rollouts");
-    if (rollouts && rollouts->is_integer() && !rollouts->negative() &&
-        !rollouts->int_in(0, kValueMaxRollouts))
-        return error_answer(
-            400,
-            {{"rollouts", "at most " + std::to_string(kValueMaxRollouts) + " on this server", ""}});
     // analysis/value.value.
     std::string error;
     const std::vector<std::string> policies = continuation_policies();
     const std::string fallback = bot_names()[static_cast<std::size_t>(AnalysisConfig{}.policy)];
     const Json policy = body.find("policy") ? *body.find("policy") : Json(fallback);
-    if (!policy.is_string() ||
-        std::find(policies.begin(), policies.end(), policy.as_string()) == policies.end())
-        return error_answer(
-            400,
-            {{"", "policy: must be one of " + joined(policies) + ", got " + py_repr(policy), ""}});
+    if (!check_choice(policy, "policy", policies, error))
+        return error_answer(400, {{"", error, ""}});
     const Json count = rollouts ? *rollouts : Json(kValueRollouts);
     if (!check_whole(count, "rollouts", 1, std::to_string(kMaxRollouts), error))
         return error_answer(400, {{"", error, ""}});

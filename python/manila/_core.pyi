@@ -454,6 +454,7 @@ class VectorEnv(metaclass=_Pybind11Type):
 HORIZONS: tuple[str, ...]
 POLICIES: tuple[str, ...]
 DEFAULT_POLICY: str
+HARBOUR_SCREEN: int
 SHARE_PREMIUM: tuple[tuple[float, ...], ...]
 VALUE_SOURCES: tuple[str, ...]
 
@@ -678,6 +679,10 @@ MAX_ROLLOUTS: int
 VALUE_MAX_ROLLOUTS: int
 VALUE_ROLLOUTS: int
 VALUE_KEYS: tuple[str, ...]
+TIME_LIMIT: float
+ANALYSIS_MAX_ROLLOUTS: int
+ANALYSIS_TIME_SHARE: float
+ANALYSIS_KEYS: tuple[str, ...]
 REVIEW_KEYS: tuple[str, ...]
 REVIEW_MAX_ROLLOUTS: int
 REVIEW_QUICK: bool

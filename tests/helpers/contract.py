@@ -8,14 +8,17 @@ import functools
 import http.client
 import json
 import random
+import re
 import string
+from typing import Callable
 
 from hypothesis import strategies as st
 
 from helpers.states import GOODS, PLAYERS, SPOTS, states, wealth_states
-from manila.analysis.analysis import POLICIES
+from manila import _core
+from manila.analysis.analysis import HORIZONS, POLICIES, VALUE_SOURCES
 from manila.game import Game, State
-from manila.server.openapi import REVIEW_KEYS, REVIEW_MAX_ROLLOUTS, VALUE_MAX_ROLLOUTS
+from manila.server.openapi import ANALYSIS_MAX_ROLLOUTS, REVIEW_KEYS, REVIEW_MAX_ROLLOUTS, VALUE_MAX_ROLLOUTS
 from manila.voyage.state import VoyageState
 
 ROUTES = ("/v1/validate", "/v1/evaluate", "/v1/advise")  # the voyage routes
@@ -26,6 +29,19 @@ KINDS = ("placement", "pilot_small", "pilot_large", "boarding")
 NAMES = GOODS + SPOTS + STATE_KEYS + MOMENT_KEYS + KINDS
 NAMES += ("position", "crew", "thirteen_after_last_roll", "pirate_variant", "good", "seat")
 NAMES += ("port", "shipyard", "income", "wealth", "arrived", "player", "players", "thirteen")
+
+
+# An analysis's or a review's timing: the one part of an answer that may differ between the two.
+SECONDS = re.compile(r'"seconds": [-+.e0-9]+(?=[,}])')
+
+
+def timeless(route: str, answer: tuple[int, str]) -> tuple[int, str]:
+    """The answer with an analysis's or a review's "seconds" set to 0 (nothing else of it is
+    touched: a string in it has its quotes escaped)."""
+    status, text = answer
+    if route in ("/v1/analyse", "/v1/review") and status == 200:
+        text = SECONDS.sub('"seconds": 0', text, count=1)
+    return status, text
 
 
 def served(conn: http.client.HTTPConnection, route: str, body: bytes) -> tuple[int, str]:
@@ -327,6 +343,79 @@ def value_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
     return [("/v1/value", encode(body, False))]
 
 
+# The decisions an analysis values (engine's decision_kind), which games played at random
+# are stopped at.
+DECISIONS = ("auction", "harbour_master", "placement", "pilot_small", "pilot_large", "boarding", "plunder")
+
+
+@st.composite
+def game_at_decision(draw: st.DrawFn) -> State:
+    """A game played at random up to a decision of a drawn kind, some of them passed by (or
+    to its end, or further than a game goes, when it never comes)."""
+    kind = draw(st.sampled_from(DECISIONS))
+    rules = draw(st.sampled_from((None, {"pirate_variant": True}, {"thirteen_after_last_roll": "shipyard"})))
+    state = Game(
+        draw(st.sampled_from((3, 4, 5))), seed=draw(st.integers(0, 2**64 - 1)), rules=rules
+    ).new_initial_state()
+    moves = random.Random(draw(st.integers(0, 2**32)))
+    skip = draw(st.sampled_from((0, 1, 2, 4, 8, 12)))
+    for _ in range(draw(st.sampled_from((3000, 3000, 3000, 40)))):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_chance()
+            continue
+        if _core.decision_kind(state._s) == kind:
+            if skip == 0:
+                break
+            skip -= 1
+        state.apply_action(moves.choice(state.legal_actions()))
+    return state
+
+
+@st.composite
+def analysis_bodies(draw: st.DrawFn) -> dict:
+    """An analysis's body: a table (a player's view, often the decider's, as JSON or as its
+    text) or a serialized state, and options drawn so that it takes milliseconds: a few
+    rollouts, a few bids and harbour master's combinations, the slow solver policy and play
+    to the game's end seldom."""
+    state = draw(game_at_decision())
+    form = draw(st.integers(0, 3))
+    players = state.game.players
+    decider = state.current_player()
+    viewer = decider if 0 <= decider < players and draw(st.booleans()) else draw(st.integers(0, players - 1))
+    table: object = state.to_json() if form == 1 else state.observation(viewer)
+    if form == 2:
+        table = json.dumps(table)
+    body: dict = {"table": table}
+    policy = draw(
+        st.sampled_from(("greedy", "greedy", "greedy-wealth", "greedy-wealth", "greedy-wealth", "solver"))
+    )
+    assert policy in POLICIES
+    slow = policy == "solver"
+    if slow or draw(st.booleans()):
+        body["policy"] = policy
+    body["rollouts"] = draw(st.integers(1, 2 if slow else 8))
+    if draw(st.integers(0, 2)) == 0:
+        body["horizon"] = HORIZONS[1]
+        if not slow and draw(st.integers(0, 3)) == 0:
+            body["value"] = VALUE_SOURCES[1]  # to the game's end
+        elif draw(st.booleans()):
+            body["value"] = VALUE_SOURCES[0]
+    elif draw(st.booleans()):
+        body["horizon"] = HORIZONS[0]
+    if draw(st.booleans()):
+        body["seed"] = draw(st.one_of(st.integers(0, 9), st.integers(0, 2**64 - 1)))
+    if draw(st.integers(0, 3)) == 0:
+        body["exact"] = draw(st.booleans())
+    if slow or draw(st.integers(0, 3)):
+        body["max_bids"] = draw(st.integers(1, 4))
+    if slow or draw(st.integers(0, 3)):
+        body["screen"] = draw(st.integers(1, 6))
+    if draw(st.integers(0, 4)) == 0:
+        body["time_limit"] = draw(st.sampled_from((0, 0.5, 8, 8.0, 9, 30.5, 10**30, 1e300)))
+
+
 # The short finished games the reviews take: (players, bots, seed) of simulate, each game
 # over in 4 or 5 voyages (110 to 140 actions).
 REVIEW_GAMES = ((3, "random", 8), (4, "random", 8), (3, "greedy", 1), (5, "random", 3))
@@ -353,10 +442,6 @@ WHOLE_REVIEWS = (
 def whole_review(k: int) -> bytes:
     game, options = WHOLE_REVIEWS[k]
     return json.dumps({"record": json.loads(review_record(game)), "rollouts": 2, **options}).encode()
-
-
-# Fewer examples of the forms whose valid bodies take long work (a review: a second each).
-FEW = {"reviews": 12}
 
 
 @st.composite
@@ -386,6 +471,30 @@ def review_bodies(draw: st.DrawFn) -> dict:
 
 
 @st.composite
+def analysis_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
+    """Analyses of tables and serialized states at every kind of decision, as given and
+    broken (the body's options, a table's fields, a record's history)."""
+    body = draw(st.one_of(analysis_bodies(), broken(analysis_bodies())))
+    if isinstance(body, dict):
+        # Without rollouts, or with many, an analysis takes up to the time limit: the answers
+        # would depend on the clock. A broken option may undo what kept it quick: keep it so.
+        count = body.get("rollouts")
+        if not whole(count) or 8 < count <= ANALYSIS_MAX_ROLLOUTS:
+            body["rollouts"] = 2
+        slow = body.get("policy") == "solver" or body.get("value") == VALUE_SOURCES[1]
+        if slow:
+            body["rollouts"] = 1
+        for key in ("max_bids", "screen"):
+            n = body.get(key)
+            if (whole(n) and (n == 0 or n > 6)) or (slow and n is None):
+                body[key] = 3
+    return [("/v1/analyse", encode(body, False))]
+
+
+def whole(n: object) -> bool:
+    return isinstance(n, int) and not isinstance(n, bool)
+
+
 def review_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
     """Reviews of short finished games, as given and broken: the record's fields and
     history (cut short, illegal actions), the body's keys and options (types, bounds)."""
@@ -424,8 +533,42 @@ REQUESTS = {
     "positions": position_requests(),
     "notation": notation_requests(),
     "json_text": text_requests(),
+    "analyses": analysis_requests(),
 }
+# Analyses and reviews take longer than the other routes' work: the tests draw fewer of them.
+FEWER_EXAMPLES = {"analyses": 100, "reviews": 10}  # a review: a second or so
 
+
+def played(players: int, seed: int, stop: Callable[[State], bool]) -> State:
+    """A game played at random (its moves from ``seed`` too) until ``stop`` says so."""
+    state = Game(players, seed=seed).new_initial_state()
+    moves = random.Random(seed)
+    while not stop(state) and not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_chance()
+        else:
+            state.apply_action(moves.choice(state.legal_actions()))
+    return state
+
+
+def _deciding(kind: str, last_round: bool = False) -> Callable[[State], bool]:
+    def stop(s: State) -> bool:
+        return (
+            s.is_player_node()
+            and _core.decision_kind(s._s) == kind
+            and (not last_round or s.to_dict()["next_roll"] == 3)
+        )
+
+    return stop
+
+
+def _analyse_body(table: object, **options: object) -> tuple[str, bytes]:
+    return ("/v1/analyse", json.dumps({"table": table, **options}).encode())
+
+
+_LAST_ROUND = played(4, 3, _deciding("placement", last_round=True))
+_DECIDER = _LAST_ROUND.current_player()
+_PILOT = played(3, 4, _deciding("pilot_large"))
 
 # Bodies at the edges of what the readers take, each for a reason the generators rarely hit.
 EDGES = [
@@ -502,4 +645,18 @@ EDGES = [
     ("/v1/review", b'{"record": {}, "max_rollouts": 2}'),
     # A lone surrogate in what comes back: the answer is written in ASCII.
     ("/v1/evaluate", b'{"\\ud800": 1}'),
+    # Analyses: a finished game, chance to move, a last round's placement (exact from the
+    # decider's view, without rollouts too; by rollouts from another's), a pilot, and the
+    # numbers past a float's range (float() of them made the server answer 500).
+    _analyse_body(played(3, 5, State.is_terminal).to_json(), rollouts=2),
+    _analyse_body(Game(4, seed=2).new_initial_state().to_json(), rollouts=2),
+    _analyse_body(_LAST_ROUND.observation(_DECIDER), rollouts=None),
+    _analyse_body(_LAST_ROUND.observation(_DECIDER), rollouts=4, horizon="game"),
+    _analyse_body(_LAST_ROUND.observation((_DECIDER + 1) % 4), rollouts=4, seed=2**64 - 1),
+    _analyse_body(_LAST_ROUND.to_json(), rollouts=3, exact=False, seed=2**64),
+    _analyse_body(_PILOT.to_json(), rollouts=3, horizon="game", value="rollout", policy="greedy"),
+    *(_analyse_body(_PILOT.to_json(), rollouts=2, time_limit=t) for t in (10**400, -(10**400), True, 0)),
+    # Past a float's range in JSON text: infinite (not a constant the server refuses).
+    ("/v1/analyse", b'{"table": {}, "time_limit": -1e400}'),
+    ("/v1/analyse", b'{"table": {}, "time_limit": 1e400, "rollouts": 1}'),
 ]

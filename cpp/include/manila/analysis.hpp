@@ -65,6 +65,10 @@ std::vector<DecisionOption> decision_options(const GameState& s, int max_bids = 
 // it stays at most `ceiling`, else a pass).
 int ceiling_action(const GameState& s, int ceiling);
 
+// The harbour master's combinations an analysis keeps for rollouts by default (screen),
+// by their exact no-placement value.
+inline constexpr int kHarbourScreen = 30;
+
 struct AnalysisConfig {
     Horizon horizon = Horizon::kVoyage;
     ValueSource value = ValueSource::kLearned;  // horizon game

@@ -53,8 +53,8 @@ std::optional<StateEvaluation> evaluate_state(const Json& state, std::optional<b
                                               int threads);
 
 // The POST routes call serves, in the server's spelling.
-inline constexpr const char* kRoutes[] = {"/v1/validate", "/v1/evaluate", "/v1/advise", "/v1/value",
-                                          "/v1/review"};
+inline constexpr const char* kRoutes[] = {"/v1/validate", "/v1/evaluate", "/v1/advise",
+                                          "/v1/value",    "/v1/analyse",  "/v1/review"};
 
 // Bounds on what a request may ask, the server's as call's (common/limits.py and
 // server/openapi.py read them from here).
@@ -63,6 +63,19 @@ inline constexpr int kValueMaxRollouts = 1000;  // for one POST /v1/value
 inline constexpr int kValueRollouts = 200;      // a value's play-outs when none are asked
 // The keys of a POST /v1/value body.
 inline constexpr const char* kValueKeys[] = {"table", "policy", "rollouts", "seed"};
+
+// The server's time limit for one request, from its headers to its answer, by default
+// (server/app.py's TIME_LIMIT); call, which has no clock of the request's, uses this one.
+inline constexpr double kTimeLimit = 10.0;
+// POST /v1/analyse: at most this many rollouts per option (its max_rollouts too), one
+// thread, and the analysis stops by itself within this share of the request's time limit.
+inline constexpr int kAnalysisMaxRollouts = 2000;
+inline constexpr double kAnalysisTimeShare = 0.8;
+// The keys of a POST /v1/analyse body: the table, then manila.analyse's options a request
+// may set (the others are the server's: max_rollouts, threads).
+inline constexpr const char* kAnalysisKeys[] = {"table",    "horizon", "value",      "policy",
+                                                "rollouts", "seed",    "time_limit", "exact",
+                                                "max_bids", "screen"};
 
 // POST /v1/review: the keys of its body, the most rollouts per option and per chance event
 // a request may ask, and the budget a request gets when it says nothing of "quick".

@@ -39,7 +39,7 @@ VALUE_SOURCES: tuple[str, ...] = tuple(_core.VALUE_SOURCES)  # horizon game: lea
 POLICIES: tuple[str, ...] = tuple(_core.POLICIES)  # the bots that may continue a rollout
 DEFAULT_POLICY: str = _core.DEFAULT_POLICY
 # The harbour master's combinations kept (by their exact no-placement value) for rollouts.
-HARBOUR_SCREEN = 30
+HARBOUR_SCREEN: int = _core.HARBOUR_SCREEN
 
 Progress = Callable[[int, float], Optional[bool]]
 
@@ -222,7 +222,7 @@ def check_number(value: Any, name: str, low: float, integer: bool = False) -> No
 
 def analyse(
     table_or_state: Union[State, PlayerView, TableLike],
-    horizon: str = "voyage",
+    horizon: str = HORIZONS[0],
     policy: str = DEFAULT_POLICY,
     rollouts: Optional[int] = None,
     seed: int = 0,

@@ -43,7 +43,7 @@ def check_number(value: Any, name: str, low: float, integer: bool = False) -> No
     if (
         isinstance(value, bool)
         or not ok
-        or (not integer and not math.isfinite(value))
+        or (isinstance(value, float) and not math.isfinite(value))  # an int is finite: no float() of it
         or not low <= value <= top
     ):
         kind = "an integer" if integer else "a number"

@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union, cast
 from urllib.parse import parse_qs
 
+from .. import _core
 from ..analysis.analysis import analyse
 from ..analysis.review import review
 from ..analysis.value import value as position_value
@@ -84,7 +85,7 @@ if TYPE_CHECKING:
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 MAX_BODY = _openapi.MAX_BODY
-TIME_LIMIT = 10.0  # seconds for one request, from its headers to its answer
+TIME_LIMIT: float = _core.TIME_LIMIT  # seconds for one request, from its headers to its answer
 HINT_TIME = 4.0  # seconds of rollouts for a hint that the exact advice does not cover
 HEAVY_LIMIT = 1  # advice searches (up to seconds each) that run at once
 IDLE_TIMEOUT = 30.0  # seconds an idle keep-alive connection is kept open
@@ -246,10 +247,12 @@ def _analysis_input(data: Any, time_limit: float) -> dict[str, Any]:
         data, _openapi.ANALYSIS_KEYS, "table", "the table to analyse (an observation or a serialized state)"
     )
     _at_most(kwargs, "rollouts", _openapi.ANALYSIS_MAX_ROLLOUTS, " per option")
-    cap = 0.8 * time_limit  # the analysis stops by itself before the request does
+    cap = _core.ANALYSIS_TIME_SHARE * time_limit  # it stops by itself before the request does
     limit = kwargs.get("time_limit", cap)
     if isinstance(limit, (int, float)) and not isinstance(limit, bool):
-        kwargs["time_limit"] = min(float(limit), cap)
+        # Compared as given: float() of an int past a float's range would raise (a 500). 0
+        # is analyse's "no time limit", which the cap is for too.
+        kwargs["time_limit"] = cap if limit == 0 else min(limit, cap)
     kwargs["max_rollouts"] = _openapi.ANALYSIS_MAX_ROLLOUTS
     kwargs["threads"] = 1
     return kwargs

@@ -34,19 +34,9 @@ from .play import REQUEST_KEYS as PLAY_KEYS
 
 JSON_TYPE = "application/json"
 MAX_BODY = 64 * 1024  # bytes; the server's default cap
-ANALYSIS_MAX_ROLLOUTS = 2000  # per option, for one POST /v1/analyse
-ANALYSIS_KEYS = (
-    "table",
-    "horizon",
-    "value",
-    "policy",
-    "rollouts",
-    "seed",
-    "time_limit",
-    "exact",
-    "max_bids",
-    "screen",
-)
+# POST /v1/analyse: per option, at most (the engine's call answers the route too).
+ANALYSIS_MAX_ROLLOUTS: int = _core.ANALYSIS_MAX_ROLLOUTS
+ANALYSIS_KEYS: tuple[str, ...] = tuple(_core.ANALYSIS_KEYS)
 
 # POST /v1/review: the budgets of a quick review at most, one thread, and the whole review
 # within the request's time limit (else 503).

@@ -414,6 +414,7 @@ def analysis_bodies(draw: st.DrawFn) -> dict:
         body["screen"] = draw(st.integers(1, 6))
     if draw(st.integers(0, 4)) == 0:
         body["time_limit"] = draw(st.sampled_from((0, 0.5, 8, 8.0, 9, 30.5, 10**30, 1e300)))
+    return body
 
 
 # The short finished games the reviews take: (players, bots, seed) of simulate, each game
@@ -495,6 +496,7 @@ def whole(n: object) -> bool:
     return isinstance(n, int) and not isinstance(n, bool)
 
 
+@st.composite
 def review_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
     """Reviews of short finished games, as given and broken: the record's fields and
     history (cut short, illegal actions), the body's keys and options (types, bounds)."""

@@ -8,6 +8,7 @@ import json
 import math
 import statistics
 import subprocess
+import time
 import sys
 from pathlib import Path
 from typing import Any
@@ -419,3 +420,15 @@ def test_server_reviews_a_game_and_refuses_bad_records() -> None:
         status, out = post({"record": golden(), "bogus": 1})
         assert status == 400
     assert "/v1/review" in description()["paths"]
+
+
+def test_server_stops_a_review_that_outlives_the_request() -> None:
+    # The review stops itself at 0.8 of the request's time (its progress says so), before
+    # the server would cancel it: a 503, where the engine's call, which has no clock of a
+    # request's, would go on (a whole review here takes about 4 s).
+    with serving(time_limit=1.0) as srv:
+        started = time.monotonic()
+        reply = call(srv, "POST", "/v1/review", {"record": golden(), "rollouts": 32, "luck_rollouts": 32})
+        assert reply.status == 503, reply.body
+        assert "the review took longer than the time limit of 1 s" in reply.body.decode()
+        assert time.monotonic() - started < 1.5

@@ -8,8 +8,8 @@ import json
 import math
 import statistics
 import subprocess
-import time
 import sys
+import time
 from pathlib import Path
 from typing import Any
 

@@ -9,4 +9,5 @@ set(manila_engine_sources
   cpp/src/review.cpp cpp/src/api.cpp cpp/src/api_text.cpp cpp/src/api_state.cpp
   cpp/src/api_notation.cpp cpp/src/api_position.cpp cpp/src/api_voyage.cpp
   cpp/src/api_game.cpp cpp/src/api_value.cpp cpp/src/api_options.cpp
-  cpp/src/api_analyse.cpp cpp/src/api_play.cpp cpp/src/sha256.cpp cpp/src/words.cpp)
+  cpp/src/api_analyse.cpp cpp/src/api_review.cpp cpp/src/api_play.cpp cpp/src/sha256.cpp
+  cpp/src/words.cpp)

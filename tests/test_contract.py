@@ -32,9 +32,13 @@ from helpers.contract import (
     PLAY_EDGES,
     PLAY_REQUESTS,
     REQUESTS,
+    REVIEW_GAMES,
+    WHOLE_REVIEWS,
     play_game_edges,
+    review_record,
     served,
     timeless,
+    whole_review,
 )
 from helpers.serving import serving
 from manila import _core
@@ -77,7 +81,7 @@ def test_both_answer_alike(server, form):
     check()
     # Each form reaches the engine and its refusals (a valid state: the engine only; garbled
     # text: the refusals, and now and then a 200 that survived the garbling).
-    expected = {"states": {200}, "json_text": {400}}.get(form, {200, 400})
+    expected = {"states": {200}, "json_text": {400}, "reviews": {400}}.get(form, {200, 400})
     assert expected <= statuses <= {200, 400}, statuses
 
 
@@ -197,3 +201,27 @@ def test_a_time_bounded_hint_says_the_same_things(server):
     assert b["best"] in [o["action"] for o in b["options"]]
     assert len(a["words"]) == len(b["words"]) and b["words"][0].startswith("The office is worth")
     assert "to you" in b["words"][0] and b["words"][-1].startswith("Values: your expected wealth gain")
+
+
+@pytest.mark.parametrize("k", range(len(WHOLE_REVIEWS)))
+def test_reviews_of_finished_games(server, k):
+    """Whole reviews (helpers.contract.WHOLE_REVIEWS): every decision's class and table,
+    every event's luck, the summaries and their words."""
+    body = whole_review(k)
+    assert agree(server, "/v1/review", body) == 200
+    review = json.loads(_core.call("/v1/review", body)[1])
+    assert len(review["players"]) == REVIEW_GAMES[WHOLE_REVIEWS[k][0]][0] and review["complete"]
+    assert {d["class"] for d in review["decisions"]} >= {"fine", "blunder"}
+
+
+def test_review_reports_progress_and_stops():
+    body = json.dumps({"record": json.loads(review_record(0)), "rollouts": 2, "luck_rollouts": 1})
+    seen: list[tuple[int, int]] = []
+
+    def progress(done: int, total: int) -> bool:
+        seen.append((done, total))
+        return done < 5
+
+    status, text = _core.call("/v1/review", body, progress=progress)
+    assert status == 503 and json.loads(text) == {"errors": [{"path": "", "message": _core.STOPPED}]}
+    assert seen == [(k, seen[0][1]) for k in range(1, 6)] and seen[0][1] > 50

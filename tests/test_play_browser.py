@@ -21,9 +21,10 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from helpers.contract import review_record
 from helpers.page import chromium, screenshot
 from helpers.serving import StaticSite, engine_answers, serving
-from manila.game import State
+from manila.game import Game, State
 from manila.server.names import page_data
 from manila.server.site import write_site
 
@@ -248,6 +249,70 @@ def check_review(driver) -> None:
 
 
 # --------------------------------------------------------------------------- the static site alone
+
+
+def review_body_and_boards(game: int = 0) -> tuple[dict, dict]:
+    """A short finished game's review body (few rollouts), and p0's view at each of their
+    decisions, as the play page keeps them."""
+    record = json.loads(review_record(game))
+    state = Game(record["players"], seed=record["seed"], rules=record.get("rules")).new_initial_state()
+    boards = {}
+    for i, a in enumerate(record["history"]):
+        if not state.is_chance_node() and state.current_player() == 0:
+            boards[i] = state.observation(0)
+        state.apply_action(a)
+    return {"record": record, "quick": True, "rollouts": 2, "luck_rollouts": 1}, boards
+
+
+@pytest.fixture(scope="module")
+def review_site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site")
+    write_site(out, page_data())
+    body, _ = review_body_and_boards()
+    assert engine_answers(out, "review", body)  # the engine answers the review itself
+    served = StaticSite(out)
+    yield served
+    served.stop()
+
+
+def test_the_static_site_alone_reviews_a_finished_game(phone, review_site, tmp_path):
+    """The page's review (review.mjs) of a recorded game, asked of the worker (ask.mjs) as
+    the play page asks it at the end, with its progress: no request to any /v1/ route."""
+    body, boards = review_body_and_boards()
+    phone.get(review_site.url + "play.html?speed=0")
+    phone.set_script_timeout(120)
+    got = phone.execute_async_script(
+        """
+        const [body, boards, done] = arguments;
+        const {ask} = await import('./ask.mjs');
+        const {drawReview} = await import('./review.mjs');
+        const {makeWords} = await import('./words.mjs');
+        const {$, pageData} = await import('./dom.mjs');
+        const names = pageData('names');
+        const progress = [];
+        const res = await ask('review', body, {onProgress: p => progress.push(p)});
+        $('#setup').hidden = true;
+        $('#game').hidden = false;
+        $('#end').hidden = false;
+        if (res.status === 200) {
+          $('#review').replaceChildren(drawReview(names, makeWords(names), res.body,
+            {you: 'p0', bots: {p1: 'random', p2: 'random'}, boards,
+             who: o => ({text: o === 'p0' ? 'you' : o, cls: o})}));
+        }
+        done({status: res.status, errors: res.body.errors || null, progress: progress.slice(-1),
+              steps: progress.length, unit: res.body.unit});
+        """,
+        body,
+        boards,
+    )
+    assert got["status"] == 200, got
+    assert got["steps"] > 50 and got["progress"][0]["done"] == got["progress"][0]["total"], got
+    check_review(phone)
+    assert phone.find_elements(By.CSS_SELECTOR, "#review .mistake")
+    shot(phone, tmp_path, "static-review.png")
+    assert not [p for p in review_site.paths if "/v1/" in p], review_site.paths
+    # The plain static server has no favicon.ico, which Chromium asks for by itself.
+    assert not [e for e in browser_errors(phone) if "/favicon.ico " not in e["message"]]
 
 
 @pytest.fixture(scope="module")

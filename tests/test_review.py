@@ -9,6 +9,7 @@ import math
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -243,6 +244,80 @@ def test_luck_is_unbiased() -> None:
         assert abs(mean) <= half, (seat, mean, half)
 
 
+def test_summaries_add_up_from_the_decisions_and_events(mixed: Review) -> None:
+    """The engine's summaries (cpp/src/api_review.cpp), recomputed here from its decisions
+    and events: totals, means and their spread, accuracy, luck, classes, band, and the
+    reconciliation final equity = luck - (own loss - others' mean) + residual."""
+    out = mixed.to_dict()
+    names = list(out["players"])
+    wealth = [out["players"][p]["wealth"] for p in names]
+    losses = {
+        p: sum(d["loss"] for d in out["decisions"] if d["player"] == p and not d["forced"]) for p in names
+    }
+    for k, p in enumerate(names):
+        s = out["players"][p]
+        free = [d for d in out["decisions"] if d["player"] == p and not d["forced"]]
+        mean = losses[p] / len(free)
+        spread = math.sqrt(sum((d["loss"] - mean) ** 2 for d in free) / (len(free) - 1) / len(free))
+        luck = sum(e["luck"][p] for e in out["events"])
+        equity = wealth[k] - (sum(wealth) - wealth[k]) / (len(names) - 1)
+        others = (sum(losses.values()) - losses[p]) / (len(names) - 1)
+        assert s["decisions"] == sum(d["player"] == p for d in out["decisions"])
+        assert (s["non_forced"], s["total_loss"]) == (len(free), pytest.approx(losses[p], abs=1e-9))
+        assert s["mean_loss"] == pytest.approx(mean) and s["mean_loss_ci95"] == pytest.approx(1.96 * spread)
+        assert s["accuracy"] == pytest.approx(math.exp(-mean / 3.0), rel=1e-15)
+        assert s["luck"] == pytest.approx(luck, abs=1e-9)
+        assert s["luck_ci95"] == pytest.approx(math.sqrt(sum(e["luck_ci95"][p] ** 2 for e in out["events"])))
+        assert s["final_equity"] == pytest.approx(equity) and s["luck_adjusted"] == pytest.approx(
+            equity - luck
+        )
+        assert s["final_equity"] == pytest.approx(luck - (losses[p] - others) + s["residual"])
+        assert s["classes"] == {
+            c: sum(d["class"] == c for d in free) for c in ("fine", "inaccuracy", "mistake", "blunder")
+        }
+        assert s["band"] == next(
+            b["band"] for b in out["bands"] if b["mean_loss_below"] is None or mean < b["mean_loss_below"]
+        )
+    for d in out["decisions"]:
+        ci, loss = d["loss_ci95"], d["loss"]
+        k = sum(loss >= t for t in out["thresholds"].values())
+        assert d["class"] == (
+            "fine" if d["forced"] or loss <= ci else ("fine", "inaccuracy", "mistake", "blunder")[k]
+        )
+
+
+def python_table(state: State) -> str:
+    """The table as the decider saw it, by the library's Python: the notation of their
+    view and the moment, or the auction and the money."""
+    from manila.voyage.notation import format_moment, format_state
+
+    me = state.current_player()
+    view = PlayerView(state, me)
+    pos = view.position("wealth") or view.voyage_state("wealth")
+    if pos is not None:
+        return format_state(pos) + (" " + format_moment(pos["moment"]) if "moment" in pos else "")
+    obs = state.observation(me)
+    cash = ", ".join(f"p{p} {pl['cash']}" for p, pl in enumerate(obs["players"]))
+    prices = ", ".join(f"{g} {v}" for g, v in obs["prices"].items())
+    text = f"voyage {state.voyage_number}, {state.phase}; cash {cash}; prices {prices}"
+    bidder = (obs.get("auction") or {}).get("high_bidder")
+    if state.phase == "auction" and bidder is not None:
+        text += f"; high bid {obs['auction']['high_bid']} by p{bidder}"
+    return text
+
+
+def test_every_table_is_the_deciders_view(mixed: Review) -> None:
+    record = golden()
+    state = Game(record["players"], seed=record["seed"], rules=record.get("rules")).new_initial_state()
+    tables = {}
+    for i, a in enumerate(record["history"]):
+        if not state.is_chance_node():
+            tables[i] = python_table(state)
+        state.apply_action(a)
+    assert [d.table for d in mixed.decisions] == [tables[d.index] for d in mixed.decisions]
+    assert {d.table.split(" ")[0] for d in mixed.decisions} >= {"voyage", "r1", "r2", "r3"}
+
+
 def test_exact_luck_of_the_last_roll_adds_up_to_the_voyage_result(mixed: Review) -> None:
     # After roll 3 (exact) the value is the wealth at the voyage's end.
     last_rolls = [e for e in mixed.events if e["kind"] == "roll" and e["exact"]]
@@ -345,3 +420,15 @@ def test_server_reviews_a_game_and_refuses_bad_records() -> None:
         status, out = post({"record": golden(), "bogus": 1})
         assert status == 400
     assert "/v1/review" in description()["paths"]
+
+
+def test_server_stops_a_review_that_outlives_the_request() -> None:
+    # The review stops itself at 0.8 of the request's time (its progress says so), before
+    # the server would cancel it: a 503, where the engine's call, which has no clock of a
+    # request's, would go on (a whole review here takes about 4 s).
+    with serving(time_limit=1.0) as srv:
+        started = time.monotonic()
+        reply = call(srv, "POST", "/v1/review", {"record": golden(), "rollouts": 32, "luck_rollouts": 32})
+        assert reply.status == 503, reply.body
+        assert "the review took longer than the time limit of 1 s" in reply.body.decode()
+        assert time.monotonic() - started < 1.5

@@ -25,8 +25,11 @@ from helpers.contract import (
     PLAY_EDGES,
     PLAY_REQUESTS,
     REQUESTS,
+    WHOLE_REVIEWS,
     play_game_edges,
+    review_record,
     served,
+    whole_review,
 )
 from helpers.serving import serving
 from manila.server.names import page_data
@@ -63,6 +66,7 @@ def node(test: str, site: Path, cases: Path) -> None:
 def contract_cases() -> list[dict]:
     """Requests of every form, each with the server's answer (the same every run)."""
     requests = [*EDGES, *PLAY_EDGES, *play_game_edges()]
+    requests += [("/v1/review", whole_review(k)) for k in range(len(WHOLE_REVIEWS))]
     forms = {**REQUESTS, **PLAY_REQUESTS}
     for form in sorted(forms):
 
@@ -97,5 +101,5 @@ def test_contract_under_node(site, tmp_path):
 
 def test_page_calls_under_node(site, tmp_path):
     cases = tmp_path / "cases.json"
-    cases.write_text("{}")
+    cases.write_text(json.dumps({"record": json.loads(review_record(0))}))  # a finished game
     node("engine.test.mjs", site, cases)

@@ -120,10 +120,7 @@ bool read_body(std::string_view bytes, Json& out, Answer& refused) {
     }
     JsonRead read = read_json(text);
     if (!read.ok) {
-        const std::string why = read.decode_error ? std::string(json_reason(read.reason)) +
-                                                        " at line " + std::to_string(read.line) +
-                                                        " column " + std::to_string(read.column)
-                                                  : read.reason;
+        const std::string why = read.decode_error ? json_error_text(read) : read.reason;
         refused = error_answer(400, {{"", "not valid JSON: " + why, ""}});
         return false;
     }
@@ -131,8 +128,9 @@ bool read_body(std::string_view bytes, Json& out, Answer& refused) {
     return true;
 }
 
-Answer route(std::string_view path, std::string_view bytes) {
+Answer route(std::string_view path, std::string_view bytes, const Progress& progress) {
     Answer (*handler)(const Json&) = nullptr;
+    const bool review = path == "/v1/review";  // long work: it reports progress
     if (path == "/v1/validate")
         handler = route_validate;
     else if (path == "/v1/evaluate")
@@ -145,7 +143,7 @@ Answer route(std::string_view path, std::string_view bytes) {
         handler = route_analyse;
     else if (path == "/v1/play")
         handler = route_play;
-    if (!handler) {
+    if (!handler && !review) {
         const std::u32string points = code_points(path);
         return error_answer(
             404,
@@ -155,10 +153,15 @@ Answer route(std::string_view path, std::string_view bytes) {
     Json body;
     Answer refused;
     if (!read_body(bytes, body, refused)) return refused;
-    return handler(body);
+    return review ? route_review(body, progress) : handler(body);
 }
 
 }  // namespace
+
+std::string json_error_text(const JsonRead& read) {
+    return std::string(json_reason(read.reason)) + " at line " + std::to_string(read.line) +
+           " column " + std::to_string(read.column);
+}
 
 Json errors_json(const Problems& problems) {
     Json list = Json::array();
@@ -191,13 +194,13 @@ Answer answer_for_exception(const std::type_info& type, const char* what) {
     return api::error_answer(500, {{"", "internal server error", ""}});
 }
 
-Answer call(std::string_view route, std::string_view body) {
+Answer call(std::string_view route, std::string_view body, const Progress& progress) {
 #if defined(__wasm__)
     // No exceptions in WebAssembly: entry.cpp's __cxa_throw answers for the engine and traps.
-    return api::route(route, body);
+    return api::route(route, body, progress);
 #else
     try {
-        return api::route(route, body);
+        return api::route(route, body, progress);
     } catch (const Cancelled&) {
         throw;  // the caller's own token stopped the work: no answer is due
     } catch (const std::exception& e) {

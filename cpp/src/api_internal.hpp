@@ -49,6 +49,10 @@ std::string joined(const std::vector<std::string>& words, const char* glue = ", 
 // "n/d" in lowest terms (common/text.exact_text).
 std::string exact_text(std::int64_t num, std::int64_t den);
 
+// common/inputs.json_error_text of a reading that failed with a decode error: "a value was
+// expected at line 1 column 1".
+std::string json_error_text(const JsonRead& read);
+
 // ------------------------------------------------------------------ problems
 
 // One thing wrong with an input (common/errors.Problem): a JSON path, why, and the remedy
@@ -204,6 +208,8 @@ Answer route_advise(const Json& body);
 Answer route_value(const Json& body);
 Answer route_play(const Json& body);
 Answer route_analyse(const Json& body);
+// POST /v1/review: `progress` after every reviewed item; returning false stops it (503).
+Answer route_review(const Json& body, const Progress& progress);
 
 // An answer of status 200 with this body.
 Answer ok(const Json& body);

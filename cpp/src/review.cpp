@@ -276,4 +276,23 @@ Review review_game(const GameState& initial, const std::vector<int>& history,
     return out;
 }
 
+ReviewBudget review_budget(Horizon horizon, bool quick) {
+    if (horizon == Horizon::kVoyage)
+        return quick ? ReviewBudget{24, 2.0, 0.3, 24} : ReviewBudget{64, 1.0, 0.5, 64};
+    return quick ? ReviewBudget{32, 2.0, 0.5, 16} : ReviewBudget{128, 1.0, 2.0, 64};
+}
+
+const char* loss_class(double loss, double ci95) {
+    if (loss <= ci95) return kLossClasses[0];
+    std::size_t k = 0;
+    for (const double t : kLossThresholds) k += loss >= t;
+    return kLossClasses[k];
+}
+
+const char* band_of(double mean_loss) {
+    for (const ReviewBand& b : kReviewBands)
+        if (mean_loss < b.below) return b.name;
+    return kReviewBands[std::size(kReviewBands) - 1].name;  // NaN: not below any bound
+}
+
 }  // namespace manila

@@ -25,6 +25,8 @@ namespace {
 // weights then biases in kValueModelWeights, kValueModelBiases.
 #include "value_model.inc"
 
+}  // namespace
+
 // e^x for the chances of winning, the same bits in every build: the C libraries' exp differ
 // in the last bit (glibc's and the page's WebAssembly libc's), and the page shows the
 // server's numbers. x = k ln 2 + r with |r| <= ln 2 / 2 (ln 2 in two parts, so that r is
@@ -40,7 +42,6 @@ double same_exp(double x) {
     for (int n = 13; n >= 1; --n) sum = 1 + sum * r / n;
     return std::ldexp(sum, static_cast<int>(k));
 }
-}  // namespace
 
 void ValueModel::check() const {
     if (sizes.size() < 2) invalid("model: at least one layer is needed");

@@ -30,10 +30,21 @@
 #define MANILA_EXPORT(name) extern "C" __attribute__((export_name(#name), visibility("default")))
 #endif
 
+// Progress of long work (a review): done of total items; the host returns 0 to stop it
+// (the answer is then call's 503). engine.js passes it to the caller's onProgress.
+#if defined(MANILA_NATIVE)
+extern "C" std::int32_t manila_progress(std::int32_t, std::int32_t) { return 1; }
+#else
+extern "C" __attribute__((import_module("manila"), import_name("progress"))) std::int32_t
+manila_progress(std::int32_t done, std::int32_t total);
+#endif
+
 namespace {
 
 std::string input;
 manila::Answer answer;
+
+bool report(int done, int total) { return manila_progress(done, total) != 0; }
 
 }  // namespace
 
@@ -70,7 +81,7 @@ MANILA_EXPORT(manila_call) std::int32_t manila_call(std::int32_t route_length) {
         route_length < 0 ? 0 : std::min(all.size(), static_cast<std::size_t>(route_length));
     // Whatever stops the call without an answer (a trap that is no throw) leaves this one.
     answer = manila::answer_for_exception(typeid(std::exception), "");
-    answer = manila::call(all.substr(0, split), all.substr(split));
+    answer = manila::call(all.substr(0, split), all.substr(split), report);
     return answer.status;
 }
 

@@ -578,6 +578,41 @@ def review_game(
     progress: Callable[[int, int], bool] | None = None,
 ) -> dict[str, Any]: ...
 
+# The review's report (manila/review.hpp, api_review.cpp): its one home.
+REVIEW_CLASSES: tuple[str, ...]
+REVIEW_THRESHOLDS: tuple[float, ...]
+REVIEW_BANDS: tuple[tuple[str, float], ...]
+REVIEW_ACCURACY_SCALE: float
+
+def review_budget(horizon: str, quick: bool) -> dict[str, float]: ...
+def loss_class(loss: SupportsFloat | SupportsIndex, ci95: SupportsFloat | SupportsIndex) -> str: ...
+def band_of(mean_loss: SupportsFloat | SupportsIndex) -> str: ...
+def same_exp(x: SupportsFloat | SupportsIndex) -> float: ...
+
+# (the review's JSON text (docs/review.md), the record's items: decisions and chance
+# events); the budget's numbers where none are given.
+def review_report(
+    initial: GameState,
+    history: Sequence[int],
+    *,
+    horizon: str = "game",
+    value: str = "learned",
+    policy: str = "greedy-wealth",
+    seed: int = 0,
+    quick: bool = False,
+    rollouts: int = 0,
+    max_rollouts: int | None = None,
+    target: SupportsFloat | SupportsIndex | None = None,
+    time_limit: SupportsFloat | SupportsIndex | None = None,
+    luck_rollouts: int | None = None,
+    max_bids: int = 4,
+    screen: int = 12,
+    exact: bool = True,
+    decisions: bool = True,
+    threads: int = 0,
+    progress: Callable[[int, int], bool] | None = None,
+) -> tuple[str, int]: ...
+
 # The learned value (manila/value.hpp).
 VALUE_FEATURES: int
 
@@ -648,8 +683,14 @@ TIME_LIMIT: float
 ANALYSIS_MAX_ROLLOUTS: int
 ANALYSIS_TIME_SHARE: float
 ANALYSIS_KEYS: tuple[str, ...]
+REVIEW_KEYS: tuple[str, ...]
+REVIEW_MAX_ROLLOUTS: int
+REVIEW_QUICK: bool
+STOPPED: str  # the 503's message when progress stopped the work
 
-def call(route: str, body: str) -> tuple[int, str]: ...  # body: bytes are taken too
+def call(
+    route: str, body: str, progress: Callable[[int, int], bool] | None = None
+) -> tuple[int, str]: ...  # body: bytes are taken too
 
 PLAY_VERSION: int
 PLAY_KEYS: tuple[str, ...]

@@ -5,6 +5,7 @@ readers share, valid and broken, and the Python server's answers to them."""
 from __future__ import annotations
 
 import copy
+import functools
 import http.client
 import json
 import random
@@ -20,7 +21,7 @@ from manila.analysis.analysis import HORIZONS, POLICIES, VALUE_SOURCES
 from manila.common.vocab import PLAYER_COUNTS
 from manila.game import Game, State
 from manila.game.engine import ACTION_NAMES
-from manila.server.openapi import ANALYSIS_MAX_ROLLOUTS, VALUE_MAX_ROLLOUTS
+from manila.server.openapi import ANALYSIS_MAX_ROLLOUTS, REVIEW_KEYS, REVIEW_MAX_ROLLOUTS, VALUE_MAX_ROLLOUTS
 from manila.voyage.state import VoyageState
 
 ROUTES = ("/v1/validate", "/v1/evaluate", "/v1/advise")  # the voyage routes
@@ -33,15 +34,15 @@ NAMES += ("position", "crew", "thirteen_after_last_roll", "pirate_variant", "goo
 NAMES += ("port", "shipyard", "income", "wealth", "arrived", "player", "players", "thirteen")
 
 
-# An analysis's timing: the one part of an answer that may differ between the two.
+# An analysis's or a review's timing: the one part of an answer that may differ between the two.
 SECONDS = re.compile(r'"seconds": [-+.e0-9]+(?=[,}])')
 
 
 def timeless(route: str, answer: tuple[int, str]) -> tuple[int, str]:
-    """The answer with an analysis's "seconds" set to 0 (nothing else of it is touched: a
-    string in it has its quotes escaped)."""
+    """The answer with an analysis's or a review's "seconds" set to 0 (nothing else of it is
+    touched: a string in it has its quotes escaped)."""
     status, text = answer
-    if route == "/v1/analyse" and status == 200:
+    if route in ("/v1/analyse", "/v1/review") and status == 200:
         text = SECONDS.sub('"seconds": 0', text, count=1)
     return status, text
 
@@ -419,6 +420,60 @@ def analysis_bodies(draw: st.DrawFn) -> dict:
     return body
 
 
+# The short finished games the reviews take: (players, bots, seed) of simulate, each game
+# over in 4 or 5 voyages (110 to 140 actions).
+REVIEW_GAMES = ((3, "random", 8), (4, "random", 8), (3, "greedy", 1), (5, "random", 3))
+
+
+@functools.cache
+def review_record(k: int) -> str:
+    from manila.arena.simulate import simulate
+
+    players, bots, seed = REVIEW_GAMES[k]
+    out: list[dict] = []
+    simulate(players=players, games=1, bots=bots, seed=seed, record=out.append)
+    return json.dumps(out[0])
+
+
+# Whole reviews both tests send (a 3-player game at horizon voyage, a 4-player one at game):
+# every decision's class and table, every event's luck, the summaries and their words.
+WHOLE_REVIEWS = (
+    (0, {"horizon": "voyage", "luck_rollouts": 2, "seed": 3}),
+    (1, {"policy": "greedy", "quick": False}),
+)
+
+
+def whole_review(k: int) -> bytes:
+    game, options = WHOLE_REVIEWS[k]
+    return json.dumps({"record": json.loads(review_record(game)), "rollouts": 2, **options}).encode()
+
+
+@st.composite
+def review_bodies(draw: st.DrawFn) -> dict:
+    """A review's body: a short finished game (its record, the record as JSON text, or a
+    State.serialize()) with few rollouts and the options drawn."""
+    record = json.loads(review_record(draw(st.integers(0, len(REVIEW_GAMES) - 1))))
+    form = draw(st.integers(0, 2))
+    if form == 1:  # State.serialize(): no "voyages", "bots" or "actions"
+        record = {
+            k: v for k, v in record.items() if k in ("game", "version", "players", "seed", "rules", "history")
+        }
+    body: dict = {"record": json.dumps(record) if form == 2 else record}
+    body["rollouts"] = 2
+    body["luck_rollouts"] = draw(st.integers(0, 2))
+    for key, choices in (
+        ("horizon", ("game", "voyage")),
+        ("policy", ("greedy", "greedy-wealth")),
+        ("value", ("learned", "rollout")),
+        ("quick", (True, False)),
+        ("exact", (True, False)),
+        ("seed", (0, 7, 2**64 - 1)),
+    ):
+        if draw(st.integers(0, 2)) == 0:
+            body[key] = draw(st.sampled_from(choices))
+    return body
+
+
 @st.composite
 def analysis_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
     """Analyses of tables and serialized states at every kind of decision, as given and
@@ -444,8 +499,39 @@ def whole(n: object) -> bool:
     return isinstance(n, int) and not isinstance(n, bool)
 
 
+@st.composite
+def review_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
+    """Reviews of short finished games, as given and broken: the record's fields and
+    history (cut short, illegal actions), the body's keys and options (types, bounds)."""
+    kind = draw(st.integers(0, 3))
+    if kind == 0:
+        body = draw(review_bodies())
+    elif kind == 1:
+        body = draw(broken(review_bodies()))
+    else:  # one option of the body replaced, or an unknown key added
+        body = draw(review_bodies())
+        key = draw(st.one_of(st.sampled_from(REVIEW_KEYS), misspelt()))
+        body[key] = draw(st.one_of(values, st.sampled_from((1, 2, 3, 64, 65, -1, 2**64, 1.5, "game", None))))
+        record = body.get("record")
+        if kind == 3 and isinstance(record, dict) and isinstance(record.get("history"), list):
+            record["history"] = record["history"][: draw(st.integers(0, 120))]  # cut short
+    if isinstance(body, dict):
+        # Many rollouts take seconds (and with none given, the stop rule's time limit makes
+        # the answer depend on the clock): a review here is one of two rollouts.
+        for key, fixed in (("rollouts", 2), ("luck_rollouts", 1)):
+            n = body.get(key)
+            if n is None or (isinstance(n, int) and not isinstance(n, bool) and 2 < n <= REVIEW_MAX_ROLLOUTS):
+                body[key] = fixed
+        # Part 4's exact answers for five players take seconds a voyage.
+        record = body.get("record")
+        if isinstance(record, dict) and record.get("players") == 5 and body.get("horizon") == "voyage":
+            body["exact"] = False
+    return [("/v1/review", encode(body, False))]
+
+
 # The strategies by format, for the tests to name.
 REQUESTS = {
+    "reviews": review_requests(),
     "values": value_requests(),
     "states": state_requests(),
     "broken_states": broken_state_requests(),
@@ -454,8 +540,8 @@ REQUESTS = {
     "json_text": text_requests(),
     "analyses": analysis_requests(),
 }
-# Analyses take longer than the other routes' work: the tests draw fewer of them.
-FEWER_EXAMPLES = {"analyses": 100}
+# Analyses and reviews take longer than the other routes' work: the tests draw fewer of them.
+FEWER_EXAMPLES = {"analyses": 100, "reviews": 10}  # a review: a second or so
 
 
 def played(players: int, seed: int, stop: Callable[[State], bool]) -> State:
@@ -545,6 +631,23 @@ EDGES = [
     ),
     ("/v1/evaluate", b'{"notation": "r1 silk@2", "exct": true}'),
     ("/v1/evaluate", b'{"next_roll": 1, "boats": {"a.crw": {}}, "extra_owner": 1}'),
+    # Reviews: a record that is no game, cut short, or not JSON; the server's bounds.
+    ("/v1/review", b"[]"),
+    ("/v1/review", b'{"horizon": "game"}'),
+    ("/v1/review", b'{"record": null}'),
+    ("/v1/review", b'{"record": "{\\"history\\": [1,"}'),
+    ("/v1/review", b'{"record": "NaN"}'),
+    ("/v1/review", b'{"record": {"history": [1141, 1140]}, "rollouts": 2}'),
+    ("/v1/review", b'{"record": {"players": 3, "history": []}, "rollouts": 2}'),
+    ("/v1/review", b'{"record": {}, "rollouts": 65}'),
+    ("/v1/review", b'{"record": {}, "luck_rollouts": 1e3}'),
+    ("/v1/review", b'{"record": {}, "rollouts": 1, "seed": -1}'),
+    ("/v1/review", b'{"record": {}, "quick": "yes", "horizon": "voyage"}'),
+    ("/v1/review", b'{"record": {}, "policy": "expert"}'),
+    ("/v1/review", b'{"record": {}, "horizon": "week"}'),
+    ("/v1/review", b'{"record": {}, "value": null}'),
+    ("/v1/review", b'{"record": {}, "exact": 1}'),
+    ("/v1/review", b'{"record": {}, "max_rollouts": 2}'),
     # A lone surrogate in what comes back: the answer is written in ASCII.
     ("/v1/evaluate", b'{"\\ud800": 1}'),
     # Analyses: a finished game, chance to move, a last round's placement (exact from the

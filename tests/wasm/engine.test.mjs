@@ -1,7 +1,8 @@
 // The page's calls of engine.js under Node (node --test), run by tests/test_wasm.py:
-// MANILA_SITE is a folder `python -m manila web` wrote. The answers themselves are the
-// server's (contract.test.mjs); here: the forms a body may take, the page's evaluate and
-// advise, their errors, and an engine that goes on after the engine refused a board.
+// MANILA_SITE is a folder `python -m manila web` wrote, MANILA_CASES a JSON file holding
+// {record: a finished game}. The answers themselves are the server's (contract.test.mjs);
+// here: the forms a body may take, the page's evaluate and advise, their errors, an engine
+// that goes on after the engine refused a board, and a review's progress and stop.
 import assert from 'node:assert/strict';
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
@@ -62,5 +63,17 @@ test('what the engine itself refuses traps, answers as the server does, and a fr
   // The trapped instance is dropped: what the trap cut short (its stack, its heap) would
   // pile up in it, a few thousand traps and it answers no more.
   assert.notEqual(engine.instance, trapped);
+  assert.equal(engine.call('/v1/evaluate', state).status, 200);
+});
+
+test('a review reports its progress, stops when told, and the engine goes on', () => {
+  const {record} = JSON.parse(readFileSync(process.env.MANILA_CASES, 'utf8'));
+  const seen = [];
+  const stopped = engine.call('/v1/review', {record, rollouts: 2, luck_rollouts: 1},
+    {onProgress: (done, total) => { seen.push([done, total]); return done < 3; }});
+  assert.equal(stopped.status, 503);
+  assert.match(stopped.body.errors[0].message, /^stopped before the end/);
+  assert.deepEqual(seen.map(([done]) => done), [1, 2, 3]);
+  assert.ok(seen[0][1] > 50);
   assert.equal(engine.call('/v1/evaluate', state).status, 200);
 });

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,8 +30,11 @@ struct Answer {
     std::string body;  // JSON text, as Python's json.dumps writes it
 };
 
-// Cancelled (cancel.hpp) passes through: a caller that set a token wants no answer.
-Answer call(std::string_view route, std::string_view body);
+// Long work (POST /v1/review) calls `progress` with the items done and their total after
+// each item; returning false stops it, and the answer is then a 503 (kStopped). Cancelled
+// (cancel.hpp) passes through: a caller that set a token wants no answer.
+using Progress = std::function<bool(int done, int total)>;
+Answer call(std::string_view route, std::string_view body, const Progress& progress = {});
 
 // The answer the server gives when the engine throws: a ValueError's 400 naming no field
 // for std::invalid_argument (and the other exceptions pybind11 makes ValueErrors of),
@@ -50,8 +54,8 @@ std::optional<StateEvaluation> evaluate_state(const Json& state, std::optional<b
                                               int threads);
 
 // The POST routes call serves, in the server's spelling.
-inline constexpr const char* kRoutes[] = {"/v1/validate", "/v1/evaluate", "/v1/advise",
-                                          "/v1/value",    "/v1/analyse",  "/v1/play"};
+inline constexpr const char* kRoutes[] = {"/v1/validate", "/v1/evaluate", "/v1/advise", "/v1/value",
+                                          "/v1/analyse",  "/v1/review",   "/v1/play"};
 
 // Bounds on what a request may ask, the server's as call's (common/limits.py and
 // server/openapi.py read them from here).
@@ -93,5 +97,14 @@ inline constexpr double kAnalysisTimeShare = 0.8;
 inline constexpr const char* kAnalysisKeys[] = {"table",    "horizon", "value",      "policy",
                                                 "rollouts", "seed",    "time_limit", "exact",
                                                 "max_bids", "screen"};
+
+// POST /v1/review: the keys of its body, the most rollouts per option and per chance event
+// a request may ask, and the budget a request gets when it says nothing of "quick".
+inline constexpr const char* kReviewKeys[] = {
+    "record", "horizon", "value", "policy", "seed", "quick", "rollouts", "luck_rollouts", "exact"};
+inline constexpr int kReviewMaxRollouts = 64;
+inline constexpr bool kReviewQuick = true;
+// What call answers (503) when `progress` stopped the work.
+inline constexpr const char* kStopped = "stopped before the end (the caller cancelled it)";
 
 }  // namespace manila

@@ -14,13 +14,17 @@
 // are exact (the evaluator's expectation, parts 2 and 3).
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "manila/analysis.hpp"
 #include "manila/bots.hpp"
 #include "manila/game.hpp"
+#include "manila/json.hpp"
 
 namespace manila {
 
@@ -77,5 +81,80 @@ Review review_game(const GameState& initial, const std::vector<int>& history,
 // one rollout keyed by `key`; `sampled` tells whether any chance was drawn.
 std::vector<double> rollout_values(GameState g, const AnalysisConfig& c, int voyage,
                                    std::uint64_t key, bool& sampled);
+
+// ------------------------------------------------------------------ the report
+// What the review says of the numbers above (docs/review.md): one home for the classes,
+// the bands, the budgets and the JSON of a review, read by Python (analysis/review.py
+// wraps it), by POST /v1/review (api_review.cpp) and so by the page.
+
+// The classes of a loss, and the least loss of each class above "fine" (pesos of wealth at
+// horizon voyage, of equity at game: the same numbers). A loss not above its own 95%
+// half-width is "fine" whatever its size: rollout noise alone makes a chosen option look a
+// little worse.
+inline constexpr const char* kLossClasses[] = {"fine", "inaccuracy", "mistake", "blunder"};
+inline constexpr double kLossThresholds[] = {1.0, 3.0, 6.0};
+// accuracy = exp(-mean_loss / scale): 1 for no loss, 1/e at a mean loss of the mistake
+// threshold per non-forced decision.
+inline constexpr double kAccuracyScale = 3.0;
+
+// Rating bands by the mean loss per non-forced decision at horizon game (pesos of equity),
+// the upper bound of each, fitted on the built-in bots' reviews (benchmarks/review_trust.py,
+// docs/review.md): half the expert's mean loss, then the midpoints between the bots' means
+// (expert 0.91, greedy 1.47, solver 2.24, random 5.07 over 16 rotated games).
+struct ReviewBand {
+    const char* name;
+    double below;  // infinity for the last
+};
+inline constexpr ReviewBand kReviewBands[] = {
+    {"world class", 0.46},
+    {"expert", 1.19},
+    {"advanced", 1.86},
+    {"intermediate", 3.66},
+    {"beginner", std::numeric_limits<double>::infinity()},
+};
+
+// The rollout budgets: per option, the stop rule's most and its target (the paired
+// half-width of the best two), the seconds per decision; per chance event, the rollouts.
+struct ReviewBudget {
+    int max_rollouts;
+    double target, time_limit;
+    int luck_rollouts;
+};
+ReviewBudget review_budget(Horizon horizon, bool quick);
+inline constexpr int kReviewBatch = 16;  // rollouts per option between checks of the stop rule
+inline constexpr bool kReviewRelative = false;  // the decider's own payoff, not minus the others'
+
+// The class of a loss (kLossThresholds; not above its interval: fine), and the band of a
+// mean loss per non-forced decision.
+const char* loss_class(double loss, double ci95);
+const char* band_of(double mean_loss);
+
+// What a review is asked (manila.review's arguments): nothing given, the budget's.
+struct ReviewRequest {
+    Horizon horizon = Horizon::kGame;
+    ValueSource value = ValueSource::kLearned;
+    BotKind policy = AnalysisConfig{}.policy;
+    Json seed = Json(0);  // a whole number 0..2^64-1, as given (echoed in the JSON)
+    bool quick = false;
+    int rollouts = 0;  // per option, fixed (0: the stop rule)
+    std::optional<int> max_rollouts, luck_rollouts;
+    std::optional<double> target, time_limit;
+    int max_bids = 4, screen = 12;
+    bool exact = true, decisions = true;
+    int threads = 0;
+};
+
+// The review of a finished game's history from its initial state, as its JSON (the
+// contract's, docs/review.md: every decision with its class and the table as the decider
+// saw it, every chance event's luck, each player's summary with the reconciliation and the
+// band), and the record's items (decisions and chance events: more than the JSON holds when
+// `progress` stopped the review). Throws as review_game does.
+struct ReviewReport {
+    Json json;
+    int items = 0;
+    bool complete = true;
+};
+ReviewReport review_report(const GameState& initial, const std::vector<int>& history,
+                           const ReviewRequest& request, const ReviewProgress& progress);
 
 }  // namespace manila

@@ -121,4 +121,8 @@ struct ValueSamples {
 ValueSamples value_samples(int players, const Rules& rules, std::uint64_t seed, std::int64_t first,
                            int n, const std::vector<BotKind>& bots, int threads);
 
+// e^x with the same bits in every build (the C libraries' exp differ in the last bit, and
+// the page shows the server's numbers): the chances of winning, a review's accuracy.
+double same_exp(double x);
+
 }  // namespace manila

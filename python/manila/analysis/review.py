@@ -19,6 +19,8 @@ before it. Loans (mortgage, repay) are no decision and are skipped.
 
 from __future__ import annotations
 
+import copy
+import json
 import math
 import statistics
 from collections.abc import Mapping, Sequence
@@ -31,8 +33,6 @@ from .. import _core
 from ..common.limits import check_number
 from ..common.version import install_hint
 from ..game.engine import Game, Record, State, read_record, replay
-from ..game.view import PlayerView
-from ..voyage.notation import format_moment, format_state
 from .analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES
 
 __all__ = [
@@ -50,32 +50,22 @@ __all__ = [
 
 # The classes of a loss, and the least loss of each class above "fine", per horizon (pesos
 # of wealth at voyage, of equity at game). A loss not above its own 95% half-width is "fine"
-# whatever its size: rollout noise alone makes a chosen option look a little worse.
-CLASSES = ("fine", "inaccuracy", "mistake", "blunder")
-THRESHOLDS: dict[str, tuple[float, float, float]] = {
-    "voyage": (1.0, 3.0, 6.0),
-    "game": (1.0, 3.0, 6.0),
-}
+# whatever its size: rollout noise alone makes a chosen option look a little worse. These,
+# the bands, the budgets and the whole JSON of a review have their one home in the engine
+# (cpp/include/manila/review.hpp, cpp/src/api_review.cpp): POST /v1/review in the page's
+# WebAssembly answers from the same code.
+CLASSES: tuple[str, ...] = tuple(_core.REVIEW_CLASSES)
+_INACCURACY, _MISTAKE, _BLUNDER = _core.REVIEW_THRESHOLDS
+THRESHOLDS: dict[str, tuple[float, float, float]] = {h: (_INACCURACY, _MISTAKE, _BLUNDER) for h in HORIZONS}
 # accuracy = exp(-mean_loss / scale): 1 for no loss, 1/e at a mean loss of the mistake
 # threshold per non-forced decision.
-ACCURACY_SCALE = {"voyage": 3.0, "game": 3.0}
+ACCURACY_SCALE = {h: float(_core.REVIEW_ACCURACY_SCALE) for h in HORIZONS}
 
 # The rollout budgets: per option, the stop rule's most and its target (the paired
 # half-width of the best two), the seconds per decision; per chance event, the rollouts.
 BUDGETS: dict[bool, dict[str, dict[str, float]]] = {
-    False: {
-        "voyage": {"max_rollouts": 64, "target": 1.0, "time_limit": 0.5, "luck_rollouts": 64},
-        "game": {"max_rollouts": 128, "target": 1.0, "time_limit": 2.0, "luck_rollouts": 64},
-    },
-    True: {
-        "voyage": {"max_rollouts": 24, "target": 2.0, "time_limit": 0.3, "luck_rollouts": 24},
-        "game": {"max_rollouts": 32, "target": 2.0, "time_limit": 0.5, "luck_rollouts": 16},
-    },
+    quick: {h: _core.review_budget(h, quick) for h in HORIZONS} for quick in (False, True)
 }
-# The decider's own payoff, as part 4 values it (not minus the others').
-RELATIVE = False
-# Rollouts per option between checks of the stop rule (racing drops clear losers early).
-BATCH = 16
 
 RecordLike = Union[State, str, Mapping[str, Any]]
 Progress = Callable[[int, int], Optional[bool]]
@@ -83,28 +73,20 @@ Progress = Callable[[int, int], Optional[bool]]
 
 # Rating bands by the mean loss per non-forced decision at horizon game (pesos of equity),
 # the upper bound of each, fitted on the built-in bots' reviews (benchmarks/review_trust.py,
-# docs/review.md): half the expert's mean loss, then the midpoints between the bots' means
-# (expert 0.91, greedy 1.47, solver 2.24, random 5.07 over 16 rotated games).
-BANDS: tuple[tuple[str, float], ...] = (
-    ("world class", 0.46),
-    ("expert", 1.19),
-    ("advanced", 1.86),
-    ("intermediate", 3.66),
-    ("beginner", math.inf),
-)
+# docs/review.md).
+BANDS: tuple[tuple[str, float], ...] = tuple((name, float(below)) for name, below in _core.REVIEW_BANDS)
 
 
 def band_of(mean_loss: float) -> str:
     """The rating band of a mean loss per non-forced decision (``BANDS``)."""
-    return next(name for name, below in BANDS if mean_loss < below)
+    return str(_core.band_of(mean_loss))
 
 
 def loss_class(loss: float, ci95: float, horizon: str) -> str:
     """The class of a loss at a horizon (``THRESHOLDS``; not above its interval: fine)."""
-    if loss <= ci95:
-        return "fine"
-    k = sum(loss >= t for t in THRESHOLDS[horizon])
-    return CLASSES[k]
+    if horizon not in HORIZONS:
+        raise ValueError(f"horizon: must be one of {', '.join(HORIZONS)}, got {horizon!r}")
+    return str(_core.loss_class(loss, ci95))
 
 
 @dataclass(frozen=True)
@@ -205,28 +187,15 @@ class Review:
     items: int = 0  # decisions and chance events of the record
     notes: list[str] = field(default_factory=list)
     value: Optional[str] = None  # horizon game: "learned" or "rollout"
+    report: dict[str, Any] = field(default_factory=dict)  # the engine's JSON of the review
 
     @property
     def unit(self) -> str:
         return "pesos" if self.horizon == "voyage" else "equity"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "horizon": self.horizon,
-            "policy": self.policy,
-            "seed": self.seed,
-            "quick": self.quick,
-            "unit": self.unit,
-            **({"value": self.value} if self.value else {}),
-            "thresholds": dict(zip(CLASSES[1:], THRESHOLDS[self.horizon])),
-            "bands": [{"band": b, "mean_loss_below": x if math.isfinite(x) else None} for b, x in BANDS],
-            "decisions": [d.to_dict() for d in self.decisions],
-            "players": {name: p.to_dict() for name, p in self.players.items()},
-            "events": self.events,
-            "voyage_wealth": self.voyage_wealth,
-            "seconds": self.seconds,
-            "complete": self.complete,
-        }
+        """The contract's JSON (docs/review.md), as the engine wrote it."""
+        return copy.deepcopy(self.report)
 
     @property
     def complete(self) -> bool:
@@ -239,37 +208,20 @@ class Review:
         return sorted(bad, key=lambda d: (-d.loss, d.index))[:limit]
 
 
-def _states(record: RecordLike) -> tuple[Game, list[int], list[State]]:
-    """The game, its history and the state before every action (and the last) of a
-    finished game's record (``simulate --record``, ``State.serialize()``, a State)."""
+def _replayed(record: RecordLike) -> tuple[Game, list[int], list[int]]:
+    """The game and history of a finished game's record (``simulate --record``,
+    ``State.serialize()``, a State), every action checked, and the history index of each
+    voyage's first action."""
     read = Record(record.game, record.history()) if isinstance(record, State) else read_record(record)
-    states: list[State] = []
-    last = replay(read, finished=True, before=lambda state, _: states.append(state.clone()))
-    return read.game, read.history, [*states, last]
-
-
-def _table(state: State) -> str:
-    """The table as the decider saw it: the voyage notation of their view and the moment,
-    or (before the boats are placed) the auction and the money."""
-    me = state.current_player()
-    view = PlayerView(state, me)
-    pos = view.position("wealth") or view.voyage_state("wealth")
-    if pos is not None:
-        text = format_state(pos)
-        if "moment" in pos:
-            text += " " + format_moment(pos["moment"])
-        return text
-    obs = state.observation(me)
-    cash = ", ".join(f"p{p} {pl['cash']}" for p, pl in enumerate(obs["players"]))
-    prices = ", ".join(f"{g} {v}" for g, v in obs["prices"].items())
-    text = f"voyage {state.voyage_number}, {state.phase}; cash {cash}; prices {prices}"
-    auction = obs.get("auction") or {}
-    if state.phase == "auction" and auction.get("high_bidder") is not None:
-        bidder = auction["high_bidder"]
-        text += (
-            f"; high bid {auction.get('high_bid')} by {f'p{bidder}' if isinstance(bidder, int) else bidder}"
-        )
-    return text
+    voyages: list[tuple[int, bool]] = []
+    last = replay(read, finished=True, before=lambda state, _: voyages.append((state.voyage_number, False)))
+    voyages.append((last.voyage_number, last.is_terminal()))
+    starts = [
+        i
+        for i in range(1, len(voyages))
+        if voyages[i][0] != voyages[i - 1][0] and voyages[i][0] >= 1 and not voyages[i][1]
+    ]
+    return read.game, read.history, starts
 
 
 def _check(value: Any, name: str, low: float, integer: bool = True) -> None:
@@ -326,167 +278,76 @@ def review(
         raise ValueError(f"exact: true or false, got {exact!r}")
     if not isinstance(decisions, bool):
         raise ValueError(f"decisions: true or false, got {decisions!r}")
-    budget = BUDGETS[quick][horizon]
-    max_rollouts = int(budget["max_rollouts"]) if max_rollouts is None else max_rollouts
-    target = budget["target"] if target is None else target
-    time_limit = budget["time_limit"] if time_limit is None else time_limit
-    luck_rollouts = int(budget["luck_rollouts"]) if luck_rollouts is None else luck_rollouts
     _check(seed, "seed", 0)
     if rollouts is not None:
         _check(rollouts, "rollouts", 2)
-    _check(max_rollouts, "max_rollouts", 2)
-    _check(target, "target", 0, integer=False)
-    _check(time_limit, "time_limit", 0, integer=False)
-    _check(luck_rollouts, "luck_rollouts", 0)
+    if max_rollouts is not None:
+        _check(max_rollouts, "max_rollouts", 2)
+    if target is not None:
+        _check(target, "target", 0, integer=False)
+    if time_limit is not None:
+        _check(time_limit, "time_limit", 0, integer=False)
+    if luck_rollouts is not None:
+        _check(luck_rollouts, "luck_rollouts", 0)
     _check(max_bids, "max_bids", 0)
     _check(screen, "screen", 0)
     _check(threads, "threads", 0)
 
-    game, history, states = _states(record)
+    game, history, voyage_starts = _replayed(record)
 
     def report(done: int, total: int) -> bool:
         return progress is None or progress(done, total) is not False
 
-    raw = _core.review_game(
+    text, items = _core.review_report(
         game.new_initial_state()._s,
         history,
         horizon=horizon,
         value=value,
         policy=policy,
         seed=seed,
+        quick=quick,
         rollouts=rollouts or 0,
         max_rollouts=max_rollouts,
-        time_limit=time_limit,
-        target=target,
-        batch=BATCH,
-        threads=threads,
+        target=None if target is None else float(target),
+        time_limit=None if time_limit is None else float(time_limit),
+        luck_rollouts=luck_rollouts,
         max_bids=max_bids,
         screen=screen,
         exact=exact,
-        sample_hidden=True,
-        relative=RELATIVE,
-        luck_rollouts=luck_rollouts,
         decisions=decisions,
+        threads=threads,
         progress=report if progress is not None else None,
     )
-    reviewed = [_decision(d, states[d["index"]], horizon) for d in raw["decisions"]]
-    names = [f"p{p}" for p in range(game.players)]
-    players = _summaries(reviewed, raw["events"], raw["wealth"], names, horizon)
-    events = [
-        {
-            "index": e["index"],
-            "voyage": e["voyage"],
-            "kind": e["kind"],
-            "outcome": game.action_name(e["action"]),
-            "exact": e["exact"],
-            "luck": dict(zip(names, e["luck"])),
-            "luck_ci95": dict(zip(names, e["luck_ci95"])),
-            "before": dict(zip(names, e["before"])),
-        }
-        for e in raw["events"]
-    ]
+    data = json.loads(text)
     return Review(
         horizon=horizon,
         policy=policy,
         seed=seed,
         quick=quick,
-        decisions=reviewed,
-        players=players,
-        events=events,
-        voyage_wealth=raw["voyage_wealth"],
-        seconds=raw["seconds"],
-        voyage_starts=[
-            i
-            for i in range(1, len(states))
-            if states[i].voyage_number != states[i - 1].voyage_number
-            and states[i].voyage_number >= 1
-            and not states[i].is_terminal()
-        ],
+        decisions=[_decision(d) for d in data["decisions"]],
+        players={name: _summary(p) for name, p in data["players"].items()},
+        events=data["events"],
+        voyage_wealth=data["voyage_wealth"],
+        seconds=data["seconds"],
+        voyage_starts=voyage_starts,
         actions=len(history),
-        items=raw["items"],
-        value=value if horizon == "game" else None,
+        items=items,
+        value=data.get("value"),
+        report=data,
     )
 
 
-def _decision(d: dict[str, Any], state: State, horizon: str) -> Decision:
-    options = d["options"]
-    if d["forced"] or not options:
-        loss = ci = 0.0
-        best = d["chosen"]
-        chosen_value = best_value = None
-        rollouts = 0
-    else:
-        b = options[d["best"]]
-        best = b["name"]
-        # Option 0 is the chosen one: the best's paired diff is the loss.
-        loss = max(0.0, b["diff"]) if d["best"] != 0 else 0.0
-        ci = b["diff_ci95"] if d["best"] != 0 else 0.0
-        chosen_value, best_value = options[0]["mean"], b["mean"]
-        rollouts = d["rollouts"]
+def _decision(d: dict[str, Any]) -> Decision:
+    """A decision of the engine's report."""
     return Decision(
-        index=d["index"],
-        player=f"p{d['player']}",
-        voyage=d["voyage"],
-        kind=d["kind"],
-        chosen=d["chosen"],
-        best=best,
-        loss=loss,
-        loss_ci95=ci,
-        cls="fine" if d["forced"] else loss_class(loss, ci, horizon),
-        forced=d["forced"],
-        exact=d["exact"],
-        options=len(options) if options else 1,
-        rollouts=rollouts,
-        chosen_value=chosen_value,
-        best_value=best_value,
-        table=_table(state),
+        **{k: v for k, v in d.items() if k != "class"},
+        cls=d["class"],
     )
 
 
-def _summaries(
-    decisions: Sequence[Decision],
-    events: Sequence[Mapping[str, Any]],
-    wealth: Sequence[int],
-    names: Sequence[str],
-    horizon: str,
-) -> dict[str, PlayerSummary]:
-    out = {}
-    n = len(names)
-    final = [float(w) for w in wealth]
-    losses = [sum(d.loss for d in decisions if d.player == name and not d.forced) for name in names]
-    for p, name in enumerate(names):
-        mine = [d for d in decisions if d.player == name]
-        free = [d for d in mine if not d.forced]
-        total = sum(d.loss for d in free)
-        mean = total / len(free) if free else 0.0
-        # Over the decisions: their spread, not only the rollouts' noise.
-        spread = (
-            math.sqrt(sum((d.loss - mean) ** 2 for d in free) / (len(free) - 1) / len(free))
-            if len(free) > 1
-            else 0.0
-        )
-        luck = sum(e["luck"][p] for e in events)
-        luck_ci = math.sqrt(sum(e["luck_ci95"][p] ** 2 for e in events))
-        equity = final[p] - (sum(final) - final[p]) / (n - 1)
-        relative_loss = losses[p] - (sum(losses) - losses[p]) / (n - 1)
-        out[name] = PlayerSummary(
-            decisions=len(mine),
-            non_forced=len(free),
-            total_loss=total,
-            total_loss_ci95=math.sqrt(sum(d.loss_ci95**2 for d in free)),
-            mean_loss=mean,
-            mean_loss_ci95=1.96 * spread,
-            accuracy=math.exp(-mean / ACCURACY_SCALE[horizon]),
-            luck=luck,
-            luck_ci95=luck_ci,
-            classes={c: sum(d.cls == c for d in free) for c in CLASSES},
-            wealth=int(wealth[p]),
-            final_equity=equity,
-            luck_adjusted=equity - luck,
-            residual=equity - (luck - relative_loss),
-            band=band_of(mean) if free else "",
-        )
-    return out
+def _summary(p: dict[str, Any]) -> PlayerSummary:
+    """A player's summary of the engine's report."""
+    return PlayerSummary(**{**p, "classes": dict(p["classes"])})
 
 
 @dataclass(frozen=True)

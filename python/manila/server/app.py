@@ -292,7 +292,7 @@ def _review_input(data: Any) -> dict[str, Any]:
         "record",
         "the game to review (a line of simulate --record, or State.serialize())",
     )
-    kwargs.setdefault("quick", True)
+    kwargs.setdefault("quick", _openapi.REVIEW_QUICK)
     cap = _openapi.REVIEW_MAX_ROLLOUTS
     for key in ("rollouts", "luck_rollouts"):
         _at_most(kwargs, key, cap)

@@ -40,11 +40,13 @@ ANALYSIS_KEYS: tuple[str, ...] = tuple(_core.ANALYSIS_KEYS)
 
 # POST /v1/review: the budgets of a quick review at most, one thread, and the whole review
 # within the request's time limit (else 503).
-REVIEW_MAX_ROLLOUTS = 64  # per option of a decision, and per chance event
+# per option of a decision, and per chance event: the engine's call answers the route too
+REVIEW_MAX_ROLLOUTS: int = _core.REVIEW_MAX_ROLLOUTS
+REVIEW_QUICK: bool = _core.REVIEW_QUICK  # a request that does not say: a quick review
 # POST /v1/value: the play-outs from a moment where placements remain, bounded.
 VALUE_MAX_ROLLOUTS: int = _core.VALUE_MAX_ROLLOUTS  # the engine's call answers the route too
 VALUE_KEYS: tuple[str, ...] = tuple(_core.VALUE_KEYS)
-REVIEW_KEYS = ("record", "horizon", "value", "policy", "seed", "quick", "rollouts", "luck_rollouts", "exact")
+REVIEW_KEYS: tuple[str, ...] = tuple(_core.REVIEW_KEYS)
 
 
 def _error_response(description: str) -> dict[str, Any]:

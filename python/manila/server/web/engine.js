@@ -8,7 +8,9 @@
 //   const engine = await loadEngine(bytesOrUrl);
 //   engine.call('/v1/evaluate', state)      ->  {status: 200, body: {spots, boats, incomes, payoffs}}
 //   engine.call('/v1/advise', position)     ->  {status: 400, body: {errors: [{path, message}]}}
-// The body may be a value (sent as JSON), JSON text, or its UTF-8 bytes.
+//   engine.call('/v1/review', {record}, {onProgress: (done, total) => true})
+// The body may be a value (sent as JSON), JSON text, or its UTF-8 bytes. Long work (a
+// review) calls onProgress(done, total) after each item; returning false stops it (503).
 
 export class EngineError extends Error {
   constructor(message, errors) {
@@ -30,7 +32,7 @@ export class Engine {
 
   // A fresh instance: at load, and after a trap (the old one may hold half-done work).
   start() {
-    const wasi = {};
+    const wasi = {manila: {}};
     for (const imp of WebAssembly.Module.imports(this.module)) {
       if (imp.kind !== 'function') continue;
       wasi[imp.module] = wasi[imp.module] || {};
@@ -44,12 +46,13 @@ export class Engine {
       return 0;
     };
     preview1.proc_exit = code => { throw new EngineError(`the engine stopped (exit ${code})`); };
+    wasi.manila.progress = (done, total) => (self.onProgress && self.onProgress(done, total) === false ? 0 : 1);
     this.instance = new WebAssembly.Instance(this.module, wasi);
     this.instance.exports._initialize();
   }
 
   // The answer's status and JSON text, as the server would send them.
-  callText(route, body) {
+  callText(route, body, {onProgress = null} = {}) {
     const bytes = body instanceof Uint8Array ? body
       : encoder.encode(typeof body === 'string' ? body : JSON.stringify(body));
     const path = encoder.encode(route);
@@ -58,6 +61,7 @@ export class Engine {
     const input = new Uint8Array(ex.memory.buffer, ptr, path.length + bytes.length);
     input.set(path);
     input.set(bytes, path.length);
+    this.onProgress = onProgress;
     try {
       ex.manila_call(path.length);
     } catch (e) {
@@ -66,6 +70,8 @@ export class Engine {
       const answer = this.answer();
       this.start();
       return answer;
+    } finally {
+      this.onProgress = null;
     }
     return this.answer();
   }
@@ -77,8 +83,8 @@ export class Engine {
   }
 
   // The answer's status and its JSON as a value.
-  call(route, body) {
-    const {status, text} = this.callText(route, body);
+  call(route, body, options = {}) {
+    const {status, text} = this.callText(route, body, options);
     return {status, body: JSON.parse(text)};
   }
 

@@ -164,7 +164,9 @@ def browser_times(
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--budget-ms", type=float, default=200.0)
     parser.add_argument("--rounds", type=int, default=3, help="browser and native in turn, best of each")

@@ -238,7 +238,8 @@ def _is_setter(f: Function) -> bool:
 
 def _has_setter(cls: ast.ClassDef, name: str) -> bool:
     return any(
-        isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name == name and _is_setter(m) for m in cls.body
+        isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name == name and _is_setter(m)
+        for m in cls.body
     )
 
 

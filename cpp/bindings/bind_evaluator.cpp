@@ -134,8 +134,9 @@ void register_evaluator(py::module_& m) {
     // state, with no JSON text in between. None for anything not made of JSON's own types
     // and for what the reader or the engine refuses: Python's parser words the problems.
     // The engine's copy of a JSON value: what it read, kept as it was read.
-    py::class_<Json>(m, "JsonValue")
-        .def("to_python", [](const Json& j) { return manila_bindings::to_python(j); });
+    py::class_<Json>(m, "JsonValue").def("to_python", [](const Json& j) {
+        return manila_bindings::to_python(j);
+    });
     m.def(
         "evaluate_state",
         [](py::handle state, std::optional<bool> strict, int threads) -> py::object {

@@ -9,11 +9,11 @@
 #include <utility>
 #include <vector>
 
+#include "json_values.hpp"
 #include "manila/bots.hpp"
 #include "manila/game.hpp"
 #include "manila/json.hpp"
 #include "manila/observation.hpp"
-#include "json_values.hpp"
 
 namespace py = pybind11;
 using namespace manila;

@@ -67,8 +67,9 @@ void register_table(py::module_& m) {
             [](const TableView& t) {
                 std::vector<BoatRow> out;
                 for (const Boat& b : t.boats)
-                    out.emplace_back(b.good, b.position,
-                                     std::vector<int>(b.crew.begin(), b.crew.begin() + b.crew_size));
+                    out.emplace_back(
+                        b.good, b.position,
+                        std::vector<int>(b.crew.begin(), b.crew.begin() + b.crew_size));
                 return out;
             },
             [](TableView& t, const std::vector<BoatRow>& rows) {

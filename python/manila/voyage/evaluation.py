@@ -30,7 +30,9 @@ class _Read:
 
     __slots__ = ("_copy", "_state", "_strict", "goods", "owners")
 
-    def __init__(self, copy: _core.JsonValue, strict: Optional[bool], goods: tuple[str, ...], owners: tuple[str, ...]):
+    def __init__(
+        self, copy: _core.JsonValue, strict: Optional[bool], goods: tuple[str, ...], owners: tuple[str, ...]
+    ):
         self._copy = copy
         self._strict = strict
         self._state: Optional[VoyageState] = None

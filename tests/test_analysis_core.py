@@ -70,8 +70,16 @@ def is_last_mover(state: State) -> bool:
     return all(snap["players"][p]["declined"] or snap["players"][p]["accomplices"] >= limit for p in later)
 
 
-def analyse(state: State, **kw: Any) -> dict[str, Any]:
-    return _core.analyse_decision(state._s, **kw)
+def config(**kw: Any) -> _core.AnalysisConfig:
+    """An analysis's options: the engine's defaults but for ``kw``."""
+    c = _core.AnalysisConfig()
+    for name, value in kw.items():
+        setattr(c, name, value)
+    return c
+
+
+def analyse(state: State, progress: Any = None, **kw: Any) -> dict[str, Any]:
+    return _core.analyse_decision(state._s, config(**kw), progress)
 
 
 @pytest.fixture(scope="module")
@@ -262,7 +270,7 @@ def test_an_exception_in_the_progress_callback_stops_the_work_and_is_raised() ->
 
     state = first_decision("auction")
     with pytest.raises(Stop):
-        _core.analyse_decision(state._s, rollouts=64, batch=16, progress=progress)
+        analyse(state, progress, rollouts=64, batch=16)
     game = Game(3, seed=2)
     final = manila.game.play(game, manila.bots.bots_for(["greedy"] * 3, 2))
     with pytest.raises(Stop):
@@ -271,12 +279,12 @@ def test_an_exception_in_the_progress_callback_stops_the_work_and_is_raised() ->
 
 def test_the_engine_names_horizons_and_phases() -> None:
     with pytest.raises(ValueError, match='horizon: must be "voyage" or "game", got "week"'):
-        _core.analyse_decision(first_decision("auction")._s, horizon="week")
+        config(horizon="week")
     with pytest.raises(ValueError, match='horizon: must be "voyage" or "game"'):
         _core.review_game(Game(3, seed=2).new_initial_state()._s, [], horizon="week")
     for policy in ("random", "expert", "rollout"):  # nothing to learn, or rollouts in rollouts
         with pytest.raises(ValueError, match="policy: must be one of greedy, greedy-wealth, solver"):
-            _core.analyse_decision(first_decision("auction")._s, policy=policy)
+            config(policy=policy)
     assert _core.DEFAULT_POLICY in _core.POLICIES
 
 
@@ -298,12 +306,12 @@ def test_final_worth_adds_each_share_s_premium_at_the_voyage_s_end() -> None:
     kw: dict[str, Any] = dict(
         rollouts=24, seed=3, threads=1, exact_shortcut=False, exact_answers=False, racing=False
     )
-    today = _core.analyse_decision(state._s, **kw)
-    final = _core.analyse_decision(state._s, final_worth=True, **kw)
+    today = analyse(state, **kw)
+    final = analyse(state, final_worth=True, **kw)
     gains = [f["mean"] - t["mean"] for f, t in zip(final["options"], today["options"])]
     assert all(shares * low - 1e-9 <= gain <= shares * high + 1e-9 for gain in gains), gains
     assert len({round(gain, 9) for gain in gains}) > 1  # the options end with other prices
     assert not any(o["exact"] for o in final["options"])
     # The exact shortcut and part 4's answers count today's prices: final worth skips both.
-    exact = _core.analyse_decision(state._s, final_worth=True, rollouts=24, seed=3, threads=1)
+    exact = analyse(state, final_worth=True, rollouts=24, seed=3, threads=1)
     assert exact["options"] == final["options"]

@@ -58,56 +58,58 @@ void register_analysis(py::module_& m) {
         },
         py::arg("state"), py::arg("max_bids") = 0, py::arg("ceilings") = true);
 
+    // The options of an analysis, with the engine's defaults (manila.analysis.analyse reads
+    // them from here); the names of the horizon, value source and policy as Python gives them.
+    py::class_<AnalysisConfig>(m, "AnalysisConfig", "The options of an analysis (analysis.hpp).")
+        .def(py::init<>())
+        .def_property(
+            "horizon", [](const AnalysisConfig& c) { return std::string(horizon_name(c.horizon)); },
+            [](AnalysisConfig& c, const std::string& name) { c.horizon = horizon_of(name); })
+        .def_property(
+            "value",
+            [](const AnalysisConfig& c) { return std::string(value_source_name(c.value)); },
+            [](AnalysisConfig& c, const std::string& name) { c.value = value_source_of(name); })
+        .def_property(
+            "policy",
+            [](const AnalysisConfig& c) { return bot_names()[static_cast<std::size_t>(c.policy)]; },
+            [](AnalysisConfig& c, const std::string& name) { c.policy = policy_of(name); })
+        .def_readwrite("seed", &AnalysisConfig::seed)
+        .def_readwrite("rollouts", &AnalysisConfig::rollouts)
+        .def_readwrite("max_rollouts", &AnalysisConfig::max_rollouts)
+        .def_readwrite("time_limit", &AnalysisConfig::time_limit)
+        .def_readwrite("target", &AnalysisConfig::target)
+        .def_readwrite("batch", &AnalysisConfig::batch)
+        .def_readwrite("threads", &AnalysisConfig::threads)
+        .def_readwrite("max_bids", &AnalysisConfig::max_bids)
+        .def_readwrite("exact_shortcut", &AnalysisConfig::exact_shortcut)
+        .def_readwrite("exact_answers", &AnalysisConfig::exact_answers)
+        .def_readwrite("sample_hidden", &AnalysisConfig::sample_hidden)
+        .def_readwrite("racing", &AnalysisConfig::racing)
+        .def_readwrite("screen", &AnalysisConfig::screen)
+        .def_readwrite("relative", &AnalysisConfig::relative)
+        .def_readwrite("final_worth", &AnalysisConfig::final_worth);
+
     // Rollouts take from milliseconds to minutes: they run on a copy of the state with the
     // GIL released (they touch no Python object). The progress callback, between batches on
     // this thread, takes the GIL back; an exception it raises stops the analysis and is
     // raised again here.
     m.def(
         "analyse_decision",
-        [](const GameState& s, const std::string& horizon, const std::string& value,
-           const std::string& policy, std::uint64_t seed, int rollouts, int max_rollouts,
-           double time_limit, double target, int batch, int threads, int max_bids,
-           bool exact_shortcut, bool exact_answers, bool sample_hidden, bool racing, int screen,
-           bool relative, bool final_worth,
+        [](const GameState& s, const AnalysisConfig& config,
            std::optional<std::function<bool(int, double)>> progress) {
-            AnalysisConfig c;
-            c.horizon = horizon_of(horizon);
-            c.value = value_source_of(value);
-            c.policy = policy_of(policy);
-            c.seed = seed;
-            c.rollouts = rollouts;
-            c.max_rollouts = max_rollouts;
-            c.time_limit = time_limit;
-            c.target = target;
-            c.batch = batch;
-            c.threads = threads;
-            c.max_bids = max_bids;
-            c.exact_shortcut = exact_shortcut;
-            c.exact_answers = exact_answers;
-            c.sample_hidden = sample_hidden;
-            c.racing = racing;
-            c.screen = screen;
-            c.relative = relative;
-            c.final_worth = final_worth;
             const GameState copy = s;
             PythonProgress<int, double> report(std::move(progress));
             Analysis a;
             {
                 py::gil_scoped_release release;
-                a = analyse_decision(copy, c, report.callback());
+                a = analyse_decision(copy, config, report.callback());
             }
             report.rethrow_if_failed();
             py::dict d = analysis_dict(a);
-            d["policy"] = policy;
+            d["policy"] = bot_names()[static_cast<std::size_t>(config.policy)];
             return d;
         },
-        py::arg("state"), py::kw_only(), py::arg("horizon") = "voyage",
-        py::arg("value") = "learned", py::arg("policy") = default_policy(), py::arg("seed") = 0,
-        py::arg("rollouts") = 0, py::arg("max_rollouts") = 20000, py::arg("time_limit") = 10.0,
-        py::arg("target") = 0.0, py::arg("batch") = 64, py::arg("threads") = 0,
-        py::arg("max_bids") = 0, py::arg("exact_shortcut") = true, py::arg("exact_answers") = true,
-        py::arg("sample_hidden") = false, py::arg("racing") = true, py::arg("screen") = 0,
-        py::arg("relative") = false, py::arg("final_worth") = false,
+        py::arg("state"), py::arg_v("config", AnalysisConfig{}, "AnalysisConfig()"),
         py::arg("progress") = py::none());
 
     // The expert's rollouts take a fraction of a second: on a copy, the GIL released.

@@ -468,27 +468,38 @@ def decision_options(
 
 # The analysis as JSON-ready values: decider, kind, horizon, policy, rollouts, seed, exact,
 # stop, seconds, target, gap_ci95, best (an index), screened_out, options (a list of dicts).
+class AnalysisConfig(metaclass=_Pybind11Type):
+    """The options of an analysis (analysis.hpp)."""
+
+    horizon: str
+    value: str
+    policy: str
+    seed: int
+    rollouts: int
+    max_rollouts: int
+    @property
+    def time_limit(self) -> float: ...
+    @time_limit.setter
+    def time_limit(self, arg0: SupportsFloat | SupportsIndex) -> None: ...
+    @property
+    def target(self) -> float: ...
+    @target.setter
+    def target(self, arg0: SupportsFloat | SupportsIndex) -> None: ...
+    batch: int
+    threads: int
+    max_bids: int
+    exact_shortcut: bool
+    exact_answers: bool
+    sample_hidden: bool
+    racing: bool
+    screen: int
+    relative: bool
+    final_worth: bool
+    def __init__(self) -> None: ...
+
 def analyse_decision(
     state: GameState,
-    *,
-    horizon: str = "voyage",
-    value: str = "learned",
-    policy: str = "greedy-wealth",
-    seed: int = 0,
-    rollouts: int = 0,
-    max_rollouts: int = 20000,
-    time_limit: SupportsFloat | SupportsIndex = 10.0,
-    target: SupportsFloat | SupportsIndex = 0.0,
-    batch: int = 64,
-    threads: int = 0,
-    max_bids: int = 0,
-    exact_shortcut: bool = True,
-    exact_answers: bool = True,
-    sample_hidden: bool = False,
-    racing: bool = True,
-    screen: int = 0,
-    relative: bool = False,
-    final_worth: bool = False,
+    config: AnalysisConfig = ...,
     progress: Callable[[int, float], bool] | None = None,
 ) -> dict[str, Any]: ...
 def expert_action(state: GameState, rng: Rng) -> int: ...

@@ -35,6 +35,7 @@ from ..game.view import PlayerView
 __all__ = ["DEFAULT_POLICY", "HORIZONS", "POLICIES", "VALUE_SOURCES", "Analysis", "OptionValue", "analyse"]
 
 HORIZONS: tuple[str, ...] = tuple(_core.HORIZONS)
+DEFAULTS = _core.AnalysisConfig()  # the engine's defaults of every option
 VALUE_SOURCES: tuple[str, ...] = tuple(_core.VALUE_SOURCES)  # horizon game: learned first
 POLICIES: tuple[str, ...] = tuple(_core.POLICIES)  # the bots that may continue a rollout
 DEFAULT_POLICY: str = _core.DEFAULT_POLICY
@@ -185,11 +186,11 @@ def analyse(
     policy: str = DEFAULT_POLICY,
     rollouts: Optional[int] = None,
     seed: int = 0,
-    time_limit: float = 10.0,
+    time_limit: float = DEFAULTS.time_limit,
     exact: bool = True,
     *,
     target: Optional[float] = None,
-    max_rollouts: int = 20000,
+    max_rollouts: int = DEFAULTS.max_rollouts,
     threads: int = 0,
     max_bids: int = 0,
     screen: Optional[int] = None,
@@ -248,24 +249,13 @@ def analyse(
     def report(done: int, gap: float) -> bool:
         return progress is None or progress(done, gap) is not False
 
-    raw = _core.analyse_decision(
-        state._s,
-        horizon=horizon,
-        value=value,
-        policy=policy,
-        seed=seed,
-        rollouts=rollouts or 0,
-        max_rollouts=max_rollouts,
-        time_limit=time_limit,
-        target=target or 0.0,
-        threads=threads,
-        max_bids=max_bids,
-        exact_shortcut=exact,
-        exact_answers=exact_answers,
-        sample_hidden=hidden,
-        screen=HARBOUR_SCREEN if screen is None else screen,
-        progress=report if progress is not None else None,
-    )
+    config = _core.AnalysisConfig()
+    config.horizon, config.value, config.policy = horizon, value, policy
+    config.seed, config.rollouts, config.max_rollouts = seed, rollouts or 0, max_rollouts
+    config.time_limit, config.target, config.threads = time_limit, target or 0.0, threads
+    config.max_bids, config.exact_shortcut, config.exact_answers = max_bids, exact, exact_answers
+    config.sample_hidden, config.screen = hidden, HARBOUR_SCREEN if screen is None else screen
+    raw = _core.analyse_decision(state._s, config, report if progress is not None else None)
     options: dict[str, OptionValue] = {}
     for o in raw["options"]:
         options[o["name"]] = OptionValue(

@@ -8,7 +8,16 @@ import argparse
 import json
 import sys
 
-from ..analysis.analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES, analyse, render_analysis
+from ..analysis.analysis import (
+    DEFAULT_POLICY,
+    DEFAULTS,
+    HARBOUR_SCREEN,
+    HORIZONS,
+    POLICIES,
+    VALUE_SOURCES,
+    analyse,
+    render_analysis,
+)
 from ..common.inputs import InputError, parse_json, read_text, source_name
 from ..common.progress import terminal_bar
 from .output import add_output_flags, wants_json
@@ -48,7 +57,11 @@ def add_analyse_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the rollouts (default 0)")
     parser.add_argument(
-        "--time-limit", type=float, default=10.0, metavar="S", help="stop rule: seconds (default 10)"
+        "--time-limit",
+        type=float,
+        default=DEFAULTS.time_limit,
+        metavar="S",
+        help=f"stop rule: seconds (default {DEFAULTS.time_limit:g})",
     )
     parser.add_argument(
         "--target",
@@ -68,7 +81,7 @@ def add_analyse_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="harbour master: combinations rolled out (default 30, 0: all)",
+        help=f"harbour master: combinations rolled out (default {HARBOUR_SCREEN}, 0: all)",
     )
     parser.add_argument(
         "--no-exact", action="store_true", help="roll every die: no exact answers or shortcut"
@@ -84,7 +97,7 @@ def run_analyse(args: argparse.Namespace) -> int:
     if not isinstance(data, dict):
         raise InputError(f"{name}: a table is a JSON object")
     bar = terminal_bar(
-        args.rollouts or 20000,
+        args.rollouts or DEFAULTS.max_rollouts,
         "rollout",
         "analyse",
         enabled=not args.no_progress,

@@ -45,17 +45,24 @@ EXAMPLE_BOTS = {
 }
 
 
+# The interpreter's own helpers, started once by the first process pool of the test
+# process (a ladder or a sweep on processes, in any test file of this worker) and kept.
+_INTERPRETER_HELPERS = (b"multiprocessing.resource_tracker", b"multiprocessing.forkserver")
+
+
 def children() -> list[str]:
-    """This process's child processes, zombies included (Linux: read from /proc)."""
+    """This process's child processes, zombies included (Linux: read from /proc), but the
+    interpreter's own helpers."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             stat = Path(f"/proc/{pid}/stat").read_text()
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
             continue  # gone meanwhile
         state, ppid = stat.rpartition(")")[2].split()[:2]
-        if int(ppid) == os.getpid():
-            found.append(f"{pid} ({state}): {Path(f'/proc/{pid}/cmdline').read_bytes()!r}")
+        if int(ppid) == os.getpid() and not any(h in cmdline for h in _INTERPRETER_HELPERS):
+            found.append(f"{pid} ({state}): {cmdline!r}")
     return found
 
 

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from manila.analysis.review import _states
+from manila.analysis.review import _replayed
 from manila.bots import bots_for
 from manila.cli.replay import state_at
 from manila.game import Game, RecordError, State, action_id, play, read_record, replay
@@ -53,7 +53,7 @@ def readers(record: dict) -> dict[str, str]:
     said = {}
     for name, read in {
         "deserialize": lambda: State.deserialize(record),
-        "review": lambda: _states(record),
+        "review": lambda: _replayed(record),
         "replay": lambda: state_at(
             record, len(record["history"]) if isinstance(record.get("history"), list) else 0
         ),

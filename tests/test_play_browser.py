@@ -352,6 +352,9 @@ def test_the_static_site_alone_plays_a_whole_game_against_experts(phone, static_
         # The value of the position beside the board, for every player.
     assert {"auction", "harbour_master", "placement"} <= set(hinted), hinted.keys()
     assert "up to" in hinted["auction"]["words"].lower()
+    # The office's worth in the engine's words, the decider's seat read as "you".
+    assert "The office is worth" in hinted["auction"]["words"] and " to you" in hinted["auction"]["words"]
+    assert "Good left home:" in hinted["harbour_master"]["words"]
     WebDriverWait(phone, 600).until(
         lambda d: js(
             d,

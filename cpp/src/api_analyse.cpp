@@ -9,6 +9,7 @@
 #include "manila/analysis.hpp"
 #include "manila/bots.hpp"
 #include "manila/cancel.hpp"
+#include "manila/words.hpp"
 
 namespace manila::api {
 namespace {
@@ -167,6 +168,7 @@ Answer route_analyse(const Json& body) {
     out.set("seconds", Json::number(a.seconds));
     if (game) out.set("value", value.as_string());
     if (a.worth >= 0) out.set("worth", a.worth);
+    out.set("words", Json::array_of(plain_words(words_of(a))));
     return ok(out);
 }
 

@@ -823,17 +823,9 @@ bool analysis_hint(const Table& t, const GameState& view, int rollouts, Json& ou
     // first action; each is shown with its best combination.
     std::vector<std::pair<std::string, Json>> first;
     std::vector<double> values;
-    AnalysisWords w;
-    w.decider = seat(a.decider);
-    w.kind = a.kind;
-    w.horizon = horizon_name(c.horizon);
-    w.best = static_cast<std::size_t>(a.best);
-    if (a.worth >= 0) w.worth = a.worth;
-    w.screened_out = a.screened_out;
     for (std::size_t k = 0; k < a.options.size(); ++k) {
         const DecisionOption& o = a.options[k];
         const OptionValue& v = a.values[k];
-        w.options.push_back({o.name, v.mean, v.ci95, v.diff, v.diff_ci95});
         const std::string act = o.actions.empty() ? o.name : action_name(o.actions[0]);
         auto held =
             std::find_if(first.begin(), first.end(), [&](const auto& f) { return f.first == act; });
@@ -865,7 +857,8 @@ bool analysis_hint(const Table& t, const GameState& view, int rollouts, Json& ou
         a.exact ? std::string("exact")
                 : std::to_string(a.rollouts) + " rollouts, \u00b1 is a 95% interval";
     Json words = Json::array();
-    for (const std::string& line : plain_words(w)) words.push(you_for(line, seat(t.human)));
+    for (const std::string& line : plain_words(words_of(a)))
+        words.push(you_for(line, seat(t.human)));
     words.push("Values: your expected wealth gain by the end of this voyage (" + how +
                "), the bots playing greedy-wealth.");
     out = Json::object();

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 
+#include "manila/analysis.hpp"
 #include "manila/rules.hpp"
 
 namespace manila {
@@ -159,6 +160,21 @@ std::vector<std::string> plain_words(const AnalysisWords& a) {
     }
     if (a.kind == "harbour_master") return harbour_words(a);
     return {line};
+}
+
+AnalysisWords words_of(const Analysis& a) {
+    AnalysisWords w;
+    w.decider = "p" + std::to_string(a.decider);
+    w.kind = a.kind;
+    w.horizon = horizon_name(a.config.horizon);
+    w.best = static_cast<std::size_t>(a.best);
+    if (a.worth >= 0) w.worth = a.worth;
+    w.screened_out = a.screened_out;
+    for (std::size_t k = 0; k < a.options.size(); ++k) {
+        const OptionValue& v = a.values[k];
+        w.options.push_back({a.options[k].name, v.mean, v.ci95, v.diff, v.diff_ci95});
+    }
+    return w;
 }
 
 }  // namespace manila

@@ -34,4 +34,8 @@ struct AnalysisWords {
 // The auction and the harbour master in plain words; other kinds: the best option.
 std::vector<std::string> plain_words(const AnalysisWords& a);
 
+// What the plain words read of one of the engine's analyses (the decider as "p0").
+struct Analysis;
+AnalysisWords words_of(const Analysis& a);
+
 }  // namespace manila

@@ -127,6 +127,7 @@ class Analysis:
             out["value"] = self.value
         if self.worth is not None:
             out["worth"] = self.worth
+        out["words"] = self.plain_words()
         return out
 
     @property

@@ -141,6 +141,12 @@ def _analysis() -> dict[str, Any]:
             "target": {"type": "number"},
             "screened_out": {"type": "integer"},
             "seconds": {"type": "number"},
+            "worth": {"type": "integer", "description": "auction: the office's worth to the decider"},
+            "words": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "the analysis in plain words (docs/analysis.md)",
+            },
         },
     }
 

@@ -590,4 +590,21 @@ bool read_game(const Json& table, std::uint64_t seed, std::optional<GameState>& 
     return true;
 }
 
+std::string seat(int p) { return "p" + std::to_string(p); }
+
+const char* moment_kind(Phase phase) {
+    switch (phase) {
+        case Phase::kPlacement:
+            return "placement";
+        case Phase::kSmallPilot:
+            return "pilot_small";
+        case Phase::kLargePilot:
+            return "pilot_large";
+        case Phase::kBoarding:
+            return "boarding";
+        default:
+            return nullptr;
+    }
+}
+
 }  // namespace manila::api

@@ -133,6 +133,12 @@ Json advise_position(const Position& pos, bool exact);
 
 // ------------------------------------------------------------------ games
 
+// "p0" for player 0: how every answer names a seat.
+std::string seat(int p);
+// The advice's kind of a decision in this phase ("placement", "pilot_small", "pilot_large",
+// "boarding"), or nullptr where the advice does not reach (voyage/position.py's kinds).
+const char* moment_kind(Phase phase);
+
 // A game record (game/engine.py's read_record, then replay: every action checked): the
 // state it reaches, or false with RecordError's text.
 bool read_record(const Json& data, std::optional<GameState>& out, std::string& error);

@@ -57,8 +57,6 @@ std::string hex16(std::uint64_t x) {
     return buf;
 }
 
-std::string seat(int p) { return "p" + std::to_string(p); }
-
 // Whether digits (no sign) are at most `high` (digits, no sign), as numbers.
 bool at_most(const std::string& digits, const std::string& high) {
     return digits.size() < high.size() || (digits.size() == high.size() && digits <= high);
@@ -644,21 +642,6 @@ std::string pesos(double x) {
     for (const char c : std::string(buf))
         out += c == '-' ? std::string("\u2212") : std::string(1, c);
     return out;
-}
-
-const char* moment_kind(Phase phase) {
-    switch (phase) {
-        case Phase::kPlacement:
-            return "placement";
-        case Phase::kSmallPilot:
-            return "pilot_small";
-        case Phase::kLargePilot:
-            return "pilot_large";
-        case Phase::kBoarding:
-            return "boarding";
-        default:
-            return nullptr;
-    }
 }
 
 // PlayerView.position(): the decision at hand from the player's view (State._voyage_json

@@ -15,22 +15,8 @@
 namespace manila {
 namespace {
 
-std::string seat(int p) { return "p" + std::to_string(p); }
-
-const char* moment_kind(Phase phase) {
-    switch (phase) {
-        case Phase::kPlacement:
-            return "placement";
-        case Phase::kSmallPilot:
-            return "pilot_small";
-        case Phase::kLargePilot:
-            return "pilot_large";
-        case Phase::kBoarding:
-            return "boarding";
-        default:
-            return nullptr;
-    }
-}
+using api::moment_kind;
+using api::seat;
 
 // The table as the decider saw it: the voyage notation of their view (in wealth) and the
 // moment when it is one of a position's, or (before the boats are placed) the auction and

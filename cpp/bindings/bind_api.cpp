@@ -38,21 +38,18 @@ void register_api(py::module_& m) {
         "(status, JSON text) the server answers to a POST of `body` (bytes, or str as UTF-8) "
         "to `route` (docs/architecture.md). Long work (/v1/review) calls progress(done, "
         "total) after each item; False stops it (a 503).");
-    py::list routes;
-    for (const char* r : kRoutes) routes.append(r);
-    m.attr("ROUTES") = py::tuple(routes);
-    m.attr("MAX_ROLLOUTS") = kMaxRollouts;
-    m.attr("VALUE_MAX_ROLLOUTS") = kValueMaxRollouts;
-    m.attr("VALUE_ROLLOUTS") = kValueRollouts;
-    py::list keys;
-    for (const char* k : kValueKeys) keys.append(k);
-    m.attr("VALUE_KEYS") = py::tuple(keys);
-    // POST /v1/play (server/play.py).
+    // A list of the engine's names as a tuple of str.
     const auto strings = [](const auto& list) {
         py::list out;
         for (const char* k : list) out.append(k);
         return py::tuple(out);
     };
+    m.attr("ROUTES") = strings(kRoutes);
+    m.attr("MAX_ROLLOUTS") = kMaxRollouts;
+    m.attr("VALUE_MAX_ROLLOUTS") = kValueMaxRollouts;
+    m.attr("VALUE_ROLLOUTS") = kValueRollouts;
+    m.attr("VALUE_KEYS") = strings(kValueKeys);
+    // POST /v1/play (server/play.py).
     m.attr("PLAY_VERSION") = kPlayVersion;
     m.attr("PLAY_KEYS") = strings(kPlayKeys);
     m.attr("PLAY_NEW_KEYS") = strings(kPlayNewKeys);
@@ -96,12 +93,8 @@ void register_api(py::module_& m) {
     m.attr("TIME_LIMIT") = kTimeLimit;
     m.attr("ANALYSIS_MAX_ROLLOUTS") = kAnalysisMaxRollouts;
     m.attr("ANALYSIS_TIME_SHARE") = kAnalysisTimeShare;
-    py::list analysis_keys;
-    for (const char* k : kAnalysisKeys) analysis_keys.append(k);
-    m.attr("ANALYSIS_KEYS") = py::tuple(analysis_keys);
-    py::list review_keys;
-    for (const char* k : kReviewKeys) review_keys.append(k);
-    m.attr("REVIEW_KEYS") = py::tuple(review_keys);
+    m.attr("ANALYSIS_KEYS") = strings(kAnalysisKeys);
+    m.attr("REVIEW_KEYS") = strings(kReviewKeys);
     m.attr("REVIEW_MAX_ROLLOUTS") = kReviewMaxRollouts;
     m.attr("REVIEW_QUICK") = kReviewQuick;
     m.attr("STOPPED") = kStopped;

@@ -334,7 +334,11 @@ std::string Json::dump() const {
     return out;
 }
 
-void Json::dumps_to(std::string& out, bool ensure_ascii) const {
+// json.dumps's writer: `compact_sorted` is json.dumps(sort_keys=True, separators=(",", ":"))
+// (ASCII only), else ", " and ": " in the keys' own order.
+void Json::dumps_to(std::string& out, bool ensure_ascii, bool compact_sorted) const {
+    const char* item_sep = compact_sorted ? "," : ", ";
+    const char* key_sep = compact_sorted ? ":" : ": ";
     switch (kind_) {
         case Kind::kString:
             python_quote(str_, out, ensure_ascii);
@@ -342,57 +346,28 @@ void Json::dumps_to(std::string& out, bool ensure_ascii) const {
         case Kind::kArray:
             out += '[';
             for (std::size_t k = 0; k < items_.size(); ++k) {
-                if (k) out += ", ";
-                items_[k].dumps_to(out, ensure_ascii);
-            }
-            out += ']';
-            return;
-        case Kind::kObject:
-            out += '{';
-            for (std::size_t k = 0; k < members_.size(); ++k) {
-                if (k) out += ", ";
-                python_quote(members_[k].first, out, ensure_ascii);
-                out += ": ";
-                members_[k].second.dumps_to(out, ensure_ascii);
-            }
-            out += '}';
-            return;
-        default:
-            dump_to(out);
-    }
-}
-
-std::string Json::dumps(bool ensure_ascii) const {
-    std::string out;
-    dumps_to(out, ensure_ascii);
-    return out;
-}
-
-void Json::dumps_sorted_to(std::string& out) const {
-    switch (kind_) {
-        case Kind::kString:
-            python_quote(str_, out, true);
-            return;
-        case Kind::kArray:
-            out += '[';
-            for (std::size_t k = 0; k < items_.size(); ++k) {
-                if (k) out += ',';
-                items_[k].dumps_sorted_to(out);
+                if (k) out += item_sep;
+                items_[k].dumps_to(out, ensure_ascii, compact_sorted);
             }
             out += ']';
             return;
         case Kind::kObject: {
-            // UTF-8's byte order is the code points' order (lone surrogates included).
-            std::vector<const std::pair<std::string, Json>*> sorted;
-            for (const auto& m : members_) sorted.push_back(&m);
-            std::sort(sorted.begin(), sorted.end(),
-                      [](const auto* a, const auto* b) { return a->first < b->first; });
+            const auto member = [&](std::size_t k, const std::pair<std::string, Json>& m) {
+                if (k) out += item_sep;
+                python_quote(m.first, out, ensure_ascii);
+                out += key_sep;
+                m.second.dumps_to(out, ensure_ascii, compact_sorted);
+            };
             out += '{';
-            for (std::size_t k = 0; k < sorted.size(); ++k) {
-                if (k) out += ',';
-                python_quote(sorted[k]->first, out, true);
-                out += ':';
-                sorted[k]->second.dumps_sorted_to(out);
+            if (compact_sorted) {
+                // UTF-8's byte order is the code points' order (lone surrogates included).
+                std::vector<const std::pair<std::string, Json>*> sorted;
+                for (const auto& m : members_) sorted.push_back(&m);
+                std::sort(sorted.begin(), sorted.end(),
+                          [](const auto* x, const auto* y) { return x->first < y->first; });
+                for (std::size_t k = 0; k < sorted.size(); ++k) member(k, *sorted[k]);
+            } else {
+                for (std::size_t k = 0; k < members_.size(); ++k) member(k, members_[k]);
             }
             out += '}';
             return;
@@ -402,9 +377,15 @@ void Json::dumps_sorted_to(std::string& out) const {
     }
 }
 
+std::string Json::dumps(bool ensure_ascii) const {
+    std::string out;
+    dumps_to(out, ensure_ascii, false);
+    return out;
+}
+
 std::string Json::dumps_sorted() const {
     std::string out;
-    dumps_sorted_to(out);
+    dumps_to(out, true, true);
     return out;
 }
 

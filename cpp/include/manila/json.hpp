@@ -86,8 +86,7 @@ class Json {
   private:
     explicit Json(Kind k) : kind_(k) {}
     void dump_to(std::string& out) const;
-    void dumps_to(std::string& out, bool ensure_ascii) const;
-    void dumps_sorted_to(std::string& out) const;
+    void dumps_to(std::string& out, bool ensure_ascii, bool compact_sorted) const;
 
     Kind kind_ = Kind::kNull;
     std::int64_t int_ = 0;

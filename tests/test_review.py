@@ -256,6 +256,10 @@ def test_summaries_add_up_from_the_decisions_and_events(mixed: Review) -> None:
             equity - luck
         )
         assert s["final_equity"] == pytest.approx(luck - (losses[p] - others) + s["residual"])
+        assert s["reconciliation"] == (
+            f"final equity {equity:+.1f} = luck {luck:+.1f} - (own loss {losses[p]:.1f} - others' "
+            f"mean {others:.1f}) + residual {s['residual']:+.1f}"
+        )
         assert s["classes"] == {
             c: sum(d["class"] == c for d in free) for c in ("fine", "inaccuracy", "mistake", "blunder")
         }

@@ -2,6 +2,7 @@
 // POST /v1/review, as server/app.py's _review_input, _review and route_review answer it.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iterator>
 #include <limits>
 
@@ -99,6 +100,18 @@ Json py_sum(const std::vector<double>& xs, double& total) {
     total = 0;
     for (const double x : xs) total += x;
     return xs.empty() ? Json(0) : Json::number(total);
+}
+
+// "final equity +12.0 = luck +5.0 - (own loss 10.0 - others' mean 8.0) + residual +4.5":
+// the reconciliation in words, for the terminal and the page alike.
+std::string reconciliation_words(double equity, double luck, double loss, double others_loss,
+                                 double residual) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf,
+                  "final equity %+.1f = luck %+.1f - (own loss %.1f - others' mean %.1f) + "
+                  "residual %+.1f",
+                  equity, luck, loss, others_loss, residual);
+    return buf;
 }
 
 std::uint64_t seed_of(const Json& seed) {
@@ -238,7 +251,8 @@ ReviewReport review_report(const GameState& initial, const std::vector<int>& his
         const Json luck_json = py_sum(lucks, luck);
         py_sum(luck_squares, luck_ci_squares);
         const double equity = final[P] - (final_sum - final[P]) / (n - 1);
-        const double relative_loss = losses[P] - (losses_sum - losses[P]) / (n - 1);
+        const double others_loss = (losses_sum - losses[P]) / (n - 1);
+        const double residual = equity - (luck - (losses[P] - others_loss));
         Json classes = Json::object();
         for (const char* cls : kLossClasses) {
             int count = 0;
@@ -249,7 +263,9 @@ ReviewReport review_report(const GameState& initial, const std::vector<int>& his
         Json s = Json::object();
         s.set("final_equity", Json::number(equity));
         s.set("luck_adjusted", Json::number(equity - luck));
-        s.set("residual", Json::number(equity - (luck - relative_loss)));
+        s.set("residual", Json::number(residual));
+        s.set("reconciliation",
+              reconciliation_words(equity, luck, losses[P], others_loss, residual));
         s.set("band", free.empty() ? "" : band_of(mean));
         s.set("decisions", mine);
         s.set("non_forced", static_cast<int>(free.size()));

@@ -149,6 +149,7 @@ class PlayerSummary:
     final_equity: float = 0.0
     luck_adjusted: float = 0.0  # final_equity - luck
     residual: float = 0.0
+    reconciliation: str = ""  # the line above in words
     band: str = ""
 
     def to_dict(self) -> dict[str, Any]:
@@ -156,6 +157,7 @@ class PlayerSummary:
             "final_equity": self.final_equity,
             "luck_adjusted": self.luck_adjusted,
             "residual": self.residual,
+            "reconciliation": self.reconciliation,
             "band": self.band,
             "decisions": self.decisions,
             "non_forced": self.non_forced,
@@ -468,15 +470,11 @@ def _verdicts(result: Review) -> list[str]:
     if not result.players:
         return []
     if result.horizon == "game":
-        out = []
-        for name, p in result.players.items():
-            others = p.final_equity - p.luck + p.total_loss - p.residual
-            out.append(
-                f"{name}: final equity {p.final_equity:+.1f} = luck {p.luck:+.1f} - (own loss "
-                f"{p.total_loss:.1f} - others' mean {others:.1f}) + residual {p.residual:+.1f}; "
-                f"luck-adjusted {p.luck_adjusted:+.1f}" + (f", {p.band}" if p.band else "")
-            )
-        return out
+        return [
+            f"{name}: {p.reconciliation}; luck-adjusted {p.luck_adjusted:+.1f}"
+            + (f", {p.band}" if p.band else "")
+            for name, p in result.players.items()
+        ]
     top_name, top = max(result.players.items(), key=lambda kv: kv[1].wealth)
     out = []
     for name, p in result.players.items():

@@ -15,16 +15,15 @@ export function drawReview(names, words, review, {you, bots, boards, who}) {
     el('td', {class: 'who ' + who(p).cls, text: who(p).text + (bots[p] ? ` (${bots[p]})` : '')}),
     el('td', {class: 'num', text: s.accuracy === null || s.accuracy === undefined ? '—' : (100 * s.accuracy).toFixed(0) + '%'}),
     el('td', {class: 'num', text: s.luck === null || s.luck === undefined ? '—' : signed(s.luck, 1)}),
-    el('td', {class: 'num', text: s.luck_adjusted === undefined ? '—' : signed(s.luck_adjusted, 1)}),
     el('td', {text: s.band || ''})));
   if (rows.length) {
     box.append(el('table', {class: 'stats', id: 'review-players'},
       el('tr', {}, el('th', {text: 'Player'}), el('th', {class: 'num', text: 'Accuracy'}),
-         el('th', {class: 'num', text: `Luck (${unit})`}), el('th', {class: 'num', text: 'Luck-adjusted'}),
-         el('th', {text: 'Band'})), ...rows));
+         el('th', {class: 'num', text: `Luck (${unit})`}), el('th', {text: 'Band'})), ...rows));
     // Each player's result told apart into luck, play and what the review leaves out.
     const lines = Object.entries(review.players || {}).filter(([, s]) => s.reconciliation)
-      .map(([p, s]) => el('li', {'data-player': p, text: `${who(p).text}: ${s.reconciliation}`}));
+      .map(([p, s]) => el('li', {'data-player': p,
+        text: `${who(p).text}: ${s.reconciliation}; luck-adjusted ${signed(s.luck_adjusted, 1)}`}));
     if (lines.length) box.append(el('ul', {class: 'muted', id: 'review-reconciliation'}, ...lines));
   }
   const mine = (review.decisions || []).filter(d => d.player === you && d.class !== 'fine' && !d.forced)

@@ -83,6 +83,21 @@ def report(
             ]
             cells.append(f"{(sum(xs) / len(xs) if xs else 0):>10.2f} ({len(xs):>3})")
         print(f"{bot:<10}" + "".join(cells))
+    # What results say of the same games: each bot's final equity (wealth minus the others'
+    # mean), with its interval over the games. A review ranks players as results do when the
+    # lower a bot's mean loss, the higher its mean final equity.
+    finals: dict[str, list[float]] = {b: [] for b in BOTS}
+    for r, m in zip(reviews, labels):
+        for player, summary in r.players.items():
+            finals[m[player]].append(summary.final_equity)
+    print("results of the same games: mean final equity (pesos)")
+    for bot in BOTS:
+        xs = finals[bot]
+        h = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
+        print(f"{bot:<10}{statistics.fmean(xs):>+10.1f} ± {h:.1f}")
+    by_loss = sorted(BOTS, key=lambda b: pooled[b].mean_loss)
+    by_result = sorted(BOTS, key=lambda b: -statistics.fmean(finals[b]))
+    print(f"best to worst by the review: {', '.join(by_loss)}; by results: {', '.join(by_result)}")
     means = [pooled[b].mean_loss for b in BOTS]
     ordered = all(a > b for a, b in zip(means, means[1:]))
     ratio = means[0] / means[-1] if means[-1] > 0 else math.inf

@@ -71,6 +71,7 @@ def test_view_does_not_change_with_others_hidden_shares(players, seed, data):
         ("expert", 1),
         ("rollout", 1),
         ("sage", 1),
+        ("greedy-office", 3),
     ],
 )
 def test_built_in_bots_read_only_their_own_view(bot, seeds):
@@ -85,6 +86,7 @@ def test_built_in_bots_read_only_their_own_view(bot, seeds):
         "expert",
         "rollout",
         "sage",
+        "greedy-office",
     }
     for seed in range(seeds):
         lineup = [bot, "random", "greedy", "random"]

@@ -47,6 +47,7 @@ py::dict event_dict(const ChanceLuck& e) {
 }  // namespace
 
 void register_review(py::module_& m) {
+    const std::string review_policy = bot_names()[static_cast<std::size_t>(kReviewPolicy)];
     // A review runs for seconds to minutes: on copies of the state and the history with the
     // GIL released (the C++ work touches no Python object). The progress callback, after
     // every item on this thread, takes the GIL back; an exception it raises stops the
@@ -98,7 +99,7 @@ void register_review(py::module_& m) {
             return out;
         },
         py::arg("initial"), py::arg("history"), py::kw_only(), py::arg("horizon") = "voyage",
-        py::arg("value") = "learned", py::arg("policy") = default_policy(), py::arg("seed") = 0,
+        py::arg("value") = "learned", py::arg("policy") = review_policy, py::arg("seed") = 0,
         py::arg("rollouts") = 0, py::arg("max_rollouts") = 256, py::arg("time_limit") = 2.0,
         py::arg("target") = 0.0, py::arg("batch") = 16, py::arg("threads") = 0,
         py::arg("max_bids") = 8, py::arg("screen") = 12, py::arg("exact") = true,
@@ -112,6 +113,7 @@ void register_review(py::module_& m) {
     for (const char* c : kLossClasses) classes.append(c);
     for (const double t : kLossThresholds) thresholds.append(t);
     for (const ReviewBand& b : kReviewBands) bands.append(py::make_tuple(b.name, b.below));
+    m.attr("REVIEW_POLICY") = review_policy;
     m.attr("REVIEW_CLASSES") = py::tuple(classes);
     m.attr("REVIEW_THRESHOLDS") = py::tuple(thresholds);
     m.attr("REVIEW_BANDS") = py::tuple(bands);
@@ -169,7 +171,7 @@ void register_review(py::module_& m) {
             return std::make_pair(text, items);
         },
         py::arg("initial"), py::arg("history"), py::kw_only(), py::arg("horizon") = "game",
-        py::arg("value") = "learned", py::arg("policy") = default_policy(), py::arg("seed") = 0,
+        py::arg("value") = "learned", py::arg("policy") = review_policy, py::arg("seed") = 0,
         py::arg("quick") = false, py::arg("rollouts") = 0, py::arg("max_rollouts") = py::none(),
         py::arg("target") = py::none(), py::arg("time_limit") = py::none(),
         py::arg("luck_rollouts") = py::none(), py::arg("max_bids") = 4, py::arg("screen") = 12,

@@ -364,8 +364,7 @@ Answer route_review(const Json& body, const Progress& progress) {
     const std::vector<std::string> values{value_source_name(ValueSource::kLearned),
                                           value_source_name(ValueSource::kRollout)};
     const Json horizon = given("horizon", Json(horizon_name(Horizon::kGame)));
-    const Json policy =
-        given("policy", Json(bot_names()[static_cast<std::size_t>(AnalysisConfig{}.policy)]));
+    const Json policy = given("policy", Json(bot_names()[static_cast<std::size_t>(kReviewPolicy)]));
     const Json value = given("value", Json(values[0]));
     const Json quick = given("quick", Json(kReviewQuick));
     const Json exact = given("exact", Json(true));

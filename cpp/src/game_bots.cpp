@@ -290,8 +290,9 @@ int greedy_action(const GameState& s, Objective objective) {
 }
 
 const std::vector<std::string>& bot_names() {
-    static const std::vector<std::string> names{"random", "greedy",  "greedy-wealth", "solver",
-                                                "expert", "rollout", "sage"};
+    static const std::vector<std::string> names{"random", "greedy",       "greedy-wealth",
+                                                "solver", "expert",       "rollout",
+                                                "sage",   "greedy-office"};
     return names;
 }
 
@@ -331,6 +332,8 @@ int bot_action(BotKind kind, const GameState& s, Rng& rng) {
             return rollout_action(s, rng);
         case BotKind::kSage:
             return expert_action(s, rng, sage_config());
+        case BotKind::kGreedyOffice:
+            return greedy_office_action(s);
     }
     invalid("bot_action: unknown bot kind " + std::to_string(static_cast<int>(kind)));
 }

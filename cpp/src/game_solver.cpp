@@ -327,4 +327,17 @@ int solver_action(const GameState& s) {
     }
 }
 
+int greedy_office_action(const GameState& s) {
+    if (s.is_terminal() || s.is_chance_node()) invalid("greedy_office_action: no player to move");
+    switch (s.board().phase) {
+        case Phase::kAuction:
+        case Phase::kBuyShare:
+        case Phase::kChooseGoods:
+        case Phase::kPlaceBoats:
+            return solver_action(s);
+        default:
+            return greedy_action(s, Objective::kWealth);
+    }
+}
+
 }  // namespace manila

@@ -66,8 +66,9 @@ ChanceLuck event_luck(const GameState& s, int a, std::size_t index, const Review
     const auto n = static_cast<std::size_t>(s.num_players());
     GameState after = s;
     after.apply_legal(a);
-    // The greedy bots draw nothing from their generators: one rollout without chance is all.
-    const bool deterministic = c.policy == BotKind::kGreedy || c.policy == BotKind::kGreedyWealth;
+    // A policy that draws nothing from its generator (bot_draws): one rollout without chance
+    // is all.
+    const bool deterministic = !bot_draws(c.policy);
     const std::uint64_t base = derive_seed(c.seed, kLuckKey);
     // The first rollout tells whether any chance is left: if not, both sides are exact.
     bool sampled_before = false, sampled_after = false;

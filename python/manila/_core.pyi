@@ -571,7 +571,7 @@ def review_game(
     *,
     horizon: str = "voyage",
     value: str = "learned",
-    policy: str = "greedy-wealth",
+    policy: str = "greedy-office",
     seed: int = 0,
     rollouts: int = 0,
     max_rollouts: int = 256,
@@ -590,6 +590,7 @@ def review_game(
 ) -> dict[str, Any]: ...
 
 # The review's report (manila/review.hpp, api_review.cpp): its one home.
+REVIEW_POLICY: str
 REVIEW_CLASSES: tuple[str, ...]
 REVIEW_THRESHOLDS: tuple[float, ...]
 REVIEW_BANDS: tuple[tuple[str, float], ...]
@@ -608,7 +609,7 @@ def review_report(
     *,
     horizon: str = "game",
     value: str = "learned",
-    policy: str = "greedy-wealth",
+    policy: str = "greedy-office",
     seed: int = 0,
     quick: bool = False,
     rollouts: int = 0,

@@ -11,8 +11,18 @@ namespace manila {
 
 // kExpert: manila/analysis.hpp (rollouts where they pay, the solver elsewhere); kRollout:
 // manila/analysis.hpp too (every decision by rollouts of greedy, an opponent unlike ours);
-// kSage: the expert with its rollouts ending in the learned value (manila/value.hpp).
-enum class BotKind : int { kRandom, kGreedy, kGreedyWealth, kSolver, kExpert, kRollout, kSage };
+// kSage: the expert with its rollouts ending in the learned value (manila/value.hpp);
+// kGreedyOffice: greedy-wealth with the solver's office play (the review's policy).
+enum class BotKind : int {
+    kRandom,
+    kGreedy,
+    kGreedyWealth,
+    kSolver,
+    kExpert,
+    kRollout,
+    kSage,
+    kGreedyOffice
+};
 
 // The built-in bots' names ("random", "greedy", ...), in BotKind order: manila.bots
 // registers them for Python, and play_games takes them by these names.
@@ -30,6 +40,11 @@ int greedy_action(const GameState& s, Objective objective = Objective::kIncome);
 // voyage's decisions, expected share gains for the harbour master's, all valued in wealth
 // from the mover's own view. Deterministic.
 int solver_action(const GameState& s);
+// The greedy-office bot: the solver's bids, share, goods and start spaces (the office, which
+// greedy-wealth plays by rough rules), greedy-wealth's every other decision. As cheap as
+// greedy-wealth (no placement search) and deterministic: the review's continuation policy,
+// which values an office as a player who uses it well.
+int greedy_office_action(const GameState& s);
 // The move of built-in bot `kind` for the player to move in s (not a chance node), from that
 // player's view only; `rng` is the seat's own generator (only the random bot draws from it).
 // Rollouts, self-play and the ladder all ask the bots through this one call.

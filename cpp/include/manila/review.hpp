@@ -100,16 +100,17 @@ inline constexpr double kAccuracyScale = 3.0;
 // Rating bands by the mean loss per non-forced decision at horizon game (pesos of equity),
 // the upper bound of each, fitted on the built-in bots' reviews (benchmarks/review_trust.py,
 // docs/review.md): half the expert's mean loss, then the midpoints between the bots' means
-// (expert 0.91, greedy 1.47, solver 2.24, random 5.07 over 16 rotated games).
+// (expert 0.74, greedy 1.04, solver 1.72, random 5.92 over 16 rotated games, greedy-office
+// continuing).
 struct ReviewBand {
     const char* name;
     double below;  // infinity for the last
 };
 inline constexpr ReviewBand kReviewBands[] = {
-    {"world class", 0.46},
-    {"expert", 1.19},
-    {"advanced", 1.86},
-    {"intermediate", 3.66},
+    {"world class", 0.37},
+    {"expert", 0.89},
+    {"advanced", 1.38},
+    {"intermediate", 3.82},
     {"beginner", std::numeric_limits<double>::infinity()},
 };
 
@@ -129,11 +130,17 @@ inline constexpr bool kReviewRelative = false;  // the decider's own payoff, not
 const char* loss_class(double loss, double ci95);
 const char* band_of(double mean_loss);
 
+// The review's continuation policy by default: greedy-office, which plays the office as the
+// solver does. With greedy-wealth continuing, whose rough bids and harbour master's choices
+// undervalue the office, every bid and harbour master's choice of a player who uses the
+// office well counted as a loss (docs/review.md, "Rating bands and trust").
+inline constexpr BotKind kReviewPolicy = BotKind::kGreedyOffice;
+
 // What a review is asked (manila.review's arguments): nothing given, the budget's.
 struct ReviewRequest {
     Horizon horizon = Horizon::kGame;
     ValueSource value = ValueSource::kLearned;
-    BotKind policy = AnalysisConfig{}.policy;
+    BotKind policy = kReviewPolicy;
     Json seed = Json(0);  // a whole number 0..2^64-1, as given (echoed in the JSON)
     bool quick = false;
     int rollouts = 0;  // per option, fixed (0: the stop rule)

@@ -33,11 +33,12 @@ from .. import _core
 from ..common.limits import check_number
 from ..common.version import install_hint
 from ..game.engine import Game, Record, State, read_record, replay
-from .analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES
+from .analysis import HORIZONS, POLICIES, VALUE_SOURCES
 
 __all__ = [
     "ACCURACY_SCALE",
     "CLASSES",
+    "REVIEW_POLICY",
     "THRESHOLDS",
     "Decision",
     "PlayerSummary",
@@ -47,6 +48,10 @@ __all__ = [
     "render_review",
     "review",
 ]
+
+# The continuation policy by default: greedy-wealth with the solver's office play
+# (docs/review.md).
+REVIEW_POLICY: str = _core.REVIEW_POLICY
 
 # The classes of a loss, and the least loss of each class above "fine", per horizon (pesos
 # of wealth at voyage, of equity at game). A loss not above its own 95% half-width is "fine"
@@ -233,7 +238,7 @@ def _check(value: Any, name: str, low: float, integer: bool = True) -> None:
 def review(
     record: RecordLike,
     horizon: str = "game",
-    policy: str = DEFAULT_POLICY,
+    policy: str = REVIEW_POLICY,
     seed: int = 0,
     quick: bool = False,
     *,

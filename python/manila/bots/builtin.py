@@ -1,6 +1,6 @@
 """Bots for manila.Game: anything with ``step(state) -> action`` can play a seat.
 
-Four are built in, all running in C++:
+These are built in, all running in C++ (with expert, rollout and sage, docs/analysis.md):
 
 ``random``
     Uniformly random among the legal actions (loans and every bid included), drawing
@@ -28,6 +28,11 @@ Four are built in, all running in C++:
 
 ``solver``
     The placement-round search and the advice, valued in wealth (``manila.bots.solver``).
+
+``greedy-office``
+    greedy-wealth, but bidding, buying the share and choosing goods and start spaces as the
+    solver does: the review's continuation policy (docs/review.md), as cheap as
+    greedy-wealth.
 
 A simulation with only built-in bots runs entirely in C++ (``manila.simulate``); a game
 played in Python with the same bots and seeds (``manila.game.play`` with
@@ -98,6 +103,14 @@ class GreedyWealthBot(GreedyBot):
     income plus the price rise of the shares it holds of the goods that reach Manila."""
 
     name = "greedy-wealth"
+    wealth = True
+
+
+class GreedyOfficeBot(GreedyBot):
+    """greedy-wealth with the solver's office play (its bids, share, goods and start spaces):
+    the review's continuation policy, as cheap as greedy-wealth."""
+
+    name = "greedy-office"
     wealth = True
 
 
@@ -255,6 +268,7 @@ _BUILTIN: dict[str, BotFactory] = {
     "rollout": RolloutBot,
     "sage": SageBot,
     "solver": SolverBot,
+    "greedy-office": GreedyOfficeBot,
 }
 for _name in _core.CORE_BOTS:
     register_bot(_name, _BUILTIN[_name])

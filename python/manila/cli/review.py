@@ -9,8 +9,8 @@ import json
 import sys
 from typing import Any, Optional
 
-from ..analysis.analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES
-from ..analysis.review import Review, render_review, review
+from ..analysis.analysis import HORIZONS, POLICIES, VALUE_SOURCES
+from ..analysis.review import REVIEW_POLICY, Review, render_review, review
 from ..common.progress import ProgressBar, terminal_bar
 from .output import add_output_flags, wants_json
 from .replay import read_records
@@ -39,8 +39,9 @@ def add_review_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--policy",
         choices=POLICIES,
-        default=DEFAULT_POLICY,
-        help=f"the continuation policy (default {DEFAULT_POLICY})",
+        default=REVIEW_POLICY,
+        help=f"the continuation policy (default {REVIEW_POLICY}: greedy-wealth playing the office "
+        "as the solver does)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the rollouts (default 0)")
     parser.add_argument("--quick", action="store_true", help="a coarser, faster pass (fewer rollouts)")

@@ -7,7 +7,7 @@ from typing import Any
 
 from .. import _core
 from ..analysis.analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCES
-from ..analysis.review import CLASSES
+from ..analysis.review import CLASSES, REVIEW_POLICY
 from ..analysis.value import DEFAULT_ROLLOUTS
 from ..bots.builtin import bot_names
 from ..common.version import __version__
@@ -208,7 +208,7 @@ def _review_request() -> dict[str, Any]:
             },
             "horizon": {"enum": list(HORIZONS), "default": "game"},
             "value": {"enum": list(VALUE_SOURCES), "default": VALUE_SOURCES[0]},
-            "policy": _POLICY,
+            "policy": {"enum": list(POLICIES), "default": REVIEW_POLICY},
             "seed": _SEED,
             "quick": {
                 "type": "boolean",

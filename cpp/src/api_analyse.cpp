@@ -150,7 +150,7 @@ Answer route_analyse(const Json& body) {
     for (std::size_t k = 0; k < a.options.size(); ++k)
         options.set(a.options[k].name, option_json(a.values[k], game));
     Json out = Json::object();
-    out.set("decider", "p" + std::to_string(a.decider));
+    out.set("decider", player_name(a.decider));
     out.set("kind", a.kind);
     out.set("horizon", horizon.as_string());
     out.set("unit", game ? "equity" : "pesos");

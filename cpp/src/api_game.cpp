@@ -590,8 +590,6 @@ bool read_game(const Json& table, std::uint64_t seed, std::optional<GameState>& 
     return true;
 }
 
-std::string seat(int p) { return "p" + std::to_string(p); }
-
 const char* moment_kind(Phase phase) {
     switch (phase) {
         case Phase::kPlacement:

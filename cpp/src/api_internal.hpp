@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "game_internal.hpp"
 #include "manila/api.hpp"
 #include "manila/game.hpp"
 #include "manila/json.hpp"
@@ -133,8 +134,6 @@ Json advise_position(const Position& pos, bool exact);
 
 // ------------------------------------------------------------------ games
 
-// "p0" for player 0: how every answer names a seat.
-std::string seat(int p);
 // The advice's kind of a decision in this phase ("placement", "pilot_small", "pilot_large",
 // "boarding"), or nullptr where the advice does not reach (voyage/position.py's kinds).
 const char* moment_kind(Phase phase);

@@ -126,7 +126,7 @@ struct Table {
     std::vector<std::string> names;
     std::vector<std::optional<Rng>> rngs;
     int players() const { return state->num_players(); }
-    std::string label(int p) const { return p == human ? "you" : seat(p); }
+    std::string label(int p) const { return p == human ? "you" : player_name(p); }
 };
 
 // play._seat_bots: each bot seeded as bots_for seeds it (bot_seed: derive_seed(seed, p + 1)).
@@ -355,7 +355,7 @@ class Log {
         std::string text = "deal: you get " + (mine.empty() ? std::string("none") : joined(mine));
         std::vector<std::string> others;
         for (const auto& [p, v] : dealt_)
-            if (p != me) others.push_back(seat(p) + " " + std::to_string(v.size()));
+            if (p != me) others.push_back(player_name(p) + " " + std::to_string(v.size()));
         if (!others.empty()) text += " (face down: " + joined(others) + ")";
         lines_.push_back(text);
         dealt_.clear();
@@ -522,14 +522,14 @@ Json answer(const Table& t, const std::vector<std::string>& lines) {
     const int current = s.current_player();
     Json out = Json::object();
     out.set("game", to_record(t));
-    out.set("you", seat(t.human));
+    out.set("you", player_name(t.human));
     Json bots = Json::object();
     for (std::size_t p = 0; p < t.names.size(); ++p)
-        if (!t.names[p].empty()) bots.set(seat(static_cast<int>(p)), t.names[p]);
+        if (!t.names[p].empty()) bots.set(player_name(static_cast<int>(p)), t.names[p]);
     out.set("bots", bots);
     out.set("phase", phase_name(s.board().phase));
     out.set("voyage", s.board().voyage);
-    out.set("to_move", current >= 0 ? Json(seat(current)) : Json());
+    out.set("to_move", current >= 0 ? Json(player_name(current)) : Json());
     std::vector<std::string> legal;
     if (current == t.human)
         for (const int a : view.legal_actions()) legal.push_back(action_name(a));
@@ -547,7 +547,7 @@ Json answer(const Table& t, const std::vector<std::string>& lines) {
         const std::vector<int> wealth = s.returns();
         const int top = *std::max_element(wealth.begin(), wealth.end());
         for (std::size_t p = 0; p < wealth.size(); ++p)
-            if (wealth[p] == top) winners.push(seat(static_cast<int>(p)));
+            if (wealth[p] == top) winners.push(player_name(static_cast<int>(p)));
         Json final = Json::object();
         final.set("wealth", Json::array_of(wealth));
         final.set("winners", winners);
@@ -578,7 +578,7 @@ bool play_move(Table& t, const std::optional<std::string>& action, bool whole_lo
         if (s.current_player() != t.human)
             return refuse(quoted + ": not your move, " +
                               (s.is_terminal() ? std::string("the game is over")
-                                               : seat(s.current_player()) + " is to move"),
+                                               : player_name(s.current_player()) + " is to move"),
                           "action");
         const int id = action_named(*action);
         if (id < 0)
@@ -655,7 +655,7 @@ Json view_position(const GameState& view, int me) {
     Json out = Json::object();
     out.set("rules", rules_json(b.rules));
     out.set("next_roll", v->next_roll);
-    out.set("player", seat(me));
+    out.set("player", player_name(me));
     out.set("players", n);
     Json boats = Json::object();
     std::vector<std::string> boat_goods;
@@ -664,7 +664,7 @@ Json view_position(const GameState& view, int me) {
         bd.set("position", boat.position == kArrived ? Json("arrived") : Json(boat.position));
         Json crew = Json::array();
         for (int k = 0; k < boat.crew_size; ++k)
-            crew.push(seat(boat.crew[static_cast<std::size_t>(k)]));
+            crew.push(player_name(boat.crew[static_cast<std::size_t>(k)]));
         bd.set("crew", crew);
         boats.set(good_name(boat.good), bd);
         boat_goods.emplace_back(good_name(boat.good));
@@ -674,7 +674,7 @@ Json view_position(const GameState& view, int me) {
     for (int k = 0; k < kNumSpots; ++k)
         if (v->spots[static_cast<std::size_t>(k)] >= 0)
             spots.set(kSpotNames[static_cast<std::size_t>(k)],
-                      seat(v->spots[static_cast<std::size_t>(k)]));
+                      player_name(v->spots[static_cast<std::size_t>(k)]));
     out.set("spots", spots);
     out.set("objective", "wealth");
     Json shares = Json::object();
@@ -684,7 +684,7 @@ Json view_position(const GameState& view, int me) {
         for (int g = 0; g < kNumGoods; ++g)
             if (seen[static_cast<std::size_t>(g)])
                 held.set(good_name(g), seen[static_cast<std::size_t>(g)]);
-        if (!held.members().empty()) shares.set(seat(p), held);
+        if (!held.members().empty()) shares.set(player_name(p), held);
     }
     out.set("shares", shares);
     Json prices = Json::object();
@@ -695,7 +695,7 @@ Json view_position(const GameState& view, int me) {
     Json budget = Json::object();
     for (int o = 0; o < v->num_owners; ++o) {
         const int x = v->budget[static_cast<std::size_t>(o)];
-        budget.set(seat(o), x == kUnlimited ? -1 : x);
+        budget.set(player_name(o), x == kUnlimited ? -1 : x);
     }
     out.set("budget", budget);
     // A board a pilot made unreachable from a legal start is read without the strict
@@ -703,14 +703,14 @@ Json view_position(const GameState& view, int me) {
     out.set("strict", false);
     Json moment = Json::object();
     moment.set("kind", kind);
-    moment.set("to_move", seat(me));
+    moment.set("to_move", player_name(me));
     if (std::string(kind) == "placement") {
         Json order = Json::array();
-        for (int k = 0; k < n; ++k) order.push(seat((b.harbour_master + k) % n));
+        for (int k = 0; k < n; ++k) order.push(player_name((b.harbour_master + k) % n));
         moment.set("order", order);
         Json declined = Json::array();
         for (int p = 0; p < n; ++p)
-            if ((b.declined >> p) & 1) declined.push(seat(p));
+            if ((b.declined >> p) & 1) declined.push(player_name(p));
         if (!declined.items().empty()) moment.set("declined", declined);
     } else if (std::string(kind) == "boarding" && b.guard_boat >= 0) {
         Json guard = Json::object();
@@ -841,7 +841,7 @@ bool analysis_hint(const Table& t, const GameState& view, int rollouts, Json& ou
                 : std::to_string(a.rollouts) + " rollouts, \u00b1 is a 95% interval";
     Json words = Json::array();
     for (const std::string& line : plain_words(words_of(a)))
-        words.push(you_for(line, seat(t.human)));
+        words.push(you_for(line, player_name(t.human)));
     words.push("Values: your expected wealth gain by the end of this voyage (" + how +
                "), the bots playing greedy-wealth.");
     out = Json::object();

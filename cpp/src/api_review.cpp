@@ -17,7 +17,6 @@ namespace manila {
 namespace {
 
 using api::moment_kind;
-using api::seat;
 
 // The table as the decider saw it: the voyage notation of their view (in wealth) and the
 // moment when it is one of a position's, or (before the boats are placed) the auction and
@@ -31,7 +30,7 @@ std::string table_text(const GameState& s) {
     if (!v) {
         std::vector<std::string> cash, prices;
         for (int p = 0; p < n; ++p)
-            cash.push_back(seat(p) + " " +
+            cash.push_back(player_name(p) + " " +
                            std::to_string(b.players[static_cast<std::size_t>(p)].cash));
         for (int g = 0; g < kNumGoods; ++g)
             prices.push_back(std::string(kGoods[static_cast<std::size_t>(g)].name) + " " +
@@ -39,7 +38,8 @@ std::string table_text(const GameState& s) {
         std::string text = "voyage " + std::to_string(b.voyage) + ", " + phase_name(b.phase) +
                            "; cash " + api::joined(cash) + "; prices " + api::joined(prices);
         if (b.phase == Phase::kAuction && b.high_bidder >= 0)
-            text += "; high bid " + std::to_string(b.high_bid) + " by " + seat(b.high_bidder);
+            text +=
+                "; high bid " + std::to_string(b.high_bid) + " by " + player_name(b.high_bidder);
         return text;
     }
     api::State st;
@@ -49,25 +49,25 @@ std::string table_text(const GameState& s) {
         sb.good = boat.good;
         sb.position = boat.position;
         for (int k = 0; k < boat.crew_size; ++k)
-            sb.crew.push_back(seat(boat.crew[static_cast<std::size_t>(k)]));
+            sb.crew.push_back(player_name(boat.crew[static_cast<std::size_t>(k)]));
         st.boats.push_back(sb);
     }
     for (int k = 0; k < kNumSpots; ++k)
         if (v->spots[static_cast<std::size_t>(k)] >= 0)
-            st.spots.emplace_back(k, seat(v->spots[static_cast<std::size_t>(k)]));
-    st.player = seat(me);
+            st.spots.emplace_back(k, player_name(v->spots[static_cast<std::size_t>(k)]));
+    st.player = player_name(me);
     st.players = n;
     st.wealth = true;
     for (int p = 0; p < n; ++p) {
         const std::array<int, kNumGoods> seen = known_shares(b, me, p, PrivateInfo::kSingle);
         if (std::any_of(seen.begin(), seen.end(), [](int x) { return x != 0; }))
-            st.shares.emplace_back(seat(p), seen);
+            st.shares.emplace_back(player_name(p), seen);
     }
     for (int g = 0; g < kNumGoods; ++g)
         st.prices[static_cast<std::size_t>(g)] = v->price[static_cast<std::size_t>(g)];
     for (int o = 0; o < v->num_owners; ++o) {
         const int budget = v->budget[static_cast<std::size_t>(o)];
-        st.budget.emplace_back(seat(o), budget == kUnlimited ? -1 : budget);
+        st.budget.emplace_back(player_name(o), budget == kUnlimited ? -1 : budget);
     }
     st.thirteen_to_port = v->rules.thirteen_to_port;
     st.pirate_variant = v->rules.pirate_variant;
@@ -77,12 +77,12 @@ std::string table_text(const GameState& s) {
     // notation.format_moment of the position's moment.
     std::vector<std::string> parts;
     if (std::string(kind) != "placement") parts.push_back(std::string("moment=") + kind);
-    parts.push_back("turn=" + seat(me));
+    parts.push_back("turn=" + player_name(me));
     if (std::string(kind) == "placement") {
         std::vector<std::string> order, declined;
-        for (int k = 0; k < n; ++k) order.push_back(seat((b.harbour_master + k) % n));
+        for (int k = 0; k < n; ++k) order.push_back(player_name((b.harbour_master + k) % n));
         for (int p = 0; p < n; ++p)
-            if ((b.declined >> p) & 1) declined.push_back(seat(p));
+            if ((b.declined >> p) & 1) declined.push_back(player_name(p));
         parts.push_back("order=" + api::joined(order, ","));
         if (!declined.empty()) parts.push_back("declined=" + api::joined(declined, ","));
     } else if (std::string(kind) == "boarding" && b.guard_boat >= 0) {
@@ -188,7 +188,7 @@ ReviewReport review_report(const GameState& initial, const std::vector<int>& his
         rows.push_back({d.player, d.forced, loss, ci, cls});
         Json o = Json::object();
         o.set("index", d.index);
-        o.set("player", seat(d.player));
+        o.set("player", player_name(d.player));
         o.set("voyage", d.voyage);
         o.set("kind", d.kind);
         o.set("chosen", d.chosen);
@@ -278,7 +278,7 @@ ReviewReport review_report(const GameState& initial, const std::vector<int>& his
         s.set("luck_ci95", Json::number(std::sqrt(luck_ci_squares)));
         s.set("classes", classes);
         s.set("wealth", r.wealth[P]);
-        players.set(seat(p), s);
+        players.set(player_name(p), s);
     }
 
     Json events = Json::array();
@@ -286,9 +286,9 @@ ReviewReport review_report(const GameState& initial, const std::vector<int>& his
         Json luck = Json::object(), luck_ci = Json::object(), value = Json::object();
         for (int p = 0; p < n; ++p) {
             const auto P = static_cast<std::size_t>(p);
-            luck.set(seat(p), Json::number(e.luck[P]));
-            luck_ci.set(seat(p), Json::number(e.luck_ci95[P]));
-            value.set(seat(p), Json::number(e.before[P]));
+            luck.set(player_name(p), Json::number(e.luck[P]));
+            luck_ci.set(player_name(p), Json::number(e.luck_ci95[P]));
+            value.set(player_name(p), Json::number(e.before[P]));
         }
         Json o = Json::object();
         o.set("index", e.index);

@@ -63,7 +63,7 @@ Answer route_value(const Json& body) {
         row.set("wealth_ci95", Json::number(a.wealth_ci95[p]));
         row.set("equity_ci95", Json::number(a.equity_ci95[p]));
         row.set("win_ci95", Json::number(a.win_ci95[p]));
-        players.set("p" + std::to_string(p), row);
+        players.set(player_name(static_cast<int>(p)), row);
     }
     const JsonRead info = read_json(code_points(shipped_value_model().info), true);
     Json model = Json::object();

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 
+#include "game_internal.hpp"
 #include "manila/analysis.hpp"
 #include "manila/rules.hpp"
 
@@ -164,7 +165,7 @@ std::vector<std::string> plain_words(const AnalysisWords& a) {
 
 AnalysisWords words_of(const Analysis& a) {
     AnalysisWords w;
-    w.decider = "p" + std::to_string(a.decider);
+    w.decider = player_name(a.decider);
     w.kind = a.kind;
     w.horizon = horizon_name(a.config.horizon);
     w.best = static_cast<std::size_t>(a.best);

@@ -116,6 +116,14 @@ def report(
             f"reconciliation: mean |residual| {residual:.1f}, mean |final equity| {equity:.1f} "
             f"(ratio {residual / equity:.2f}, goal at most 0.25)"
         )
+        # Where it goes: a systematic residual by bot is what the line leaves out of its play.
+        for bot in BOTS:
+            mine = [r.players[s] for r, m in zip(reviews, labels) for s, b in m.items() if b == bot]
+            print(
+                f"  {bot:<8} residual {statistics.fmean(p.residual for p in mine):+7.1f}, "
+                f"luck {statistics.fmean(p.luck for p in mine):+6.1f}, "
+                f"loss {statistics.fmean(p.total_loss for p in mine):6.1f} a game"
+            )
         low = sorted(means)
         cuts = [(a + b) / 2 for a, b in zip(low, low[1:])]
         print(

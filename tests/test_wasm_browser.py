@@ -51,7 +51,7 @@ def browser():
         yield driver
 
 
-STATES = 56
+STATES = 32
 ELSEWHERE = "manila.test"
 
 

@@ -200,7 +200,7 @@ def test_a_time_bounded_hint_says_the_same_things(server):
     assert set(a["options"][0]) == set(b["options"][0]) == {"action", "value", "ci95", "exact", "line"}
     assert b["best"] in [o["action"] for o in b["options"]]
     assert len(a["words"]) == len(b["words"]) and b["words"][0].startswith("The office is worth")
-    assert "to you" in b["words"][0] and b["words"][-1].startswith("Values: your expected wealth gain")
+    assert "to you" in b["words"][0] and b["words"][-1].startswith("Values: your equity")
 
 
 @pytest.mark.parametrize("k", range(len(WHOLE_REVIEWS)))

@@ -792,7 +792,7 @@ bool analysis_hint(const Table& t, const GameState& view, int rollouts, Json& ou
     if (!read_game(observation_json(view, t.human), seed, table, viewer, error))
         return refuse(error, "hint");
     AnalysisConfig c;
-    c.horizon = Horizon::kVoyage;
+    c.horizon = Horizon::kGame;  // equity, as the page's own hint (an office pays over the game)
     c.seed = seed;
     c.rollouts = rollouts;
     // As the server with its default time limit bounds it (app.route_play).
@@ -842,8 +842,9 @@ bool analysis_hint(const Table& t, const GameState& view, int rollouts, Json& ou
     Json words = Json::array();
     for (const std::string& line : plain_words(words_of(a)))
         words.push(you_for(line, player_name(t.human)));
-    words.push("Values: your expected wealth gain by the end of this voyage (" + how +
-               "), the bots playing greedy-wealth.");
+    words.push("Values: your equity, your expected final wealth minus the others' mean (" + how +
+               ", each ending at the next voyage with the learned value), the bots playing "
+               "greedy-wealth.");
     out = Json::object();
     out.set("source", "analysis");
     out.set("exact", a.exact);

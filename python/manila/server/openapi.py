@@ -101,8 +101,8 @@ def _analyse_request() -> dict[str, Any]:
             "seed": _SEED,
             "time_limit": {
                 "type": "number",
-                "exclusiveMinimum": 0,
-                "description": "seconds, capped below the server's limit",
+                "minimum": 0,
+                "description": "seconds, capped below the server's limit (0: that cap alone)",
             },
             "exact": {"type": "boolean", "default": True},
             "max_bids": {"type": "integer", "minimum": 0, "default": 0},

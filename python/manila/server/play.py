@@ -593,7 +593,7 @@ def _analysis_hint(
     seed = _core.derive_seed(state.game.seed, _core.PLAY_HINT_SALT + state.move_number())
     result = analyse(
         view,
-        horizon="voyage",
+        horizon="game",  # equity, as the page's own hint (an office pays back over the game)
         rollouts=rollouts,
         time_limit=0.0 if rollouts else time_limit,
         threads=1,
@@ -612,7 +612,8 @@ def _analysis_hint(
     me = state.player_name(table.human)
     words = [
         *(re.sub(rf"\b{me}\b", "you", line) for line in result.plain_words()),
-        f"Values: your expected wealth gain by the end of this voyage ({how}), the bots playing greedy-wealth.",
+        f"Values: your equity, your expected final wealth minus the others' mean ({how}, each "
+        "ending at the next voyage with the learned value), the bots playing greedy-wealth.",
     ]
     return {
         "source": "analysis",

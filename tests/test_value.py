@@ -235,8 +235,10 @@ def test_the_shipped_model_is_what_the_training_writes() -> None:
 # for the suite: the shipped model must keep the skill docs/value.md states on them.
 ACCURACY_GAMES = 60
 ACCURACY_SEED = 2026_12
-MIN_SKILL_UNIFORM = 0.20
-MIN_SKILL_WEALTH = 0.05
+# docs/value.md's figures on 1,500 held-out games (the shipped model scores 34.6% and 12.6%
+# on these 60; the one before it, trained on 2,000 games without teachers, 32.9% and 10.2%).
+MIN_SKILL_UNIFORM = 0.29
+MIN_SKILL_WEALTH = 0.09
 
 
 def test_the_shipped_model_keeps_its_accuracy_on_held_out_games() -> None:

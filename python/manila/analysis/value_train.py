@@ -39,6 +39,9 @@ __all__ = [
 LINEUP: dict[str, float] = {"solver": 0.4, "greedy-wealth": 0.25, "greedy": 0.25, "expert": 0.1}
 PLAYERS = (3, 4, 5)
 HIDDEN = (64, 32)
+# Networks fitted from different seeds whose mean forecast the shipped one learns (it is
+# distilled from them): most of an average's lower variance at one network's cost.
+TEACHERS = 3
 # Games per call of the engine: one lineup and one number of players each.
 CHUNK = 8
 # Seeds of the held-out games are drawn under another key than the training games'.
@@ -134,23 +137,33 @@ def _forward(layers: list[list[np.ndarray]], x: np.ndarray) -> tuple[np.ndarray,
 
 
 def _loss_grads(
-    layers: list[list[np.ndarray]], x: np.ndarray, gain: np.ndarray, win: np.ndarray, mask: np.ndarray
+    layers: list[list[np.ndarray]],
+    x: np.ndarray,
+    gain: np.ndarray,
+    win: np.ndarray,
+    mask: np.ndarray,
+    equity_weight: float = 0.0,
 ) -> tuple[float, list[list[np.ndarray]]]:
-    """Mean squared error of the wealth gain (tens of pesos) plus the cross-entropy of the
-    win shares under a softmax of the seats' scores; x is (rows, 5, F) standardised."""
+    """Mean squared error of the wealth gain (tens of pesos), plus ``equity_weight`` times
+    that of the equity (a seat's gain minus the others' mean), plus the cross-entropy of
+    the win shares under a softmax of the seats' scores; x is (rows, 5, F) standardised."""
     rows = x.shape[0]
     out, acts = _forward(layers, x.reshape(rows * 5, -1))
     out = out.reshape(rows, 5, 2)
     m = mask.astype(np.float64)
     err = (out[..., 0] - gain) * m
     mse = float((err**2).sum() / m.sum())
+    # The equity's error: what the game's length adds to every seat alike cancels in it.
+    n = m.sum(axis=1, keepdims=True)
+    eq_err = (err * n - err.sum(axis=1, keepdims=True)) / (n - 1) * m
+    mse += equity_weight * float((eq_err**2).sum() / m.sum())
     score = np.where(mask, out[..., 1], -np.inf)
     score = score - score.max(axis=1, keepdims=True)
     p = np.exp(score)
     p /= p.sum(axis=1, keepdims=True)
     ce = float(-(win * np.log(np.maximum(p, 1e-12))).sum() / rows)
     d = np.zeros_like(out)
-    d[..., 0] = 2 * err / m.sum()
+    d[..., 0] = 2 * (err + equity_weight * n / (n - 1) * eq_err) / m.sum()
     d[..., 1] = (p - win) * m / rows
     d = d.reshape(rows * 5, 2)
     grads: list[list[np.ndarray]] = []
@@ -172,8 +185,11 @@ def fit(
     batch: int = 256,
     rate: float = 2e-3,
     progress: Optional[Callable[[int, float, float], None]] = None,
+    equity_weight: float = 0.0,
+    temper: Optional[Samples] = None,
 ) -> _core.ValueModel:
-    """A network fitted by Adam on ``train``, the epoch of lowest loss on ``valid`` kept."""
+    """A network fitted by Adam on ``train``, the epoch of lowest loss on ``valid`` kept,
+    its win scores tempered on ``temper`` (default ``valid``)."""
     rng = np.random.default_rng(seed)
     flat = train.features[train.mask]
     mean = flat.mean(axis=0)
@@ -197,7 +213,9 @@ def fit(
         order = rng.permutation(len(train))
         for start in range(0, len(order), batch):
             rows = order[start : start + batch]
-            _, grads = _loss_grads(layers, xt[rows], gt[rows], train.win[rows], train.mask[rows])
+            _, grads = _loss_grads(
+                layers, xt[rows], gt[rows], train.win[rows], train.mask[rows], equity_weight
+            )
             step += 1
             for k, layer in enumerate(layers):
                 for j in range(2):
@@ -207,7 +225,7 @@ def fit(
                     mh = m1[k][j] / (1 - 0.9**step)
                     vh = m2[k][j] / (1 - 0.999**step)
                     layer[j] -= rate * mh / (np.sqrt(vh) + 1e-8)
-        loss, _ = _loss_grads(layers, xv, gv, valid.win, valid.mask)
+        loss, _ = _loss_grads(layers, xv, gv, valid.win, valid.mask, equity_weight)
         if progress:
             progress(epoch + 1, loss, best[0])
         if loss < best[0]:
@@ -215,11 +233,13 @@ def fit(
     layers = best[1]
     # The win scores tempered on the validation games: the epoch kept is the one of least
     # total loss, and the scores of a network fitted this hard come out overconfident.
-    out, _ = _forward(layers, xv.reshape(len(valid) * 5, -1))
-    scores = out.reshape(len(valid), 5, 2)[..., 1]
+    temper = valid if temper is None else temper
+    xc, _ = prepare(temper)
+    out, _ = _forward(layers, xc.reshape(len(temper) * 5, -1))
+    scores = out.reshape(len(temper), 5, 2)[..., 1]
     grid = np.geomspace(0.5, 3.0, 60)
     ce = [
-        float(-(valid.win * np.log(np.maximum(_softmax(scores / t, valid.mask), 1e-12))).sum(axis=1).mean())
+        float(-(temper.win * np.log(np.maximum(_softmax(scores / t, temper.mask), 1e-12))).sum(axis=1).mean())
         for t in grid
     ]
     tau = float(grid[int(np.argmin(ce))])
@@ -360,14 +380,48 @@ class Trained:
     accuracy: Accuracy
 
 
+def _taught(s: Samples, teachers: Sequence[_core.ValueModel]) -> Samples:
+    """``s`` with the teachers' mean forecasts in place of what happened."""
+    forecasts = [predict(t, s) for t in teachers]
+    wealth = np.mean([w for w, _ in forecasts], axis=0)
+    win = np.mean([p for _, p in forecasts], axis=0)
+    return Samples(s.features, s.wealth, wealth * s.mask, win * s.mask, s.players, s.game, s.voyage)
+
+
+def distil(
+    train: Samples, valid: Samples, seed: int, epochs: int, say: Callable[[str], None]
+) -> _core.ValueModel:
+    """TEACHERS networks fitted on what happened (seeds apart), then one fitted on their
+    mean forecast, its win scores tempered on what happened in the validation games."""
+    teachers = []
+    for k in range(TEACHERS):
+        teachers.append(
+            fit(
+                train,
+                valid,
+                int(np.random.default_rng([seed, 2, k]).integers(2**62)),
+                epochs=epochs,
+                progress=lambda e, loss, best, k=k: say(f"teacher {k + 1}, epoch {e}: validation loss {loss:.4f}"),
+            )
+        )
+    return fit(
+        _taught(train, teachers),
+        _taught(valid, teachers),
+        seed,
+        epochs=epochs,
+        progress=lambda e, loss, best: say(f"distilled, epoch {e}: validation loss {loss:.4f}"),
+        temper=valid,
+    )
+
+
 def held_out_seed(seed: int) -> int:
     return int(np.random.default_rng([seed, HELD_OUT_KEY]).integers(2**62))
 
 
 def train(
     seed: int = 1,
-    games: int = 2000,
-    held_out: int = 1000,
+    games: int = 20000,
+    held_out: int = 1500,
     threads: int = 0,
     epochs: int = 60,
     say: Callable[[str], None] = lambda _: None,
@@ -390,13 +444,7 @@ def train(
     is_valid = np.isin(data.game, valid_games)
     train_s, valid_s = data.subset(np.flatnonzero(~is_valid)), data.subset(np.flatnonzero(is_valid))
     say(f"{len(train_s)} training, {len(valid_s)} validation, {len(test)} held-out positions")
-    model = fit(
-        train_s,
-        valid_s,
-        seed,
-        epochs=epochs,
-        progress=lambda e, loss, best: say(f"epoch {e}: validation loss {loss:.4f}"),
-    )
+    model = distil(train_s, valid_s, seed, epochs, say)
     temperature = wealth_temperature(train_s)
     acc = accuracy(model, test, temperature)
     info = {
@@ -407,6 +455,7 @@ def train(
         "held_out_games": held_out,
         "hidden": list(HIDDEN),
         "epochs": epochs,
+        "teachers": TEACHERS,
         "wealth_temperature": temperature,
         "accuracy": acc.to_dict(),
     }

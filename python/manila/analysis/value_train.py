@@ -401,7 +401,9 @@ def distil(
                 valid,
                 int(np.random.default_rng([seed, 2, k]).integers(2**62)),
                 epochs=epochs,
-                progress=lambda e, loss, best, k=k: say(f"teacher {k + 1}, epoch {e}: validation loss {loss:.4f}"),
+                progress=lambda e, loss, best, k=k: say(
+                    f"teacher {k + 1}, epoch {e}: validation loss {loss:.4f}"
+                ),
             )
         )
     return fit(

@@ -395,17 +395,12 @@ def distil(
     mean forecast, its win scores tempered on what happened in the validation games."""
     teachers = []
     for k in range(TEACHERS):
-        teachers.append(
-            fit(
-                train,
-                valid,
-                int(np.random.default_rng([seed, 2, k]).integers(2**62)),
-                epochs=epochs,
-                progress=lambda e, loss, best, k=k: say(
-                    f"teacher {k + 1}, epoch {e}: validation loss {loss:.4f}"
-                ),
-            )
-        )
+
+        def told(epoch: int, loss: float, best: float, k: int = k) -> None:
+            say(f"teacher {k + 1}, epoch {epoch}: validation loss {loss:.4f}")
+
+        teacher_seed = int(np.random.default_rng([seed, 2, k]).integers(2**62))
+        teachers.append(fit(train, valid, teacher_seed, epochs=epochs, progress=told))
     return fit(
         _taught(train, teachers),
         _taught(valid, teachers),

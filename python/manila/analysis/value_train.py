@@ -142,28 +142,22 @@ def _loss_grads(
     gain: np.ndarray,
     win: np.ndarray,
     mask: np.ndarray,
-    equity_weight: float = 0.0,
 ) -> tuple[float, list[list[np.ndarray]]]:
-    """Mean squared error of the wealth gain (tens of pesos), plus ``equity_weight`` times
-    that of the equity (a seat's gain minus the others' mean), plus the cross-entropy of
-    the win shares under a softmax of the seats' scores; x is (rows, 5, F) standardised."""
+    """Mean squared error of the wealth gain (tens of pesos) plus the cross-entropy of the
+    win shares under a softmax of the seats' scores; x is (rows, 5, F) standardised."""
     rows = x.shape[0]
     out, acts = _forward(layers, x.reshape(rows * 5, -1))
     out = out.reshape(rows, 5, 2)
     m = mask.astype(np.float64)
     err = (out[..., 0] - gain) * m
     mse = float((err**2).sum() / m.sum())
-    # The equity's error: what the game's length adds to every seat alike cancels in it.
-    n = m.sum(axis=1, keepdims=True)
-    eq_err = (err * n - err.sum(axis=1, keepdims=True)) / (n - 1) * m
-    mse += equity_weight * float((eq_err**2).sum() / m.sum())
     score = np.where(mask, out[..., 1], -np.inf)
     score = score - score.max(axis=1, keepdims=True)
     p = np.exp(score)
     p /= p.sum(axis=1, keepdims=True)
     ce = float(-(win * np.log(np.maximum(p, 1e-12))).sum() / rows)
     d = np.zeros_like(out)
-    d[..., 0] = 2 * (err + equity_weight * n / (n - 1) * eq_err) / m.sum()
+    d[..., 0] = 2 * err / m.sum()
     d[..., 1] = (p - win) * m / rows
     d = d.reshape(rows * 5, 2)
     grads: list[list[np.ndarray]] = []
@@ -185,7 +179,6 @@ def fit(
     batch: int = 256,
     rate: float = 2e-3,
     progress: Optional[Callable[[int, float, float], None]] = None,
-    equity_weight: float = 0.0,
     temper: Optional[Samples] = None,
 ) -> _core.ValueModel:
     """A network fitted by Adam on ``train``, the epoch of lowest loss on ``valid`` kept,
@@ -213,9 +206,7 @@ def fit(
         order = rng.permutation(len(train))
         for start in range(0, len(order), batch):
             rows = order[start : start + batch]
-            _, grads = _loss_grads(
-                layers, xt[rows], gt[rows], train.win[rows], train.mask[rows], equity_weight
-            )
+            _, grads = _loss_grads(layers, xt[rows], gt[rows], train.win[rows], train.mask[rows])
             step += 1
             for k, layer in enumerate(layers):
                 for j in range(2):
@@ -225,7 +216,7 @@ def fit(
                     mh = m1[k][j] / (1 - 0.9**step)
                     vh = m2[k][j] / (1 - 0.999**step)
                     layer[j] -= rate * mh / (np.sqrt(vh) + 1e-8)
-        loss, _ = _loss_grads(layers, xv, gv, valid.win, valid.mask, equity_weight)
+        loss, _ = _loss_grads(layers, xv, gv, valid.win, valid.mask)
         if progress:
             progress(epoch + 1, loss, best[0])
         if loss < best[0]:

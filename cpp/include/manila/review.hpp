@@ -100,17 +100,17 @@ inline constexpr double kAccuracyScale = 3.0;
 // Rating bands by the mean loss per non-forced decision at horizon game (pesos of equity),
 // the upper bound of each, fitted on the built-in bots' reviews (benchmarks/review_trust.py,
 // docs/review.md): half the expert's mean loss, then the midpoints between the bots' means
-// (expert 0.74, greedy 1.04, solver 1.72, random 5.92 over 16 rotated games, greedy-office
-// continuing).
+// (expert 0.58, greedy 0.99, solver 1.69, random 5.96 over 16 rotated games, greedy-office
+// continuing, the learned value of 20,000 games).
 struct ReviewBand {
     const char* name;
     double below;  // infinity for the last
 };
 inline constexpr ReviewBand kReviewBands[] = {
-    {"world class", 0.37},
-    {"expert", 0.89},
-    {"advanced", 1.38},
-    {"intermediate", 3.82},
+    {"world class", 0.29},
+    {"expert", 0.79},
+    {"advanced", 1.34},
+    {"intermediate", 3.83},
     {"beginner", std::numeric_limits<double>::infinity()},
 };
 

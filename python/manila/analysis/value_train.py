@@ -137,11 +137,7 @@ def _forward(layers: list[list[np.ndarray]], x: np.ndarray) -> tuple[np.ndarray,
 
 
 def _loss_grads(
-    layers: list[list[np.ndarray]],
-    x: np.ndarray,
-    gain: np.ndarray,
-    win: np.ndarray,
-    mask: np.ndarray,
+    layers: list[list[np.ndarray]], x: np.ndarray, gain: np.ndarray, win: np.ndarray, mask: np.ndarray
 ) -> tuple[float, list[list[np.ndarray]]]:
     """Mean squared error of the wealth gain (tens of pesos) plus the cross-entropy of the
     win shares under a softmax of the seats' scores; x is (rows, 5, F) standardised."""

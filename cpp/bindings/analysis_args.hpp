@@ -44,9 +44,7 @@ class PythonProgress {
 };
 
 // The continuation policy of an analysis by default, by name.
-inline std::string default_policy() {
-    return manila::bot_names()[static_cast<std::size_t>(manila::AnalysisConfig{}.policy)];
-}
+inline std::string default_policy() { return manila::bot_name(manila::AnalysisConfig{}.policy); }
 
 // Every option of an analysis with its values, as the Python side reads them.
 inline pybind11::list options_list(const manila::Analysis& a) {

@@ -70,8 +70,7 @@ void register_analysis(py::module_& m) {
             [](const AnalysisConfig& c) { return std::string(value_source_name(c.value)); },
             [](AnalysisConfig& c, const std::string& name) { c.value = value_source_of(name); })
         .def_property(
-            "policy",
-            [](const AnalysisConfig& c) { return bot_names()[static_cast<std::size_t>(c.policy)]; },
+            "policy", [](const AnalysisConfig& c) { return bot_name(c.policy); },
             [](AnalysisConfig& c, const std::string& name) { c.policy = policy_of(name); })
         .def_readwrite("seed", &AnalysisConfig::seed)
         .def_readwrite("rollouts", &AnalysisConfig::rollouts)
@@ -106,7 +105,7 @@ void register_analysis(py::module_& m) {
             }
             report.rethrow_if_failed();
             py::dict d = analysis_dict(a);
-            d["policy"] = bot_names()[static_cast<std::size_t>(config.policy)];
+            d["policy"] = bot_name(config.policy);
             return d;
         },
         py::arg("state"), py::arg_v("config", AnalysisConfig{}, "AnalysisConfig()"),

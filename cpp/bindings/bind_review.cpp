@@ -47,7 +47,7 @@ py::dict event_dict(const ChanceLuck& e) {
 }  // namespace
 
 void register_review(py::module_& m) {
-    const std::string review_policy = bot_names()[static_cast<std::size_t>(kReviewPolicy)];
+    const std::string review_policy = bot_name(kReviewPolicy);
     // A review runs for seconds to minutes: on copies of the state and the history with the
     // GIL released (the C++ work touches no Python object). The progress callback, after
     // every item on this thread, takes the GIL back; an exception it raises stops the

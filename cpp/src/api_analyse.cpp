@@ -89,8 +89,7 @@ Answer route_analyse(const Json& body) {
     const AnalysisConfig defaults;
     const Json horizon = option(body, "horizon", horizon_name(defaults.horizon));
     const Json value = option(body, "value", value_source_name(defaults.value));
-    const Json policy =
-        option(body, "policy", bot_names()[static_cast<std::size_t>(defaults.policy)]);
+    const Json policy = option(body, "policy", bot_name(defaults.policy));
     const Json rollouts = option(body, "rollouts", Json());
     const Json seed = option(body, "seed", Json(0));
     const Json max_bids = option(body, "max_bids", Json(0));

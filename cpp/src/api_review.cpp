@@ -316,7 +316,7 @@ ReviewReport review_report(const GameState& initial, const std::vector<int>& his
     const bool complete = r.decisions.size() + r.events.size() >= static_cast<std::size_t>(r.items);
     Json out = Json::object();
     out.set("horizon", horizon_name(request.horizon));
-    out.set("policy", bot_names()[static_cast<std::size_t>(request.policy)]);
+    out.set("policy", bot_name(request.policy));
     out.set("seed", request.seed);
     out.set("quick", request.quick);
     out.set("unit", request.horizon == Horizon::kVoyage ? "pesos" : "equity");
@@ -364,7 +364,7 @@ Answer route_review(const Json& body, const Progress& progress) {
     const std::vector<std::string> values{value_source_name(ValueSource::kLearned),
                                           value_source_name(ValueSource::kRollout)};
     const Json horizon = given("horizon", Json(horizon_name(Horizon::kGame)));
-    const Json policy = given("policy", Json(bot_names()[static_cast<std::size_t>(kReviewPolicy)]));
+    const Json policy = given("policy", Json(bot_name(kReviewPolicy)));
     const Json value = given("value", Json(values[0]));
     const Json quick = given("quick", Json(kReviewQuick));
     const Json exact = given("exact", Json(true));

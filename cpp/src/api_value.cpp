@@ -28,7 +28,7 @@ Answer route_value(const Json& body) {
     // analysis/value.value.
     std::string error;
     const std::vector<std::string> policies = continuation_policies();
-    const std::string fallback = bot_names()[static_cast<std::size_t>(AnalysisConfig{}.policy)];
+    const std::string fallback = bot_name(AnalysisConfig{}.policy);
     const Json policy = body.find("policy") ? *body.find("policy") : Json(fallback);
     if (!check_choice(policy, "policy", policies, error))
         return error_answer(400, {{"", error, ""}});

@@ -296,6 +296,12 @@ const std::vector<std::string>& bot_names() {
     return names;
 }
 
+const std::string& bot_name(BotKind kind) {
+    const auto k = static_cast<std::size_t>(kind);
+    if (k >= bot_names().size()) invalid("bot_name: unknown bot kind " + std::to_string(k));
+    return bot_names()[k];
+}
+
 BotKind bot_kind_of(const std::string& name) {
     const std::vector<std::string>& names = bot_names();
     const auto it = std::find(names.begin(), names.end(), name);

@@ -27,6 +27,8 @@ enum class BotKind : int {
 // The built-in bots' names ("random", "greedy", ...), in BotKind order: manila.bots
 // registers them for Python, and play_games takes them by these names.
 const std::vector<std::string>& bot_names();
+// The name of bot `kind` (std::invalid_argument for a kind out of range).
+const std::string& bot_name(BotKind kind);
 // The bot of that name; throws std::invalid_argument naming the built-in bots otherwise.
 BotKind bot_kind_of(const std::string& name);
 std::vector<BotKind> bot_kinds_of(const std::vector<std::string>& names);

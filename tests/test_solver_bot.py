@@ -153,3 +153,21 @@ def test_the_solver_has_a_legal_move_in_any_state(players, rules):
 
 def random_move(state):
     return _core.random_action(state._s, _core.Rng(len(state.history())))
+
+
+def test_greedy_office_plays_the_office_as_the_solver_and_the_rest_as_greedy_wealth():
+    # The review's continuation policy, by its definition (manila/bots.hpp), at every
+    # decision of seeded games where it holds the office and where it does not.
+    office = {"auction", "buy_share", "choose_goods", "place_boats"}
+    seen = set()
+
+    def check(state, view, action):
+        if state.current_player() >= 2:  # seats 2 and 3 are the others
+            return
+        mover = make_bot("solver" if state.phase in office else "greedy-wealth")
+        assert action == mover.step(view), (state.phase, action)
+        seen.add(state.phase in office)
+
+    for seed in (1, 2):
+        play(seed, ["greedy-office", "greedy-office", "random", "greedy"], check)
+    assert seen == {True, False}

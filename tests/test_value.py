@@ -223,6 +223,17 @@ def test_training_is_reproducible_from_its_seed() -> None:
     assert a.info["accuracy"]["positions"] == a.accuracy.positions > 0
 
 
+def test_a_distilled_network_learns_its_teachers_mean_forecast() -> None:
+    samples = vt.collect(7, 8, threads=0)
+    teachers = [_core.shipped_value_model(), vt.fit(samples, samples, seed=3, epochs=1)]
+    forecasts = [vt.predict(t, samples) for t in teachers]
+    taught = vt._taught(samples, teachers)
+    assert np.allclose(taught.final_wealth, (forecasts[0][0] + forecasts[1][0]) / 2)
+    assert np.allclose(taught.win, (forecasts[0][1] + forecasts[1][1]) / 2)
+    assert np.array_equal(taught.features, samples.features) and np.array_equal(taught.wealth, samples.wealth)
+    assert not np.allclose(taught.final_wealth, samples.final_wealth)  # no longer what happened
+
+
 def test_the_shipped_model_is_what_the_training_writes() -> None:
     shipped = _core.shipped_value_model()
     source = (ROOT / "cpp" / "src" / "value_model.inc").read_text()

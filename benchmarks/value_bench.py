@@ -2,6 +2,7 @@
 against long play-outs of the same policy from the same positions.
 
     python benchmarks/value_bench.py [--held-out 1500] [--positions 100] [--playouts 400]
+                                     [--before REV]  (that revision's model beside today's)
 
 - speed: the value of a boundary position (the network on every seat's features) in
   microseconds, through the binding (the C++ call plus its small Python overhead);
@@ -17,7 +18,9 @@ against long play-outs of the same policy from the same positions.
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import subprocess
 import time
 from pathlib import Path
 from typing import Optional
@@ -30,8 +33,7 @@ from manila.analysis.value import model_info
 from manila.game import Game
 
 
-def speed() -> None:
-    model = _core.shipped_value_model()
+def speed(model: _core.ValueModel, label: str) -> None:
     state = Game(5, seed=3).new_initial_state()
     while not _core.at_boundary(state._s) or state.voyage_number < 2:
         state.apply_action(
@@ -42,15 +44,15 @@ def speed() -> None:
     for _ in range(n):
         _core.boundary_value(state._s, model)
     per = (time.perf_counter() - start) / n
-    print(f"value of a 5-player boundary position: {1e6 * per:.1f} µs a call (goal 50 µs)")
+    print(f"{label}value of a 5-player boundary position: {1e6 * per:.1f} µs a call (goal 50 µs)")
 
 
-def accuracy(held_out: int, threads: int, cache: Optional[Path]) -> None:
-    info = model_info()
-    seed = vt.held_out_seed(info["seed"])
+def accuracy(model: _core.ValueModel, label: str, held_out: int, threads: int, cache: Optional[Path]) -> None:
+    # The shipped model's held-out games, whichever model is measured: the same games for both.
+    seed = vt.held_out_seed(model_info()["seed"])
     samples = vt.collect(seed, held_out, threads, cache=cache)
-    acc = vt.accuracy(_core.shipped_value_model(), samples, info["wealth_temperature"])
-    print(f"\nheld-out: {held_out} games, {acc.positions} auction starts, {acc.forecasts} forecasts")
+    acc = vt.accuracy(model, samples, json.loads(model.info)["wealth_temperature"])
+    print(f"\n{label}held-out: {held_out} games, {acc.positions} auction starts, {acc.forecasts} forecasts")
     print(f"{'players':<8}{'positions':>10}{'Brier':>8}{'1/n':>8}{'wealth':>8}{'vs 1/n':>8}{'vs wealth':>10}")
     rows = [(str(n), d) for n, d in acc.by_players.items()] + [
         (
@@ -143,12 +145,33 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--skip", default="", help="comma-separated: speed, accuracy, bias")
     parser.add_argument("--cache", default=None, help="train-value's --cache: the held-out games' samples")
+    parser.add_argument(
+        "--before",
+        default=None,
+        metavar="REV",
+        help="also the model shipped at git revision REV, before today's, on the same games",
+    )
     args = parser.parse_args()
     skip = set(args.skip.split(","))
+    models = [("", _core.shipped_value_model())]
+    if args.before:
+        source = subprocess.run(
+            ["git", "show", f"{args.before}:cpp/src/value_model.inc"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        models = [
+            (f"before ({args.before}): ", vt.model_from_source(source)),
+            ("after (shipped): ", models[0][1]),
+        ]
+    cache = None if args.cache is None else Path(args.cache)
     if "speed" not in skip:
-        speed()
+        for label, model in models:
+            speed(model, label)
     if "accuracy" not in skip:
-        accuracy(args.held_out, args.threads, None if args.cache is None else Path(args.cache))
+        for label, model in models:
+            accuracy(model, label, args.held_out, args.threads, cache)
     if "bias" not in skip:
         bias(args.positions, args.playouts, args.threads)
 

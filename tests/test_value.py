@@ -238,6 +238,7 @@ def test_the_shipped_model_is_what_the_training_writes() -> None:
     shipped = _core.shipped_value_model()
     source = (ROOT / "cpp" / "src" / "value_model.inc").read_text()
     assert vt.model_source(shipped) == source
+    assert vt.model_source(vt.model_from_source(source)) == source  # read back, as value_bench does
     info = model_info()
     assert info["version"] >= 1 and info["policy"]["seats"] == vt.LINEUP
 

@@ -14,6 +14,7 @@ the numbers that rollouts, the server and the page use.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,7 @@ __all__ = [
     "accuracy",
     "collect",
     "fit",
+    "model_from_source",
     "model_source",
     "train",
 ]
@@ -456,6 +458,36 @@ def train(
 
 def _floats(xs: Sequence[float]) -> str:
     return ", ".join(f"{x:.9g}f" for x in xs)
+
+
+def model_from_source(source: str) -> _core.ValueModel:
+    """The model of a C++ include that model_source wrote (an earlier shipped model, say)."""
+
+    def numbers(name: str) -> list[float]:
+        found = re.search(rf"{name}\[\] = \{{(.*?)\}};", source, re.S)
+        if found is None:
+            raise ValueError(f"no {name} in the model's source")
+        return [float(x.strip().rstrip("f")) for x in found.group(1).split(",")]
+
+    info = re.search(r'R"json\((.*?)\)json"', source, re.S)
+    if info is None:
+        raise ValueError("no kValueModelInfo in the model's source")
+    sizes = [int(x) for x in numbers("kValueModelSizes")]
+    flat_w, flat_b = numbers("kValueModelWeights"), numbers("kValueModelBiases")
+    weights, biases = [], []
+    for n_in, n_out in zip(sizes[:-1], sizes[1:]):
+        weights.append(flat_w[: n_in * n_out])
+        flat_w = flat_w[n_in * n_out :]
+        biases.append(flat_b[:n_out])
+        flat_b = flat_b[n_out:]
+    return _core.ValueModel(
+        sizes=sizes,
+        mean=numbers("kValueModelMean"),
+        scale=numbers("kValueModelScale"),
+        weights=weights,
+        biases=biases,
+        info=info.group(1),
+    )
 
 
 def model_source(model: _core.ValueModel) -> str:

@@ -86,6 +86,7 @@ class GreedyBot:
     for bids, shares, goods and start spaces (see the module doc)."""
 
     name = "greedy"
+    wealth = False  # what its in-voyage decisions maximise: voyage income alone
 
     def __init__(self, seed: int = 0):
         del seed  # deterministic; the argument keeps the bot factories uniform
@@ -102,6 +103,7 @@ class GreedyWealthBot(GreedyBot):
     income plus the price rise of the shares it holds of the goods that reach Manila."""
 
     name = "greedy-wealth"
+    wealth = True
 
 
 class GreedyOfficeBot(GreedyBot):
@@ -109,6 +111,7 @@ class GreedyOfficeBot(GreedyBot):
     the review's continuation policy, as cheap as greedy-wealth."""
 
     name = "greedy-office"
+    wealth = True
 
 
 class ExpertBot:

@@ -48,6 +48,7 @@ void register_analysis(py::module_& m) {
     for (const auto& row : kSharePremium) premium.append(py::tuple(py::cast(row)));
     m.attr("SHARE_PREMIUM") = py::tuple(premium);
     m.def("decision_kind", &decision_kind, py::arg("state"));
+    m.def("split_gain", &split_gain, py::arg("values"));
     m.def(
         "decision_options",
         [](const GameState& s, int max_bids, bool ceilings) {

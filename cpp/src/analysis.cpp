@@ -10,6 +10,8 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "evaluator_internal.hpp"
@@ -551,6 +553,35 @@ std::vector<std::size_t> screen_order(const GameState& s,
 
 }  // namespace
 
+// The best option's gain over option 0 free of the winner's curse: the best of many noisy
+// means is biased upwards (with a harbour master's dozens of options, by pesos), so the best
+// is picked on the even rollouts and its paired gain measured on the odd ones, and the other
+// way round, the two averaged (each option's rollouts are a prefix of the same keys, so the
+// halves are paired across options).
+std::pair<double, double> split_gain(const std::vector<std::vector<double>>& values) {
+    if (values.empty()) invalid("values: at least one option (the chosen) is needed");
+    double mean = 0, variance = 0;
+    for (std::size_t half = 0; half < 2; ++half) {
+        std::size_t pick = 0;
+        double top = -std::numeric_limits<double>::infinity();
+        for (std::size_t k = 0; k < values.size(); ++k) {
+            double sum = 0;
+            std::size_t n = 0;
+            for (std::size_t i = half; i < values[k].size(); i += 2) sum += values[k][i], ++n;
+            if (n > 0 && sum / static_cast<double>(n) > top)
+                top = sum / static_cast<double>(n), pick = k;
+        }
+        std::vector<double> gains;
+        const std::size_t n = std::min(values[pick].size(), values[0].size());
+        for (std::size_t i = 1 - half; i < n; i += 2)
+            gains.push_back(values[pick][i] - values[0][i]);
+        const Moments m = moments(gains, gains.size());
+        mean += m.mean / 2;
+        variance += m.ci95 * m.ci95 / 4;
+    }
+    return {mean, std::sqrt(variance)};
+}
+
 // The analysis of the given options of the decision due in s (the config checked).
 Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options,
                          const AnalysisConfig& config, const AnalysisProgress& progress) {
@@ -707,6 +738,7 @@ Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options
                         out.worth = std::max(out.worth, out.options[k].ceiling);
                 }
         }
+        std::tie(out.best_gain, out.best_gain_ci95) = split_gain(values);
         out.values.resize(K);
         for (std::size_t k = 0; k < K; ++k) {
             OptionValue& v = out.values[k];

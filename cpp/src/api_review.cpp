@@ -176,9 +176,10 @@ ReviewReport review_report(const GameState& initial, const std::vector<int>& his
             const auto b = static_cast<std::size_t>(d.analysis.best);
             best = options[b].name;
             if (b != 0) {
-                const double diff = d.analysis.values[b].diff;
-                loss = diff > 0.0 ? diff : 0.0;
-                ci = d.analysis.values[b].diff_ci95;
+                const bool exact = std::isnan(d.analysis.best_gain);
+                const double gain = exact ? d.analysis.values[b].diff : d.analysis.best_gain;
+                loss = gain > 0.0 ? gain : 0.0;
+                ci = exact ? d.analysis.values[b].diff_ci95 : d.analysis.best_gain_ci95;
             }
             chosen_value = Json::number(d.analysis.values[0].mean);
             best_value = Json::number(d.analysis.values[b].mean);

@@ -460,6 +460,7 @@ VALUE_SOURCES: tuple[str, ...]
 
 # "auction", "harbour_master", "placement", "boarding", "pilot_small", "pilot_large", "plunder".
 def decision_kind(state: GameState) -> str: ...
+def split_gain(values: Sequence[Sequence[SupportsFloat | SupportsIndex]]) -> tuple[float, float]: ...
 
 # (name, actions applied in order) of every option of the decision due.
 def decision_options(

@@ -12,7 +12,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "manila/bots.hpp"
@@ -124,6 +126,9 @@ struct Analysis {
     std::vector<DecisionOption> options;
     std::vector<OptionValue> values;
     int best = 0;
+    // The best option's gain over option 0 with the winner's curse taken out (split_gain in
+    // analysis.cpp): NaN where the values are exact (the gain is then values[best].diff).
+    double best_gain = std::numeric_limits<double>::quiet_NaN(), best_gain_ci95 = 0;
     int screened_out = 0;  // harbour master options left out by the screen
     // Auction: the office's worth to the decider, the highest ceiling whose value is at
     // least pass's (0: no ceiling is; -1: not an auction of ceilings).
@@ -142,6 +147,11 @@ Analysis analyse_decision(const GameState& s, const AnalysisConfig& config,
 // of them, or in another order: option 0 is the one the diffs are taken from).
 Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options,
                          const AnalysisConfig& config, const AnalysisProgress& progress = {});
+
+// The best option's gain over option 0 from rollouts values[k][i] (option k's rollout i,
+// under the same key for every k; a prefix where racing dropped k), the winner's curse
+// taken out: {mean, 95% half-width}.
+std::pair<double, double> split_gain(const std::vector<std::vector<double>>& values);
 
 // Whether a player may still place in this voyage (not declined, an accomplice in hand).
 bool anyone_can_place(const Board& b);

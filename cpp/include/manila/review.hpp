@@ -107,10 +107,10 @@ struct ReviewBand {
     double below;  // infinity for the last
 };
 inline constexpr ReviewBand kReviewBands[] = {
-    {"world class", 0.29},
-    {"expert", 0.79},
-    {"advanced", 1.34},
-    {"intermediate", 3.83},
+    {"world class", 0.26},
+    {"expert", 0.72},
+    {"advanced", 1.25},
+    {"intermediate", 3.72},
     {"beginner", std::numeric_limits<double>::infinity()},
 };
 

@@ -176,7 +176,7 @@ ReviewReport review_report(const GameState& initial, const std::vector<int>& his
             const auto b = static_cast<std::size_t>(d.analysis.best);
             best = options[b].name;
             if (b != 0) {
-                const bool exact = std::isnan(d.analysis.best_gain);
+                const bool exact = d.analysis.exact;
                 const double gain = exact ? d.analysis.values[b].diff : d.analysis.best_gain;
                 loss = gain > 0.0 ? gain : 0.0;
                 ci = exact ? d.analysis.values[b].diff_ci95 : d.analysis.best_gain_ci95;

@@ -12,7 +12,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -126,9 +125,9 @@ struct Analysis {
     std::vector<DecisionOption> options;
     std::vector<OptionValue> values;
     int best = 0;
-    // The best option's gain over option 0 with the winner's curse taken out (split_gain in
-    // analysis.cpp): NaN where the values are exact (the gain is then values[best].diff).
-    double best_gain = std::numeric_limits<double>::quiet_NaN(), best_gain_ci95 = 0;
+    // Rolled out (not exact): the best option's gain over option 0 with the winner's curse
+    // taken out (split_gain below); exact, the gain is values[best].diff.
+    double best_gain = 0, best_gain_ci95 = 0;
     int screened_out = 0;  // harbour master options left out by the screen
     // Auction: the office's worth to the decider, the highest ceiling whose value is at
     // least pass's (0: no ceiling is; -1: not an auction of ceilings).

@@ -100,8 +100,8 @@ inline constexpr double kAccuracyScale = 3.0;
 // Rating bands by the mean loss per non-forced decision at horizon game (pesos of equity),
 // the upper bound of each, fitted on the built-in bots' reviews (benchmarks/review_trust.py,
 // docs/review.md): half the expert's mean loss, then the midpoints between the bots' means
-// (expert 0.58, greedy 0.99, solver 1.69, random 5.96 over 16 rotated games, greedy-office
-// continuing, the learned value of 20,000 games).
+// (expert 0.53, greedy 0.91, solver 1.58, random 5.86 over 16 rotated games, greedy-office
+// continuing, the learned value of 20,000 games, the losses split gains).
 struct ReviewBand {
     const char* name;
     double below;  // infinity for the last

@@ -25,8 +25,12 @@ import numpy as np
 from .. import _core
 
 __all__ = [
+    "EPOCHS",
+    "GAMES",
+    "HELD_OUT_GAMES",
     "HIDDEN",
     "LINEUP",
+    "SEED",
     "Accuracy",
     "Samples",
     "accuracy",
@@ -41,6 +45,9 @@ __all__ = [
 LINEUP: dict[str, float] = {"solver": 0.4, "greedy-wealth": 0.25, "greedy": 0.25, "expert": 0.1}
 PLAYERS = (3, 4, 5)
 HIDDEN = (64, 32)
+# The shipped model's run (train's and train-value's defaults): its seed, games, held-out
+# games and passes over the data.
+SEED, GAMES, HELD_OUT_GAMES, EPOCHS = 1, 20000, 1500, 60
 # Networks fitted from different seeds whose mean forecast the shipped one learns (it is
 # distilled from them): most of an average's lower variance at one network's cost.
 TEACHERS = 3
@@ -405,11 +412,11 @@ def held_out_seed(seed: int) -> int:
 
 
 def train(
-    seed: int = 1,
-    games: int = 20000,
-    held_out: int = 1500,
+    seed: int = SEED,
+    games: int = GAMES,
+    held_out: int = HELD_OUT_GAMES,
     threads: int = 0,
-    epochs: int = 60,
+    epochs: int = EPOCHS,
     say: Callable[[str], None] = lambda _: None,
     progress: Optional[Progress] = None,
     cache: Optional[Path] = None,

@@ -51,15 +51,24 @@ def run_value(args: argparse.Namespace) -> int:
 
 
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", type=int, default=1, help="seed of everything (default 1)")
+    from ..analysis import value_train as vt
+
+    parser.add_argument("--seed", type=int, default=vt.SEED, help=f"seed of everything (default {vt.SEED})")
     parser.add_argument(
         "--games",
         type=int,
-        default=20000,
-        help="training games (default 20000, the shipped model's: about 40 minutes on 2 cores)",
+        default=vt.GAMES,
+        help=f"training games (default {vt.GAMES}, the shipped model's: about 40 minutes on 2 cores)",
     )
-    parser.add_argument("--held-out", type=int, default=1500, help="held-out games (default 1500)")
-    parser.add_argument("--epochs", type=int, default=60, help="passes over the data (default 60)")
+    parser.add_argument(
+        "--held-out",
+        type=int,
+        default=vt.HELD_OUT_GAMES,
+        help=f"held-out games (default {vt.HELD_OUT_GAMES})",
+    )
+    parser.add_argument(
+        "--epochs", type=int, default=vt.EPOCHS, help=f"passes over the data (default {vt.EPOCHS})"
+    )
     parser.add_argument("--threads", type=int, default=0, help="threads for the games (default all)")
     parser.add_argument(
         "--out",

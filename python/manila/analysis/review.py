@@ -12,8 +12,8 @@
 Every decision of every player is analysed (manila.analysis.analysis) against the best option:
 the **loss** is the value of the best option minus that of the chosen one, never negative, 0
 for the best and for forced decisions (rolled out: the best picked on half the rollouts, its
-gain measured on the other half, so that noise does not pass for loss); at horizon ``"voyage"`` in pesos of wealth to the end
-of the voyage, at ``"game"`` in pesos of equity. Every chance event (a share
+gain measured on the other half, so that noise does not pass for loss); at horizon
+``"voyage"`` in pesos of wealth to the end of the voyage, at ``"game"`` in pesos of equity. Every chance event (a share
 dealt, a roll) gets each player's **luck**: the value after it minus the expected value
 before it. Loans (mortgage, repay) are no decision and are skipped.
 """

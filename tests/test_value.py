@@ -214,6 +214,55 @@ def test_the_features_read_the_board() -> None:
     assert f[:, 25:].sum(axis=0).tolist() == [1, 1, 1, 1, 0]  # each place in the auction once
 
 
+def replay_training_policy(
+    players: int, seed: int, bots: list[str], weights: list[float]
+) -> tuple[list[list[int]], list[int]]:
+    """A game of the training policy played here, one action at a time: every seat's bot
+    drawn anew (53 random bits against the cumulated weights) where the game starts and at
+    every boundary. The wealth at each boundary reached, and at the end."""
+    state = Game(players, seed=seed).new_initial_state()
+    seats = [_core.Rng(_core.derive_seed(seed, p + 1)) for p in range(players)]
+    draws = _core.Rng(_core.derive_seed(seed, 6))
+
+    def draw() -> str:
+        u = (draws.next() >> 11) * 2.0**-53 * sum(weights)
+        for bot, w in zip(bots, weights):
+            if u < w:
+                return bot
+            u -= w
+        return bots[-1]
+
+    lineup = [draw() for _ in range(players)]
+    at_boundaries = []
+    while not state.is_terminal():
+        before = _core.at_boundary(state._s)
+        p = state.current_player()
+        state.apply_action(
+            state.sample_chance()
+            if state.is_chance_node()
+            else _core.bot_action(state._s, lineup[p], seats[p])
+        )
+        if not before and _core.at_boundary(state._s):
+            lineup = [draw() for _ in range(players)]
+            at_boundaries.append([state.wealth(q) for q in range(players)])
+    return at_boundaries, state.returns()
+
+
+def test_training_games_draw_every_seat_anew_at_every_boundary() -> None:
+    bots, weights = ["random", "greedy", "solver"], [0.5, 0.3, 0.2]
+    d = _core.value_samples(4, 11, 3, 4, bots, weights, threads=2)
+    for k, game in enumerate(range(3, 7)):
+        rows = np.flatnonzero(d["game"] == game)
+        at_boundaries, final = replay_training_policy(4, _core.derive_seed(11, game), bots, weights)
+        assert d["wealth"][rows, :4].astype(int).tolist() == at_boundaries
+        assert (d["final_wealth"][rows, :4] == final).all()
+        assert (d["win"][rows].sum(axis=1) == 1).all()
+    with pytest.raises(ValueError, match="weights"):
+        _core.value_samples(4, 11, 0, 1, bots, [1.0, 1.0])
+    with pytest.raises(ValueError, match="weights"):
+        _core.play_outs(Game(4, seed=1).new_initial_state()._s, ["greedy"], [-1.0], 1, 0)
+
+
 def test_training_is_reproducible_from_its_seed() -> None:
     a = vt.train(seed=5, games=8, held_out=8, epochs=2)
     b = vt.train(seed=5, games=8, held_out=8, epochs=2)
@@ -247,10 +296,11 @@ def test_the_shipped_model_is_what_the_training_writes() -> None:
 # for the suite: the shipped model must keep the skill docs/value.md states on them.
 ACCURACY_GAMES = 60
 ACCURACY_SEED = 2026_12
-# docs/value.md's figures on 1,500 held-out games (the shipped model scores 34.6% and 12.6%
-# on these 60; the one before it, trained on 2,000 games without teachers, 32.9% and 10.2%).
-MIN_SKILL_UNIFORM = 0.29
-MIN_SKILL_WEALTH = 0.09
+# docs/value.md's figures are on 1,500 held-out games (26.2% and 5.1%). The shipped model
+# scores 18.0% and 4.6% on these 60; the one before it, trained with each seat's bot fixed
+# for the whole game, 15.4% and 2.0%.
+MIN_SKILL_UNIFORM = 0.16
+MIN_SKILL_WEALTH = 0.03
 
 
 def test_the_shipped_model_keeps_its_accuracy_on_held_out_games() -> None:

@@ -135,29 +135,30 @@ void register_value(py::module_& m) {
     // Whole games from a position: up to minutes, on a copy, the GIL released.
     m.def(
         "play_outs",
-        [](const GameState& s, const std::vector<std::string>& bots, int n, std::uint64_t seed,
-           int threads) {
-            const std::vector<BotKind> kinds = bot_kinds_of(bots);
+        [](const GameState& s, const std::vector<std::string>& bots,
+           const std::vector<double>& weights, int n, std::uint64_t seed, int threads) {
+            const SeatMix mix{bot_kinds_of(bots), weights};
             const GameState copy = s;
             std::vector<int> w;
             {
                 py::gil_scoped_release release;
-                w = play_outs(copy, kinds, n, seed, threads);
+                w = play_outs(copy, mix, n, seed, threads);
             }
             return to_numpy(std::move(w), {n, s.num_players()});
         },
-        py::arg("state"), py::arg("bots"), py::arg("n"), py::arg("seed"), py::arg("threads") = 0);
+        py::arg("state"), py::arg("bots"), py::arg("weights"), py::arg("n"), py::arg("seed"),
+        py::arg("threads") = 0);
     m.def(
         "value_samples",
         [](int players, std::uint64_t seed, std::int64_t first, int n,
-           const std::vector<std::string>& bots, bool thirteen_to_port, bool pirate_variant,
-           int threads) {
+           const std::vector<std::string>& bots, const std::vector<double>& weights,
+           bool thirteen_to_port, bool pirate_variant, int threads) {
             const Rules rules{thirteen_to_port, pirate_variant};
-            const std::vector<BotKind> kinds = bot_kinds_of(bots);
+            const SeatMix mix{bot_kinds_of(bots), weights};
             ValueSamples v;
             {
                 py::gil_scoped_release release;
-                v = value_samples(players, rules, seed, first, n, kinds, threads);
+                v = value_samples(players, rules, seed, first, n, mix, threads);
             }
             const auto rows = static_cast<py::ssize_t>(v.rows());
             py::dict d;
@@ -171,6 +172,6 @@ void register_value(py::module_& m) {
             return d;
         },
         py::arg("players"), py::arg("seed"), py::arg("first"), py::arg("n"), py::arg("bots"),
-        py::arg("thirteen_to_port") = true, py::arg("pirate_variant") = false,
+        py::arg("weights"), py::arg("thirteen_to_port") = true, py::arg("pirate_variant") = false,
         py::arg("threads") = 0);
 }

@@ -424,32 +424,87 @@ ValueAnswer position_value(const GameState& g, const ValueModel& m, const ValueC
     return out;
 }
 
-std::vector<int> play_outs(const GameState& g, const std::vector<BotKind>& bots, int n,
-                           std::uint64_t seed, int threads) {
-    const int players = g.num_players();
-    if (static_cast<int>(bots.size()) != players)
-        invalid("bots: one bot per seat is needed, " + std::to_string(players) + " in all, got " +
-                std::to_string(bots.size()));
+void SeatMix::check() const {
+    if (bots.empty()) invalid("bots: at least one bot is needed");
+    if (weights.size() != bots.size())
+        invalid("weights: one weight a bot is needed, " + std::to_string(bots.size()) +
+                " in all, got " + std::to_string(weights.size()));
+    double total = 0;
+    for (double w : weights) {
+        if (!(w >= 0) || !std::isfinite(w))
+            invalid("weights: must be finite and at least 0, got " + std::to_string(w));
+        total += w;
+    }
+    if (!(total > 0)) invalid("weights: at least one must be above 0");
+}
+
+namespace {
+
+BotKind draw_bot(const SeatMix& mix, Rng& rng) {
+    double total = 0;
+    for (double w : mix.weights) total += w;
+    // 53 random bits: uniform in [0, total).
+    double u = static_cast<double>(rng.next() >> 11) * 0x1.0p-53 * total;
+    for (std::size_t k = 0; k + 1 < mix.bots.size(); ++k) {
+        if (u < mix.weights[k]) return mix.bots[k];
+        u -= mix.weights[k];
+    }
+    return mix.bots.back();
+}
+
+// Plays s to the end under `mix`, every seat's bot drawn where the play starts and anew at
+// every boundary; at_each_boundary(s) is called at every boundary reached after the start.
+// Chance comes from `chance` (nullptr: the game's own generator).
+template <class OnBoundary>
+void play_mixed(GameState& s, const SeatMix& mix, std::uint64_t key, Rng* chance,
+                OnBoundary at_each_boundary) {
+    const auto players = static_cast<std::size_t>(s.num_players());
+    std::vector<Rng> seats;
+    for (std::size_t p = 0; p < players; ++p) seats.emplace_back(derive_seed(key, p + 1));
+    Rng draws(derive_seed(key, kMaxPlayers + 1));
+    std::vector<BotKind> bots(players);
+    auto draw_all = [&] {
+        for (BotKind& b : bots) b = draw_bot(mix, draws);
+    };
+    draw_all();
+    std::size_t moves = 0;
+    while (!s.is_terminal()) {
+        const bool before = at_boundary(s.board());
+        int a;
+        if (s.is_chance_node()) {
+            a = chance == nullptr ? s.sample_chance() : s.sample_chance(*chance);
+        } else {
+            const auto p = static_cast<std::size_t>(s.current_player());
+            a = bot_action(bots[p], s, seats[p]);
+        }
+        s.apply_legal(a);
+        if (++moves > static_cast<std::size_t>(kMaxGameActions))
+            throw std::runtime_error("a play-out does not end");
+        if (!before && at_boundary(s.board())) {
+            draw_all();
+            at_each_boundary(s);
+        }
+    }
+}
+
+void check_run(int n, int threads) {
     if (n < 1) invalid("n: must be at least 1, got " + std::to_string(n));
     if (threads < 0) invalid("threads: must be at least 0, got " + std::to_string(threads));
+}
+
+}  // namespace
+
+std::vector<int> play_outs(const GameState& g, const SeatMix& mix, int n, std::uint64_t seed,
+                           int threads) {
+    mix.check();
+    check_run(n, threads);
+    const int players = g.num_players();
     std::vector<int> out(static_cast<std::size_t>(n * players));
     parallel_for(n, threads == 0 ? hardware_threads() : threads, [&](int i) {
         GameState s = g;
         const std::uint64_t key = derive_seed(seed, static_cast<std::uint64_t>(i));
         Rng chance(derive_seed(key, 0));
-        std::vector<Rng> seats;
-        for (int p = 0; p < players; ++p)
-            seats.emplace_back(derive_seed(key, static_cast<std::uint64_t>(p) + 1));
-        std::size_t moves = 0;
-        while (!s.is_terminal()) {
-            const int a = s.is_chance_node()
-                              ? s.sample_chance(chance)
-                              : bot_action(bots[static_cast<std::size_t>(s.current_player())], s,
-                                           seats[static_cast<std::size_t>(s.current_player())]);
-            s.apply_legal(a);
-            if (++moves > static_cast<std::size_t>(kMaxGameActions))
-                throw std::runtime_error("play_outs: a game does not end");
-        }
+        play_mixed(s, mix, key, &chance, [](const GameState&) {});
         for (int p = 0; p < players; ++p)
             out[static_cast<std::size_t>(i * players + p)] = s.wealth(p);
     });
@@ -457,41 +512,46 @@ std::vector<int> play_outs(const GameState& g, const std::vector<BotKind>& bots,
 }
 
 ValueSamples value_samples(int players, const Rules& rules, std::uint64_t seed, std::int64_t first,
-                           int n, const std::vector<BotKind>& bots, int threads) {
-    const std::vector<GameResult> games =
-        play_games(players, rules, seed, first, n, bots, threads, true, false);
-    ValueSamples out;
-    out.players = players;
-    std::vector<float> row(static_cast<std::size_t>(kValueFeatures));
-    for (std::size_t k = 0; k < games.size(); ++k) {
-        const GameResult& r = games[k];
-        GameState s(players, rules, r.seed);
-        auto record = [&] {
-            const Board& b = s.board();
+                           int n, const SeatMix& mix, int threads) {
+    mix.check();
+    check_run(n, threads);
+    std::vector<ValueSamples> games(static_cast<std::size_t>(n));
+    parallel_for(n, threads == 0 ? hardware_threads() : threads, [&](int k) {
+        const std::int64_t game = first + k;
+        const std::uint64_t key = derive_seed(seed, static_cast<std::uint64_t>(game));
+        GameState s(players, rules, key);
+        ValueSamples& out = games[static_cast<std::size_t>(k)];
+        std::vector<float> row(static_cast<std::size_t>(kValueFeatures));
+        play_mixed(s, mix, key, nullptr, [&](const GameState& at) {
+            const Board& b = at.board();
             for (int p = 0; p < kMaxPlayers; ++p) {
-                if (p < players) {
-                    value_features(b, p, row.data());
-                    out.features.insert(out.features.end(), row.begin(), row.end());
-                    out.wealth.push_back(static_cast<float>(s.wealth(p)));
-                    out.final_wealth.push_back(
-                        static_cast<float>(r.wealth[static_cast<std::size_t>(p)]));
-                    out.win.push_back(static_cast<float>(win_share(r.wealth, p)));
-                } else {
-                    out.features.insert(out.features.end(),
-                                        static_cast<std::size_t>(kValueFeatures), 0.0f);
-                    out.wealth.push_back(0), out.final_wealth.push_back(0), out.win.push_back(0);
-                }
+                if (p < players) value_features(b, p, row.data());
+                else std::fill(row.begin(), row.end(), 0.0f);
+                out.features.insert(out.features.end(), row.begin(), row.end());
+                out.wealth.push_back(p < players ? static_cast<float>(at.wealth(p)) : 0.0f);
             }
-            out.game.push_back(static_cast<std::int32_t>(first + static_cast<std::int64_t>(k)));
+            out.game.push_back(static_cast<std::int32_t>(game));
             out.voyage.push_back(b.voyage);
-        };
-        for (int a : r.history) {
-            const bool before = at_boundary(s.board());
-            s.apply_legal(a);
-            if (!before && at_boundary(s.board())) record();
-        }
+        });
+        // What happened, known at the end: every row of the game gets it.
+        const std::vector<int> final = s.returns();
+        for (std::size_t r = 0; r < out.rows(); ++r)
+            for (int p = 0; p < kMaxPlayers; ++p) {
+                const bool seat = p < players;
+                out.final_wealth.push_back(
+                    seat ? static_cast<float>(final[static_cast<std::size_t>(p)]) : 0.0f);
+                out.win.push_back(seat ? static_cast<float>(win_share(final, p)) : 0.0f);
+            }
+    });
+    ValueSamples all;
+    all.players = players;
+    for (ValueSamples& g : games) {
+        auto append = [](auto& to, auto& from) { to.insert(to.end(), from.begin(), from.end()); };
+        append(all.features, g.features), append(all.wealth, g.wealth);
+        append(all.final_wealth, g.final_wealth), append(all.win, g.win);
+        append(all.game, g.game), append(all.voyage, g.voyage);
     }
-    return out;
+    return all;
 }
 
 }  // namespace manila

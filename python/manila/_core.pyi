@@ -673,7 +673,12 @@ def position_value(
     threads: int = 0,
 ) -> dict[str, Any]: ...
 def play_outs(
-    state: GameState, bots: Sequence[str], n: int, seed: int, threads: int = 0
+    state: GameState,
+    bots: Sequence[str],
+    weights: Sequence[SupportsFloat | SupportsIndex],
+    n: int,
+    seed: int,
+    threads: int = 0,
 ) -> npt.NDArray[np.int32]: ...
 def value_samples(
     players: int,
@@ -681,6 +686,7 @@ def value_samples(
     first: int,
     n: int,
     bots: Sequence[str],
+    weights: Sequence[SupportsFloat | SupportsIndex],
     thirteen_to_port: bool = True,
     pirate_variant: bool = False,
     threads: int = 0,

@@ -102,15 +102,28 @@ struct ValueAnswer {
 };
 ValueAnswer position_value(const GameState& g, const ValueModel& m, const ValueConfig& config);
 
-// The final wealth of `n` play-outs of g to the end of the game, seat p played by bots[p]
-// (chance and the seats' generators keyed by (seed, i)): the reference the learned value's
-// bias is measured against. n x players values, row-major.
-std::vector<int> play_outs(const GameState& g, const std::vector<BotKind>& bots, int n,
-                           std::uint64_t seed, int threads);
+// The policy the value is learned from and checked against: at every voyage boundary (and
+// where a play-out starts) each seat's bot is drawn anew, independently, from `bots` with
+// these relative weights. The value knows no seat's bot, so a seat's future must not depend
+// on who played it so far: with seats fixed for a game, a leader is more often a strong bot
+// who goes on playing strongly, and the value learns that as the position's worth.
+struct SeatMix {
+    std::vector<BotKind> bots;
+    std::vector<double> weights;
+    // Throws std::invalid_argument naming what does not fit.
+    void check() const;
+};
 
-// Training data: games played by `bots` (seats in order), every boundary of each with every
-// player's features, wealth then, final wealth and share of the win. Rows are boundaries;
-// per-player arrays hold kMaxPlayers entries a row (the unused ones 0).
+// The final wealth of `n` play-outs of g to the end of the game under `mix` (chance, the
+// seats' generators and the draws keyed by (seed, i)): the reference the learned value's
+// bias is measured against. n x players values, row-major.
+std::vector<int> play_outs(const GameState& g, const SeatMix& mix, int n, std::uint64_t seed,
+                           int threads);
+
+// Training data: games first..first+n-1 under `mix` (game i has seed derive_seed(seed, i)),
+// every boundary of each with every player's features, wealth then, final wealth and share
+// of the win. Rows are boundaries; per-player arrays hold kMaxPlayers entries a row (the
+// unused ones 0).
 struct ValueSamples {
     int players = 0;
     std::vector<float> features;                   // rows x kMaxPlayers x kValueFeatures
@@ -119,7 +132,7 @@ struct ValueSamples {
     std::size_t rows() const { return game.size(); }
 };
 ValueSamples value_samples(int players, const Rules& rules, std::uint64_t seed, std::int64_t first,
-                           int n, const std::vector<BotKind>& bots, int threads);
+                           int n, const SeatMix& mix, int threads);
 
 // e^x with the same bits in every build (the C libraries' exp differ in the last bit, and
 // the page shows the server's numbers): the chances of winning, a review's accuracy.

@@ -2,9 +2,11 @@
 
 The value is learned from games the engine plays: every voyage boundary (an auction about to
 start) of each game gives one sample per player, its features (``_core.value_features``)
-with the player's final wealth and share of the win. A seed fixes everything: the lineups,
-the games, the split, the network's initial weights and the order of its mini-batches, so
-that ``python -m manila train-value`` reproduces the shipped model.
+with the player's final wealth and share of the win. In those games every seat's bot is
+drawn anew at every boundary (``LINEUP``): the value knows no seat's bot, so what a seat
+will do must not depend on who played it so far. A seed fixes everything: the numbers of
+players, the games, the draws, the split, the network's initial weights and the order of
+its mini-batches, so that ``python -m manila train-value`` reproduces the shipped model.
 
 The network (a small perceptron shared by every seat) is fitted here with numpy; the C++
 engine alone evaluates it (``_core.value_predict``), so the accuracy below is measured on
@@ -41,7 +43,8 @@ __all__ = [
     "train",
 ]
 
-# The training policy: each seat drawn independently from these bots with these weights.
+# The training policy: at every voyage boundary each seat's bot is drawn anew, independently,
+# from these bots with these weights.
 LINEUP: dict[str, float] = {"solver": 0.4, "greedy-wealth": 0.25, "greedy": 0.25, "expert": 0.1}
 PLAYERS = (3, 4, 5)
 HIDDEN = (64, 32)
@@ -51,8 +54,8 @@ SEED, GAMES, HELD_OUT_GAMES, EPOCHS = 1, 20000, 1500, 60
 # Networks fitted from different seeds whose mean forecast the shipped one learns (it is
 # distilled from them): most of an average's lower variance at one network's cost.
 TEACHERS = 3
-# Games per call of the engine: one lineup and one number of players each.
-CHUNK = 8
+# Games per call of the engine: one number of players each.
+CHUNK = 16
 # Seeds of the held-out games are drawn under another key than the training games'.
 HELD_OUT_KEY = 0x4E1D0
 
@@ -83,14 +86,11 @@ class Samples:
         return np.arange(5)[None, :] < self.players[:, None]
 
 
-def lineups(seed: int, games: int) -> Iterator[tuple[int, list[str], int, int]]:
-    """(players, bots, first game, games) for each chunk of a seeded mixed run."""
+def chunks(seed: int, games: int) -> Iterator[tuple[int, int, int]]:
+    """(players, first game, games) for each chunk of a seeded run."""
     rng = np.random.default_rng(seed)
-    names, weights = list(LINEUP), np.array(list(LINEUP.values()))
     for first in range(0, games, CHUNK):
-        n = int(rng.choice(PLAYERS))
-        bots = [str(b) for b in rng.choice(names, size=n, p=weights / weights.sum())]
-        yield n, bots, first, min(CHUNK, games - first)
+        yield int(rng.choice(PLAYERS)), first, min(CHUNK, games - first)
 
 
 def collect(
@@ -100,17 +100,17 @@ def collect(
     progress: Optional[Progress] = None,
     cache: Optional[Path] = None,
 ) -> Samples:
-    """The boundaries of ``games`` games of the training policy (seats mixed). With
+    """The boundaries of ``games`` games of the training policy. With
     ``cache`` (a folder), samples once collected for this seed and number of games are
     read from there (the games are the same for the same seed: nothing else changes)."""
-    path = None if cache is None else Path(cache) / f"value-samples-{seed}-{games}.npz"
+    path = None if cache is None else Path(cache) / f"value-samples-2-{seed}-{games}.npz"
     if path is not None and path.is_file():
         with np.load(path) as f:
             return Samples(*(f[k] for k in Samples.__dataclass_fields__))
     parts: list[dict[str, Any]] = []
     done = 0
-    for players, bots, first, n in lineups(seed, games):
-        d = _core.value_samples(players, seed, first, n, bots, threads=threads)
+    for players, first, n in chunks(seed, games):
+        d = _core.value_samples(players, seed, first, n, list(LINEUP), list(LINEUP.values()), threads=threads)
         d["players"] = np.full(d["game"].shape, players, dtype=np.int32)
         parts.append(d)
         done += n
@@ -441,8 +441,8 @@ def train(
     temperature = wealth_temperature(train_s)
     acc = accuracy(model, test, temperature)
     info = {
-        "version": 1,
-        "policy": {"seats": LINEUP, "players": list(PLAYERS)},
+        "version": 2,
+        "policy": {"seats": LINEUP, "drawn": "at every boundary", "players": list(PLAYERS)},
         "seed": seed,
         "games": games,
         "held_out_games": held_out,

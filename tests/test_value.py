@@ -251,7 +251,7 @@ def replay_training_policy(
 def test_training_games_draw_every_seat_anew_at_every_boundary() -> None:
     bots, weights = ["random", "greedy", "solver"], [0.5, 0.3, 0.2]
     d = _core.value_samples(4, 11, 3, 4, bots, weights, threads=2)
-    for k, game in enumerate(range(3, 7)):
+    for game in range(3, 7):
         rows = np.flatnonzero(d["game"] == game)
         at_boundaries, final = replay_training_policy(4, _core.derive_seed(11, game), bots, weights)
         assert d["wealth"][rows, :4].astype(int).tolist() == at_boundaries

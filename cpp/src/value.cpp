@@ -525,8 +525,10 @@ ValueSamples value_samples(int players, const Rules& rules, std::uint64_t seed, 
         play_mixed(s, mix, key, nullptr, [&](const GameState& at) {
             const Board& b = at.board();
             for (int p = 0; p < kMaxPlayers; ++p) {
-                if (p < players) value_features(b, p, row.data());
-                else std::fill(row.begin(), row.end(), 0.0f);
+                if (p < players)
+                    value_features(b, p, row.data());
+                else
+                    std::fill(row.begin(), row.end(), 0.0f);
                 out.features.insert(out.features.end(), row.begin(), row.end());
                 out.wealth.push_back(p < players ? static_cast<float>(at.wealth(p)) : 0.0f);
             }

@@ -147,6 +147,20 @@ def test_the_analysis_examples_print_what_they_show(page):
         assert all(line in printed for line in shown if line != " ..."), path
 
 
+def test_the_readme_value_prints_what_it_shows():
+    command = "python -m manila value docs/examples/value-table.json"
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = text.split(f"$ {command}\n", 1)[1].split("```", 1)[0]
+    run = subprocess.run(
+        [sys.executable, "-m", "manila", *command.split()[3:], "--text"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    assert run.stdout == shown
+
+
 REVIEWED = "tests/golden/4p-mixed-bots.jsonl"
 SECONDS = re.compile(r", [\d.]+ s$", re.M)  # the one part of the report that is not the seed's
 

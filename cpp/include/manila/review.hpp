@@ -100,17 +100,18 @@ inline constexpr double kAccuracyScale = 3.0;
 // Rating bands by the mean loss per non-forced decision at horizon game (pesos of equity),
 // the upper bound of each, fitted on the built-in bots' reviews (benchmarks/review_trust.py,
 // docs/review.md): half the expert's mean loss, then the midpoints between the bots' means
-// (expert 0.53, greedy 0.91, solver 1.58, random 5.86 over 16 rotated games, greedy-office
-// continuing, the learned value of 20,000 games, the losses split gains).
+// (expert 0.59, greedy 0.99, solver 1.48, random 5.90 over 16 rotated games, greedy-office
+// continuing, the learned value of 20,000 games with seats drawn anew at every boundary, the
+// losses split gains).
 struct ReviewBand {
     const char* name;
     double below;  // infinity for the last
 };
 inline constexpr ReviewBand kReviewBands[] = {
-    {"world class", 0.26},
-    {"expert", 0.72},
-    {"advanced", 1.25},
-    {"intermediate", 3.72},
+    {"world class", 0.30},
+    {"expert", 0.79},
+    {"advanced", 1.24},
+    {"intermediate", 3.69},
     {"beginner", std::numeric_limits<double>::infinity()},
 };
 

@@ -289,7 +289,7 @@ def test_the_shipped_model_is_what_the_training_writes() -> None:
     assert vt.model_source(shipped) == source
     assert vt.model_source(vt.model_from_source(source)) == source  # read back, as value_bench does
     info = model_info()
-    assert info["version"] >= 1 and info["policy"]["seats"] == vt.LINEUP
+    assert info["version"] == vt.VERSION and info["policy"]["seats"] == vt.LINEUP
 
 
 # Held-out games of the training policy that no training saw (their own seed), few enough

@@ -33,6 +33,7 @@ __all__ = [
     "HIDDEN",
     "LINEUP",
     "SEED",
+    "VERSION",
     "Accuracy",
     "Samples",
     "accuracy",
@@ -44,7 +45,9 @@ __all__ = [
 ]
 
 # The training policy: at every voyage boundary each seat's bot is drawn anew, independently,
-# from these bots with these weights.
+# from these bots with these weights. VERSION names the policy and the model's form: 2 since
+# the seats are drawn at every boundary (1: once a game), and cached samples carry it.
+VERSION = 2
 LINEUP: dict[str, float] = {"solver": 0.4, "greedy-wealth": 0.25, "greedy": 0.25, "expert": 0.1}
 PLAYERS = (3, 4, 5)
 HIDDEN = (64, 32)
@@ -103,7 +106,7 @@ def collect(
     """The boundaries of ``games`` games of the training policy. With
     ``cache`` (a folder), samples once collected for this seed and number of games are
     read from there (the games are the same for the same seed: nothing else changes)."""
-    path = None if cache is None else Path(cache) / f"value-samples-2-{seed}-{games}.npz"
+    path = None if cache is None else Path(cache) / f"value-samples-{VERSION}-{seed}-{games}.npz"
     if path is not None and path.is_file():
         with np.load(path) as f:
             return Samples(*(f[k] for k in Samples.__dataclass_fields__))
@@ -441,7 +444,7 @@ def train(
     temperature = wealth_temperature(train_s)
     acc = accuracy(model, test, temperature)
     info = {
-        "version": 2,
+        "version": VERSION,
         "policy": {"seats": LINEUP, "drawn": "at every boundary", "players": list(PLAYERS)},
         "seed": seed,
         "games": games,

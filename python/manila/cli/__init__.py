@@ -149,9 +149,9 @@ COMMANDS = (
     Command(
         "train-value",
         "play seeded games and train the learned value's model",
-        "Play the training and held-out games (seats mixed from the built-in bots), fit the "
-        "network, measure it on the held-out games and write the C++ include the engine is "
-        "built with: docs/value.md.",
+        "Play the training and held-out games (every seat's bot drawn from the built-in bots "
+        "anew at every voyage boundary), fit the network, measure it on the held-out games "
+        "and write the C++ include the engine is built with: docs/value.md.",
         add_train_arguments,
         run_train,
     ),

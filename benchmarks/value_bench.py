@@ -31,7 +31,7 @@ import numpy as np
 from manila import _core
 from manila.analysis import value_train as vt
 from manila.analysis.value import model_info
-from manila.game import Game, State
+from manila.game import Game
 
 
 def speed(model: _core.ValueModel, label: str) -> None:
@@ -82,33 +82,17 @@ def accuracy(model: _core.ValueModel, label: str, held_out: int, threads: int, c
     print(f"\nwealth: mean absolute error {acc.wealth_mae:.1f} pesos")
 
 
-def positions_of(seed: int, count: int) -> list[State]:
-    """A boundary in the middle of each of `count` games of the training policy (every
-    seat's bot drawn anew at every boundary, as in training) under the held-out seed."""
-    names, weights = list(vt.LINEUP), np.array(list(vt.LINEUP.values()))
-    rng = np.random.default_rng([seed, 3])
+def positions_of(seed: int, count: int) -> list[_core.GameState]:
+    """A boundary in the middle of each of the first `count` games of the training policy
+    under the held-out seed: the engine's own games (``_core.value_boundaries``)."""
     picked = []
     for players, first, n in vt.chunks(seed, count):
-        for i in range(n):
-            game_seed = _core.derive_seed(seed, first + i)
-            state = Game(players, seed=game_seed).new_initial_state()
-            seats = [_core.Rng(_core.derive_seed(game_seed, p + 1)) for p in range(players)]
-            bots = rng.choice(names, size=players, p=weights / weights.sum())
-            boundaries = []
-            while not state.is_terminal():
-                before = _core.at_boundary(state._s)
-                p = state.current_player()
-                state.apply_action(
-                    state.sample_chance()
-                    if state.is_chance_node()
-                    else _core.bot_action(state._s, str(bots[p]), seats[p])
-                )
-                if not before and _core.at_boundary(state._s):
-                    boundaries.append(state.clone())
-                    bots = rng.choice(names, size=players, p=weights / weights.sum())
-            if boundaries:
-                picked.append(boundaries[len(boundaries) // 2])
-    return picked[:count]
+        for states in _core.value_boundaries(
+            players, seed, first, n, list(vt.LINEUP), list(vt.LINEUP.values())
+        ):
+            if states:
+                picked.append(states[len(states) // 2])
+    return picked
 
 
 def bias(models: list[tuple[str, _core.ValueModel]], positions: int, playouts: int, threads: int) -> None:
@@ -122,13 +106,13 @@ def bias(models: list[tuple[str, _core.ValueModel]], positions: int, playouts: i
     for k, state in enumerate(picked):
         n = len(state.returns())
         w = _core.play_outs(
-            state._s, list(vt.LINEUP), list(vt.LINEUP.values()), playouts, _core.derive_seed(k, 0), threads
+            state, list(vt.LINEUP), list(vt.LINEUP.values()), playouts, _core.derive_seed(k, 0), threads
         ).astype(float)
         eq = w - (w.sum(axis=1, keepdims=True) - w) / (n - 1)
         played.extend(eq.mean(axis=0))
         ci.extend(1.96 * eq.std(axis=0, ddof=1) / math.sqrt(len(eq)))
         for j, (_, model) in enumerate(models):
-            learned[j].extend(_core.boundary_value(state._s, model)["equity"])
+            learned[j].extend(_core.boundary_value(state, model)["equity"])
     seconds = time.perf_counter() - start
     print(f"\nbias: {len(picked)} positions x {playouts} play-outs of the training policy ({seconds:.0f} s)")
     for (label, _), values in zip(models, learned):

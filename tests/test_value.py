@@ -263,6 +263,20 @@ def test_training_games_draw_every_seat_anew_at_every_boundary() -> None:
         _core.play_outs(Game(4, seed=1).new_initial_state()._s, ["greedy"], [-1.0], 1, 0)
 
 
+def test_the_training_games_boundaries_are_the_samples_rows() -> None:
+    bots, weights = ["random", "greedy", "solver"], [0.5, 0.3, 0.2]
+    d = _core.value_samples(3, 11, 2, 3, bots, weights, threads=2)
+    games = _core.value_boundaries(3, 11, 2, 3, bots, weights, threads=2)
+    states = [s for game in games for s in game]
+    assert len(games) == 3 and len(states) == len(d["game"]) > 3
+    for k, s in enumerate(states):
+        assert _core.at_boundary(s)
+        assert np.array_equal(_core.value_features(s), d["features"][k, :3])
+        assert [s.wealth(p) for p in range(3)] == d["wealth"][k, :3].astype(int).tolist()
+    with pytest.raises(ValueError, match="n: must be at least 1"):
+        _core.value_boundaries(3, 11, 0, 0, bots, weights)
+
+
 def test_training_is_reproducible_from_its_seed() -> None:
     a = vt.train(seed=5, games=8, held_out=8, epochs=2)
     b = vt.train(seed=5, games=8, held_out=8, epochs=2)

@@ -174,4 +174,17 @@ void register_value(py::module_& m) {
         py::arg("players"), py::arg("seed"), py::arg("first"), py::arg("n"), py::arg("bots"),
         py::arg("weights"), py::arg("thirteen_to_port") = true, py::arg("pirate_variant") = false,
         py::arg("threads") = 0);
+    m.def(
+        "value_boundaries",
+        [](int players, std::uint64_t seed, std::int64_t first, int n,
+           const std::vector<std::string>& bots, const std::vector<double>& weights,
+           bool thirteen_to_port, bool pirate_variant, int threads) {
+            const Rules rules{thirteen_to_port, pirate_variant};
+            const SeatMix mix{bot_kinds_of(bots), weights};
+            py::gil_scoped_release release;
+            return value_boundaries(players, rules, seed, first, n, mix, threads);
+        },
+        py::arg("players"), py::arg("seed"), py::arg("first"), py::arg("n"), py::arg("bots"),
+        py::arg("weights"), py::arg("thirteen_to_port") = true, py::arg("pirate_variant") = false,
+        py::arg("threads") = 0);
 }

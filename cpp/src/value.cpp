@@ -492,6 +492,16 @@ void check_run(int n, int threads) {
     if (threads < 0) invalid("threads: must be at least 0, got " + std::to_string(threads));
 }
 
+// Training game `game` of a run: played to its end, at_each_boundary called as it goes.
+template <class OnBoundary>
+GameState training_game(int players, const Rules& rules, std::uint64_t seed, std::int64_t game,
+                        const SeatMix& mix, OnBoundary at_each_boundary) {
+    const std::uint64_t key = derive_seed(seed, static_cast<std::uint64_t>(game));
+    GameState s(players, rules, key);
+    play_mixed(s, mix, key, nullptr, at_each_boundary);
+    return s;
+}
+
 }  // namespace
 
 std::vector<int> play_outs(const GameState& g, const SeatMix& mix, int n, std::uint64_t seed,
@@ -518,23 +528,22 @@ ValueSamples value_samples(int players, const Rules& rules, std::uint64_t seed, 
     std::vector<ValueSamples> games(static_cast<std::size_t>(n));
     parallel_for(n, threads == 0 ? hardware_threads() : threads, [&](int k) {
         const std::int64_t game = first + k;
-        const std::uint64_t key = derive_seed(seed, static_cast<std::uint64_t>(game));
-        GameState s(players, rules, key);
         ValueSamples& out = games[static_cast<std::size_t>(k)];
         std::vector<float> row(static_cast<std::size_t>(kValueFeatures));
-        play_mixed(s, mix, key, nullptr, [&](const GameState& at) {
-            const Board& b = at.board();
-            for (int p = 0; p < kMaxPlayers; ++p) {
-                if (p < players)
-                    value_features(b, p, row.data());
-                else
-                    std::fill(row.begin(), row.end(), 0.0f);
-                out.features.insert(out.features.end(), row.begin(), row.end());
-                out.wealth.push_back(p < players ? static_cast<float>(at.wealth(p)) : 0.0f);
-            }
-            out.game.push_back(static_cast<std::int32_t>(game));
-            out.voyage.push_back(b.voyage);
-        });
+        const GameState s =
+            training_game(players, rules, seed, game, mix, [&](const GameState& at) {
+                const Board& b = at.board();
+                for (int p = 0; p < kMaxPlayers; ++p) {
+                    if (p < players)
+                        value_features(b, p, row.data());
+                    else
+                        std::fill(row.begin(), row.end(), 0.0f);
+                    out.features.insert(out.features.end(), row.begin(), row.end());
+                    out.wealth.push_back(p < players ? static_cast<float>(at.wealth(p)) : 0.0f);
+                }
+                out.game.push_back(static_cast<std::int32_t>(game));
+                out.voyage.push_back(b.voyage);
+            });
         // What happened, known at the end: every row of the game gets it.
         const std::vector<int> final = s.returns();
         for (std::size_t r = 0; r < out.rows(); ++r)
@@ -554,6 +563,20 @@ ValueSamples value_samples(int players, const Rules& rules, std::uint64_t seed, 
         append(all.game, g.game), append(all.voyage, g.voyage);
     }
     return all;
+}
+
+std::vector<std::vector<GameState>> value_boundaries(int players, const Rules& rules,
+                                                     std::uint64_t seed, std::int64_t first, int n,
+                                                     const SeatMix& mix, int threads) {
+    mix.check();
+    check_run(n, threads);
+    std::vector<std::vector<GameState>> out(static_cast<std::size_t>(n));
+    parallel_for(n, threads == 0 ? hardware_threads() : threads, [&](int k) {
+        auto& states = out[static_cast<std::size_t>(k)];
+        training_game(players, rules, seed, first + k, mix,
+                      [&](const GameState& at) { states.push_back(at); });
+    });
+    return out;
 }
 
 }  // namespace manila

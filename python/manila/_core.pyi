@@ -691,6 +691,17 @@ def value_samples(
     pirate_variant: bool = False,
     threads: int = 0,
 ) -> dict[str, Any]: ...
+def value_boundaries(
+    players: int,
+    seed: int,
+    first: int,
+    n: int,
+    bots: Sequence[str],
+    weights: Sequence[SupportsFloat | SupportsIndex],
+    thirteen_to_port: bool = True,
+    pirate_variant: bool = False,
+    threads: int = 0,
+) -> list[list[GameState]]: ...
 
 # The HTTP API's POST routes in the engine (cpp/include/manila/api.hpp).
 ROUTES: tuple[str, ...]

@@ -134,6 +134,12 @@ struct ValueSamples {
 ValueSamples value_samples(int players, const Rules& rules, std::uint64_t seed, std::int64_t first,
                            int n, const SeatMix& mix, int threads);
 
+// The states at every boundary of games first..first+n-1 under `mix`: the very games
+// value_samples learns from (game i has seed derive_seed(seed, i)), one list a game.
+std::vector<std::vector<GameState>> value_boundaries(int players, const Rules& rules,
+                                                     std::uint64_t seed, std::int64_t first, int n,
+                                                     const SeatMix& mix, int threads);
+
 // e^x with the same bits in every build (the C libraries' exp differ in the last bit, and
 // the page shows the server's numbers): the chances of winning, a review's accuracy.
 double same_exp(double x);

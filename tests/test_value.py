@@ -5,6 +5,7 @@ Python, the command line and the analysis."""
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import json
 import math
 import subprocess
@@ -21,6 +22,7 @@ from helpers.serving import call, serving
 from manila import _core
 from manila.analysis import value_train as vt
 from manila.analysis.value import model_info
+from manila.cli import main
 from manila.game import Game, State
 from manila.game.view import PlayerView
 
@@ -275,6 +277,37 @@ def test_the_training_games_boundaries_are_the_samples_rows() -> None:
         assert [s.wealth(p) for p in range(3)] == d["wealth"][k, :3].astype(int).tolist()
     with pytest.raises(ValueError, match="n: must be at least 1"):
         _core.value_boundaries(3, 11, 0, 0, bots, weights)
+
+
+def test_training_games_played_by_an_executor_are_the_same() -> None:
+    here = vt.collect(7, 20, threads=2)  # two chunks
+    with cf.ThreadPoolExecutor(2) as pool:
+        pooled = vt.collect(7, 20, threads=1, executor=pool)
+    assert len(here) > 20
+    for name in vt.Samples.__dataclass_fields__:
+        assert np.array_equal(getattr(here, name), getattr(pooled, name)), name
+
+
+def test_train_value_on_a_dask_cluster_writes_the_same_model(tmp_path: Path, capsys, monkeypatch) -> None:
+    distributed = pytest.importorskip("distributed")  # in the test extras: runs by default
+    run = ["train-value", "--seed", "5", "--games", "17", "--held-out", "4", "--epochs", "2", "--no-progress"]
+    assert main([*run, "--out", str(tmp_path / "here.inc")]) == 0
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address="127.0.0.1:0",
+        worker_dashboard_address=None,
+    ) as cluster:
+        assert main([*run, "--out", str(tmp_path / "dask.inc"), "--dask", cluster.scheduler_address]) == 0
+    assert (tmp_path / "dask.inc").read_text() == (tmp_path / "here.inc").read_text()
+    capsys.readouterr()
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if it were not installed
+    assert main([*run, "--out", str(tmp_path / "none.inc"), "--dask", "127.0.0.1:1"]) == 2
+    assert "--dask needs Dask's distributed package" in capsys.readouterr().err
+    assert main([*run, "--out", str(tmp_path / "none.inc"), "--threads", "-1"]) == 2
+    assert "--threads: must be at least 0" in capsys.readouterr().err
 
 
 def test_training_is_reproducible_from_its_seed() -> None:

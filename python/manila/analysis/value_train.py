@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -96,25 +97,41 @@ def chunks(seed: int, games: int) -> Iterator[tuple[int, int, int]]:
         yield int(rng.choice(PLAYERS)), first, min(CHUNK, games - first)
 
 
+def _chunk_samples(players: int, seed: int, first: int, n: int, threads: int) -> dict[str, Any]:
+    """One chunk's samples (a module-level function: a process or a Dask worker runs it)."""
+    d = _core.value_samples(players, seed, first, n, list(LINEUP), list(LINEUP.values()), threads=threads)
+    d["players"] = np.full(d["game"].shape, players, dtype=np.int32)
+    return d
+
+
 def collect(
     seed: int,
     games: int,
     threads: int = 0,
     progress: Optional[Progress] = None,
     cache: Optional[Path] = None,
+    executor: Optional[Executor] = None,
 ) -> Samples:
     """The boundaries of ``games`` games of the training policy. With
     ``cache`` (a folder), samples once collected for this seed and number of games are
-    read from there (the games are the same for the same seed: nothing else changes)."""
+    read from there (the games are the same for the same seed: nothing else changes).
+    ``executor`` (a ``concurrent.futures`` executor, or a Dask client's ``get_executor()``)
+    plays the chunks of CHUNK games as its tasks; the samples do not depend on where."""
     path = None if cache is None else Path(cache) / f"value-samples-{VERSION}-{seed}-{games}.npz"
     if path is not None and path.is_file():
         with np.load(path) as f:
             return Samples(*(f[k] for k in Samples.__dataclass_fields__))
+    plan = list(chunks(seed, games))
+    if executor is None:
+        results: Iterator[dict[str, Any]] = (
+            _chunk_samples(p, seed, first, n, threads) for p, first, n in plan
+        )
+    else:
+        futures = [executor.submit(_chunk_samples, p, seed, first, n, threads) for p, first, n in plan]
+        results = (f.result() for f in futures)
     parts: list[dict[str, Any]] = []
     done = 0
-    for players, first, n in chunks(seed, games):
-        d = _core.value_samples(players, seed, first, n, list(LINEUP), list(LINEUP.values()), threads=threads)
-        d["players"] = np.full(d["game"].shape, players, dtype=np.int32)
+    for (_, _, n), d in zip(plan, results):
         parts.append(d)
         done += n
         if progress:
@@ -423,17 +440,19 @@ def train(
     say: Callable[[str], None] = lambda _: None,
     progress: Optional[Progress] = None,
     cache: Optional[Path] = None,
+    executor: Optional[Executor] = None,
 ) -> Trained:
     """Plays ``games`` training games and ``held_out`` others (their own seeds), fits the
     network on 90% of the training games' boundaries (the rest choose the epoch), and
-    measures it on the held-out games. ``progress(games played, games in all)``."""
+    measures it on the held-out games. ``progress(games played, games in all)``;
+    ``executor``: where the games are played (``collect``)."""
     total = games + held_out
 
     def part(offset: int) -> Optional[Progress]:
         return None if progress is None else lambda n, _: progress(offset + n, total)
 
-    data = collect(seed, games, threads, part(0), cache)
-    test = collect(held_out_seed(seed), held_out, threads, part(games), cache)
+    data = collect(seed, games, threads, part(0), cache, executor)
+    test = collect(held_out_seed(seed), held_out, threads, part(games), cache, executor)
     games_ = np.unique(data.game)
     rng = np.random.default_rng([seed, 1])
     valid_games = rng.choice(games_, size=max(1, len(games_) // 10), replace=False)

@@ -10,7 +10,7 @@ import sys
 import time
 from contextlib import AbstractContextManager
 from fractions import Fraction
-from typing import Any, Optional, Union, cast
+from typing import Any, Optional, Union
 
 from ..common.vocab import OBJECTIVES
 from ..sweeps.pattern import Crews, Pattern
@@ -18,6 +18,7 @@ from ..sweeps.starts import CRITERIA, default_criterion, describe_criterion, ran
 from ..sweeps.sweep import SWEEP_EXTRA, sweep
 from ..voyage.board import Rules
 from ..voyage.notation import read_option
+from .dask import dask_executor
 from .rules import add_rule_arguments, rules_from_args
 
 # The form `starts --shares/--prices` took before the wealth objective: GOOD=N,... for the
@@ -297,20 +298,7 @@ def _executor(args: argparse.Namespace) -> AbstractContextManager[Optional[cf.Ex
     if args.dask:
         if args.executor != "none":
             raise ValueError("--dask, --executor: give one or the other")
-        try:
-            from distributed import Client
-        except ImportError:
-            raise ValueError("--dask needs Dask's distributed package (pip install distributed)") from None
-
-        class _Dask:
-            def __enter__(self) -> cf.Executor:
-                self.client = Client(args.dask)
-                return cast(cf.Executor, self.client.get_executor())
-
-            def __exit__(self, *exc: Any) -> None:
-                self.client.close()
-
-        return _Dask()
+        return dask_executor(args.dask)
     if args.executor == "thread":
         return cf.ThreadPoolExecutor(args.workers or os.cpu_count())
     if args.executor == "process":

@@ -7,12 +7,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 
 from ..analysis.analysis import DEFAULT_POLICY, POLICIES
 from ..analysis.value import DEFAULT_ROLLOUTS, value
 from ..common.inputs import InputError, parse_json, read_text, source_name
 from ..common.progress import terminal_bar
+from .dask import dask_executor
 from .output import add_output_flags, wants_json
 
 
@@ -69,7 +71,18 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--epochs", type=int, default=vt.EPOCHS, help=f"passes over the data (default {vt.EPOCHS})"
     )
-    parser.add_argument("--threads", type=int, default=0, help="threads for the games (default all)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="C++ threads for a chunk of games (default: every core here, 1 with --dask)",
+    )
+    parser.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="play the games on the Dask scheduler at ADDRESS, a chunk of games a task (needs "
+        "distributed; the same seed gives the same games and the same model)",
+    )
     parser.add_argument(
         "--out",
         default="cpp/src/value_model.inc",
@@ -101,16 +114,21 @@ def run_train(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.update_to(n)
 
-    trained = train(
-        seed=args.seed,
-        games=args.games,
-        held_out=args.held_out,
-        threads=args.threads,
-        epochs=args.epochs,
-        say=lambda line: print(line, file=sys.stderr) if not args.no_progress else None,
-        progress=progress,
-        cache=None if args.cache is None else Path(args.cache),
-    )
+    if args.threads is not None and args.threads < 0:
+        raise InputError(f"--threads: must be at least 0, got {args.threads}")
+    threads = args.threads if args.threads is not None else (1 if args.dask else 0)
+    with dask_executor(args.dask) if args.dask else nullcontext() as executor:
+        trained = train(
+            seed=args.seed,
+            games=args.games,
+            held_out=args.held_out,
+            threads=threads,
+            epochs=args.epochs,
+            say=lambda line: print(line, file=sys.stderr) if not args.no_progress else None,
+            progress=progress,
+            cache=None if args.cache is None else Path(args.cache),
+            executor=executor,
+        )
     if bar is not None:
         bar.close()
     out.write_text(model_source(trained.model))

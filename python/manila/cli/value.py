@@ -107,6 +107,10 @@ def run_train(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if not out.parent.is_dir():
         raise InputError(f"--out: no such folder: {out.parent}")
+    if args.threads is not None and args.threads < 0:
+        raise InputError(f"--threads: must be at least 0, got {args.threads}")
+    threads = args.threads if args.threads is not None else (1 if args.dask else 0)
+    pool = dask_executor(args.dask) if args.dask else nullcontext()
     total = args.games + args.held_out
     bar = terminal_bar(total, "game", "train-value", enabled=not args.no_progress, keep=False)
 
@@ -114,10 +118,7 @@ def run_train(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.update_to(n)
 
-    if args.threads is not None and args.threads < 0:
-        raise InputError(f"--threads: must be at least 0, got {args.threads}")
-    threads = args.threads if args.threads is not None else (1 if args.dask else 0)
-    with dask_executor(args.dask) if args.dask else nullcontext() as executor:
+    with pool as executor:
         trained = train(
             seed=args.seed,
             games=args.games,

@@ -393,6 +393,36 @@ def test_sage_plays_a_game() -> None:
     assert result.games == 1
 
 
+def test_an_expert_and_a_sage_asked_alike_each_answer_for_itself() -> None:
+    # Both remember their office limit on the thread, keyed by the position and the seat's
+    # generator: asked back to back with generators in the same state, each must still answer
+    # as when asked alone (another position asked in between clears the memory).
+    state = Game(4, seed=0).new_initial_state()
+    k = 0
+    while len(state._s.history()) < 12:
+        if state.is_chance_node():
+            state.apply_chance()
+        else:
+            state.apply_action(_core.bot_action(state._s, "greedy", _core.Rng(k)))
+            k += 1
+    assert state.phase == "auction"
+    other = Game(3, seed=99).new_initial_state()
+    while other.is_chance_node():
+        other.apply_chance()
+
+    def alone(bot: str) -> int:
+        _core.bot_action(other._s, "expert", _core.Rng(12345))
+        return _core.bot_action(state._s, bot, _core.Rng(5))
+
+    expert, sage = alone("expert"), alone("sage")
+    assert expert != sage  # here they differ (the expert bids 5, the sage passes)
+    assert [_core.bot_action(state._s, b, _core.Rng(5)) for b in ("expert", "sage", "expert")] == [
+        expert,
+        sage,
+        expert,
+    ]
+
+
 def test_the_server_values_a_table_and_refuses_bad_bodies() -> None:
     state = play_to(4, 3, lambda s: _core.at_boundary(s._s) and s.voyage_number == 2)
     assert state is not None

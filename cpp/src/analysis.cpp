@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -782,16 +783,39 @@ namespace {
 // One decision's worth of memory per thread: the limit of its bids in the auction in
 // progress, and the harbour master's chosen option (its actions from the phase it was
 // chosen in). Each is keyed by what it was computed from (the view's key below and the
-// seat's generator), so two experts on one thread, even of two games, read only what they
-// would have computed themselves.
+// seat's generator) and by the bot's configuration, so two experts on one thread, even of
+// two games, and an expert and a sage asked with generators in the same state, read only
+// what they would have computed themselves.
 struct ExpertMemory {
-    std::uint64_t auction_key = 0;
+    std::uint64_t auction_key = 0, auction_config = 0;
     int office_limit = 0;
-    std::uint64_t master_key = 0;
+    std::uint64_t master_key = 0, master_config = 0;
     Phase master_phase = Phase::kBuyShare;
     std::vector<int> master_plan;
 };
 thread_local ExpertMemory memory;
+
+// Every field of the configuration, hashed (apart from the rollouts' seeds, which it
+// leaves as they were).
+std::uint64_t config_key(const ExpertConfig& e) {
+    std::uint64_t k = derive_seed(0x5a6e, static_cast<std::uint64_t>(e.policy));
+    auto add = [&](std::uint64_t v) { k = derive_seed(k, v); };
+    auto add_real = [&](double v) {
+        std::uint64_t bits = 0;
+        std::memcpy(&bits, &v, sizeof bits);
+        add(bits);
+    };
+    add(static_cast<std::uint64_t>(e.office_rollouts));
+    for (double x : e.office_share) add_real(x);
+    add(static_cast<std::uint64_t>(e.master_rollouts));
+    add(static_cast<std::uint64_t>(e.master_screen));
+    add(e.final_worth);
+    for (std::size_t t : e.placement_turns) add(t);
+    add(static_cast<std::uint64_t>(e.placement_options));
+    add(static_cast<std::uint64_t>(e.placement_rollouts));
+    add(e.learned_value);
+    return k;
+}
 
 // The voyage's identity for one player, salted with the seat's generator, which the expert
 // reads but never advances (so that a decision taken from memory leaves the seat as a
@@ -914,9 +938,10 @@ int expert_action(const GameState& s, Rng& rng, const ExpertConfig& e) {
     const int me = b.current;
     switch (b.phase) {
         case Phase::kAuction: {
-            const std::uint64_t key = voyage_key(s, rng, 1 + me);
-            if (memory.auction_key != key) {
+            const std::uint64_t key = voyage_key(s, rng, 1 + me), config = config_key(e);
+            if (memory.auction_key != key || memory.auction_config != config) {
                 memory.auction_key = key;
+                memory.auction_config = config;
                 memory.office_limit = office_limit(s, e, key);
             }
             const int bid = b.high_bid + 1;
@@ -931,15 +956,16 @@ int expert_action(const GameState& s, Rng& rng, const ExpertConfig& e) {
         case Phase::kPlaceBoats: {
             // The plan's actions are the harbour master's phases in order from the one it was
             // chosen in (buying a share, the goods, the start spaces).
-            const std::uint64_t key = voyage_key(s, rng, 7);
+            const std::uint64_t key = voyage_key(s, rng, 7), config = config_key(e);
             const auto step = static_cast<std::size_t>(static_cast<int>(b.phase) -
                                                        static_cast<int>(memory.master_phase));
-            if (memory.master_key != key || step >= memory.master_plan.size() ||
-                !s.is_legal(memory.master_plan[step])) {
+            if (memory.master_key != key || memory.master_config != config ||
+                step >= memory.master_plan.size() || !s.is_legal(memory.master_plan[step])) {
                 AnalysisConfig c = expert_rollouts(e, e.master_rollouts, key);
                 c.screen = e.master_screen;
                 const Analysis a = analyse_decision(s, c);
                 memory.master_key = key;
+                memory.master_config = config;
                 memory.master_phase = b.phase;
                 memory.master_plan = a.options[static_cast<std::size_t>(a.best)].actions;
                 return memory.master_plan.front();

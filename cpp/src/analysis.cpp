@@ -795,8 +795,8 @@ struct ExpertMemory {
 };
 thread_local ExpertMemory memory;
 
-// Every field of the configuration, hashed (apart from the rollouts' seeds, which it
-// leaves as they were).
+// Every field of the configuration, hashed. It is kept apart from the voyage's key, which
+// also seeds the rollouts: mixing it in would change every expert's and sage's play.
 std::uint64_t config_key(const ExpertConfig& e) {
     std::uint64_t k = derive_seed(0x5a6e, static_cast<std::uint64_t>(e.policy));
     auto add = [&](std::uint64_t v) { k = derive_seed(k, v); };

@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 import manila
+from helpers.dask_cluster import local_cluster
 from manila.cli.plot import add_plot_arguments, run_plot
 from manila.cli.sweep import add_starts_arguments, add_sweep_arguments, run_starts, run_sweep
 from manila.plot import heatmap_grid
@@ -218,17 +219,7 @@ def test_process_pool_gives_identical_arrays(reference):
 
 def test_dask_local_cluster_gives_identical_arrays(reference):
     distributed = pytest.importorskip("distributed")  # in the test extras: runs by default
-    with (
-        distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address="127.0.0.1:0",
-            worker_dashboard_address=None,
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
+    with local_cluster() as cluster, distributed.Client(cluster) as client:
         assert_same(sweep(**EXECUTOR_FAMILY, executor=client.get_executor(), chunk_size=150), reference)
 
 

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import manila
+from helpers.dask_cluster import local_cluster
 from helpers.serving import call, serving
 from manila import _core
 from manila.analysis import value_train as vt
@@ -289,17 +290,9 @@ def test_training_games_played_by_an_executor_are_the_same() -> None:
 
 
 def test_train_value_on_a_dask_cluster_writes_the_same_model(tmp_path: Path, capsys, monkeypatch) -> None:
-    distributed = pytest.importorskip("distributed")  # in the test extras: runs by default
     run = ["train-value", "--seed", "5", "--games", "17", "--held-out", "4", "--epochs", "2", "--no-progress"]
     assert main([*run, "--out", str(tmp_path / "here.inc")]) == 0
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address="127.0.0.1:0",
-        worker_dashboard_address=None,
-    ) as cluster:
+    with local_cluster() as cluster:
         assert main([*run, "--out", str(tmp_path / "dask.inc"), "--dask", cluster.scheduler_address]) == 0
     assert (tmp_path / "dask.inc").read_text() == (tmp_path / "here.inc").read_text()
     capsys.readouterr()

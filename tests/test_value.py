@@ -294,6 +294,8 @@ def test_train_value_on_a_dask_cluster_writes_the_same_model(tmp_path: Path, cap
     assert main([*run, "--out", str(tmp_path / "here.inc")]) == 0
     with local_cluster() as cluster:
         assert main([*run, "--out", str(tmp_path / "dask.inc"), "--dask", cluster.scheduler_address]) == 0
+        # The games were the cluster's tasks (Dask names them by the function, its "_" dropped).
+        assert "chunk_samples" in cluster.scheduler.task_prefixes
     assert (tmp_path / "dask.inc").read_text() == (tmp_path / "here.inc").read_text()
     capsys.readouterr()
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if it were not installed

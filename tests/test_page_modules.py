@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 
 from manila.analysis.analysis import analyse
-from manila.game.engine import action_id, action_name
+from manila.bots import bots_for
+from manila.game.engine import Game, action_id, action_name
+from manila.game.play import bot_move
 from manila.game.view import PlayerView
 from manila.server.names import page_data
-from manila.server.play import Log, advance, new_table
 
 NODE = shutil.which("node")
 TESTS = Path(__file__).parent / "web"
@@ -33,10 +34,13 @@ def option_cases() -> list[dict]:
     cases: list[dict] = []
     kinds: set[str] = set()
     for seed in range(4):
-        table = new_table({"players": 3, "seed": seed, "human": 0, "bots": ["greedy", "greedy"]})
-        log = Log(table)
-        state = table.state
-        while advance(table, log) and not state.is_terminal():
+        state = Game(3, seed).new_initial_state()
+        bots = bots_for(["greedy"] * 3, seed)
+        while not state.is_terminal():
+            if state.is_chance_node() or state.current_player() != 0:
+                p = state.current_player()
+                state.apply_action(state.sample_chance() if p < 0 else bot_move(bots[p], state, p))
+                continue
             view = PlayerView(state, 0)
             legal = view.legal_action_names()
             phase = state.phase
@@ -51,7 +55,7 @@ def option_cases() -> list[dict]:
             choice = liked[0] if liked and rng.random() < 0.7 else rng.choice(moves)
             if phase == "auction" and rng.random() < 0.5 and "bid 8" in legal:
                 choice = "bid 8"  # a harbour master's decisions, now and then
-            log.play(action_id(choice))
+            state.apply_action(action_id(choice))
     return cases
 
 

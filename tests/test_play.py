@@ -15,11 +15,11 @@ import time
 import pytest
 
 import manila
+from helpers import play_route
 from helpers.serving import call, serving
 from manila.bots import bot_seed, bots_for, make_bot
 from manila.game import Game, State
 from manila.game.play import play
-from manila.server import play as sp
 from manila.view import PlayerView
 
 
@@ -149,15 +149,15 @@ def test_a_game_in_progress_goes_on_from_its_file(srv):
     assert answer["game"]["history"] == answers[-1]["game"]["history"]
 
 
+NEW_31 = {"new": {"players": 3, "seed": 1, "human": 2, "bots": ["greedy", "greedy"]}}
+
+
 def test_bots_that_run_out_of_time_leave_the_game_pending():
-    table = sp.new_table({"players": 3, "seed": 1, "human": 2, "bots": ["greedy", "greedy"]})
-    first = sp.play_move(table, None, False, deadline=time.monotonic() - 1)
+    first = play_route.answer(NEW_31, deadline=time.monotonic() - 1)
     assert first["pending"] and first["legal_actions"] == [] and first["to_move"] == "p0"
-    again = sp.play_move(sp.load_table(first["game"]), None, False, deadline=None)
+    again = play_route.move(first)
     assert not again["pending"] and again["to_move"] == "p2"
-    direct = sp.play_move(
-        sp.new_table({"players": 3, "seed": 1, "human": 2, "bots": ["greedy", "greedy"]}), None, False, None
-    )
+    direct = play_route.answer(NEW_31)
     assert again["game"] == direct["game"]
 
 
@@ -176,7 +176,7 @@ def game(srv):
 
 
 def resign(record):
-    record["check"] = sp._checksum(record)
+    record["check"] = play_route.checksum(record)
     return record
 
 
@@ -274,8 +274,7 @@ def test_random_damage_never_gets_a_500(srv, game):
 
 
 def test_not_your_move_and_the_end(srv):
-    table = sp.new_table({"players": 3, "seed": 1, "human": 2, "bots": ["greedy", "greedy"]})
-    pending = sp.play_move(table, None, False, deadline=time.monotonic() - 1)
+    pending = play_route.answer(NEW_31, deadline=time.monotonic() - 1)
     (e,) = error(srv, {"game": pending["game"], "action": "pass"})
     assert e["path"] == "action" and "p0 is to move" in e["message"]
     done = play_through(srv, 3, 6, 0, ["greedy", "greedy"], "greedy")[-1]

@@ -38,6 +38,29 @@ void register_api(py::module_& m) {
         "(status, JSON text) the server answers to a POST of `body` (bytes, or str as UTF-8) "
         "to `route` (docs/architecture.md). Long work (/v1/review) calls progress(done, "
         "total) after each item; False stops it (a 503).");
+    m.def(
+        "play",
+        [](const std::string& body, const std::vector<std::string>& bots,
+           std::optional<std::function<int(const std::string&, int, const GameState&)>> move,
+           std::optional<std::function<bool()>> stop, double hint_seconds) {
+            PlayHost host;
+            host.bots = bots;
+            if (move) host.move = std::move(*move);
+            if (stop) host.stop = std::move(*stop);
+            host.hint_seconds = hint_seconds;
+            Answer a;
+            {
+                py::gil_scoped_release release;  // the callbacks take the GIL back
+                a = play(body, host);
+            }
+            return std::make_pair(a.status, py::str(a.body));
+        },
+        py::arg("body"), py::arg("bots") = std::vector<std::string>{}, py::arg("move") = py::none(),
+        py::arg("stop") = py::none(), py::arg("hint_seconds") = -1.0,
+        "(status, JSON text) of POST /v1/play as a server answers it: `bots` the names it plays "
+        "besides the built-in ones, move(bot, seat, state) their action, stop() True once the "
+        "bots must stop (the game is then pending), `hint_seconds` a hint's time (< 0: call's). "
+        "What move raises comes out of play.");
     // A list of the engine's names as a tuple of str.
     const auto strings = [](const auto& list) {
         py::list out;
@@ -49,7 +72,7 @@ void register_api(py::module_& m) {
     m.attr("VALUE_MAX_ROLLOUTS") = kValueMaxRollouts;
     m.attr("VALUE_ROLLOUTS") = kValueRollouts;
     m.attr("VALUE_KEYS") = strings(kValueKeys);
-    // POST /v1/play (server/play.py).
+    // POST /v1/play's facts (server/play.py, server/openapi.py).
     m.attr("PLAY_VERSION") = kPlayVersion;
     m.attr("PLAY_KEYS") = strings(kPlayKeys);
     m.attr("PLAY_NEW_KEYS") = strings(kPlayNewKeys);

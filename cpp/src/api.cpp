@@ -209,4 +209,17 @@ Answer call(std::string_view route, std::string_view body, const Progress& progr
 #endif
 }
 
+Answer play(std::string_view body, const PlayHost& host) {
+    Json data;
+    Answer refused;
+    if (!api::read_body(body, data, refused)) return refused;
+    try {
+        return api::route_play(data, host);
+    } catch (const std::invalid_argument& e) {
+        // The engine's own refusals, as call answers them; whatever else was thrown (the
+        // host's bot broke down) is the host's to report.
+        return answer_for_exception(typeid(e), e.what());
+    }
+}
+
 }  // namespace manila

@@ -211,7 +211,8 @@ Answer route_validate(const Json& body);
 Answer route_evaluate(const Json& body);
 Answer route_advise(const Json& body);
 Answer route_value(const Json& body);
-Answer route_play(const Json& body);
+Answer route_play(const Json& body);  // without a host: the page's
+Answer route_play(const Json& body, const PlayHost& host);
 Answer route_analyse(const Json& body);
 // POST /v1/review: `progress` after every reviewed item; returning false stops it (503).
 Answer route_review(const Json& body, const Progress& progress);

@@ -1,17 +1,16 @@
-// POST /v1/play: a game against the built-in bots that the caller holds, the twin of
-// python/manila/server/play.py (parse_request, new_table, load_table, the Log, answer, hint)
-// and server/app.py's route_play. Check for check, word for word: every refusal is a 400
-// naming the field, found before anything is played (nothing here throws on bad input).
+// POST /v1/play: a game against the bots that the caller holds (docs/play.md), for the page's
+// engine (call) and the server (play, with its PlayHost). Every refusal is a 400 naming the
+// field, found before anything is played (nothing here throws on bad input).
 //
-// What the C++ route does not do, because it is not the server: bots beyond the built-in
-// ones (cmd: and module:Class bots play only on a server started with them: here they are
-// refused as by a server without an allow-list), and time limits (the bots play to the
-// player's next decision, so `pending` is always false).
+// Through call (the page) there is no host: bots beyond the built-in ones (cmd: and
+// module:Class bots play only on a server started with them) are refused as by a server
+// without an allow-list, and the bots play to the player's next decision without a clock.
 #include <algorithm>
 #include <cstdio>
 #include <iterator>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -30,7 +29,7 @@ const std::vector<std::string> kNewKeys(std::begin(kPlayNewKeys), std::end(kPlay
 const std::vector<std::string> kRecordKeys(std::begin(kPlayRecordKeys), std::end(kPlayRecordKeys));
 constexpr const char* kMaxSeed = "18446744073709551615";  // 2**64 - 1
 
-// A refusal (play.PlayError): the message and the path of what is wrong.
+// A refusal: the message and the path of what is wrong.
 struct Refused {
     Problem problem;
     bool set = false;
@@ -62,7 +61,7 @@ bool at_most(const std::string& digits, const std::string& high) {
     return digits.size() < high.size() || (digits.size() == high.size() && digits <= high);
 }
 
-// play._int: a whole number (no bool) from low to high (as digits); its value below 2**64.
+// A whole number (no bool) from low to high (as digits); its value below 2**64.
 bool whole(const Json& v, const std::string& path, std::int64_t low, const std::string& high,
            std::uint64_t& out, Refused& refuse) {
     if (!v.is_integer())
@@ -78,14 +77,23 @@ bool whole(const Json& v, const std::string& path, std::int64_t low, const std::
     return true;
 }
 
-// The built-in bots, in the order the server names them (its registry follows bot_names()).
-const std::vector<std::string>& known_bots() { return bot_names(); }
+// The built-in bots, in the order the server names them (its registry follows bot_names()),
+// then the host's.
+std::vector<std::string> known_bots(const PlayHost& host) {
+    std::vector<std::string> known = bot_names();
+    known.insert(known.end(), host.bots.begin(), host.bots.end());
+    return known;
+}
 
-// play._bot_names: every seat's bot in seat order ("" for the player's).
+bool built_in(const std::string& name) { return contains(bot_names(), name); }
+
+// Every seat's bot in seat order ("" for the player's). Only the built-in bots and those the
+// host was started with (exact names): a request must never make a server run a program or
+// import code.
 bool seat_names(const Json& given, int players, int human, const std::string& path,
-                std::vector<std::string>& out, Refused& refuse) {
+                const PlayHost& host, std::vector<std::string>& out, Refused& refuse) {
     const int others = players - 1;
-    const std::vector<std::string>& known = known_bots();
+    const std::vector<std::string> known = known_bots(host);
     std::vector<Json> names;
     if (given.is_null()) {
         names.assign(static_cast<std::size_t>(others), Json(kPlayDefaultBot));
@@ -118,9 +126,10 @@ bool seat_names(const Json& given, int players, int human, const std::string& pa
     return true;
 }
 
-// A game being played (play.Table): the state, the player's seat, a bot in every other
-// seat with its own generator where the bot draws.
+// A game being played: the state, the player's seat, a bot in every other seat with its
+// own generator where a built-in bot draws (the host's bots keep none in the game).
 struct Table {
+    const PlayHost* host = nullptr;
     std::optional<GameState> state;
     int human = 0;
     std::vector<std::string> names;
@@ -129,11 +138,11 @@ struct Table {
     std::string label(int p) const { return p == human ? "you" : player_name(p); }
 };
 
-// play._seat_bots: each bot seeded as bots_for seeds it (bot_seed: derive_seed(seed, p + 1)).
+// Each bot seeded as bots_for seeds it (bot_seed: derive_seed(seed, p + 1)).
 void seat_bots(Table& t) {
     t.rngs.clear();
     for (std::size_t p = 0; p < t.names.size(); ++p) {
-        if (!t.names[p].empty() && bot_draws(bot_kind_of(t.names[p])))
+        if (built_in(t.names[p]) && bot_draws(bot_kind_of(t.names[p])))
             t.rngs.emplace_back(Rng(derive_seed(t.state->seed(), p + 1)));
         else
             t.rngs.emplace_back(std::nullopt);
@@ -147,7 +156,7 @@ Json rules_json(const Rules& r) {
     return out;
 }
 
-// play._checksum: SHA-256 of the record without its check, keys sorted, compact, ASCII.
+// The game's check: SHA-256 of the record without its check, keys sorted, compact, ASCII.
 std::string checksum(const Json& record) {
     Json body = Json::object();
     for (const auto& [key, value] : record.members())
@@ -155,7 +164,7 @@ std::string checksum(const Json& record) {
     return sha256_hex(body.dumps_sorted()).substr(0, kPlayCheckDigits);
 }
 
-// play.to_record.
+// The game as the page holds it: what the route needs to go on.
 Json to_record(const Table& t) {
     const GameState& s = *t.state;
     Json record = Json::object();
@@ -181,7 +190,7 @@ Json to_record(const Table& t) {
     return record;
 }
 
-// play.new_table.
+// A new game; the deal is not made yet.
 bool new_table(const Json& spec, Table& t, Refused& refuse) {
     if (!spec.is_object())
         return refuse(R"(a new game is {"players": 4, "seed": 3, "human": 0, "bots": [...]})",
@@ -203,8 +212,8 @@ bool new_table(const Json& spec, Table& t, Refused& refuse) {
                refuse))
         return false;
     t.human = static_cast<int>(human);
-    if (!seat_names(get(spec, "bots"), static_cast<int>(players), t.human, "new.bots", t.names,
-                    refuse))
+    if (!seat_names(get(spec, "bots"), static_cast<int>(players), t.human, "new.bots", *t.host,
+                    t.names, refuse))
         return false;
     // Game(players, seed, rules).
     const Json& rules_given = get(spec, "rules");
@@ -220,7 +229,7 @@ bool new_table(const Json& spec, Table& t, Refused& refuse) {
     return true;
 }
 
-// play.load_table.
+// The game the page sent back, checked.
 bool load_table(const Json& record, Table& t, Refused& refuse) {
     if (!record.is_object())
         return refuse("the game is the JSON object an earlier answer gave", "game");
@@ -261,7 +270,8 @@ bool load_table(const Json& record, Table& t, Refused& refuse) {
                refuse))
         return false;
     t.human = static_cast<int>(human);
-    if (!seat_names(get(play, "bots"), fields.players, t.human, "game.play.bots", t.names, refuse))
+    if (!seat_names(get(play, "bots"), fields.players, t.human, "game.play.bots", *t.host, t.names,
+                    refuse))
         return false;
     // The page's game goes on from where the seed's deals and rolls left it.
     if (!replay_record(fields, true, t.state, problem)) return record_refusal();
@@ -301,7 +311,7 @@ std::string goods_list(const Json& goods) {
 
 const char* good_name(int g) { return kGoods[static_cast<std::size_t>(g)].name; }
 
-// play.Log: readable lines for the actions played, as the player sees them.
+// Readable lines for the actions played, as the player sees them.
 class Log {
   public:
     explicit Log(Table& t) : t_(t) {}
@@ -470,8 +480,9 @@ class Log {
 
 // --------------------------------------------------------------------------- a request
 
-// play.advance: chance and the bots up to the player's decision or the end.
-void advance(Table& t, Log& log) {
+// Chance and the bots up to the player's decision or the end (true), or until the host's
+// clock stops the bots before a move (false: the game is pending).
+bool advance(Table& t, Log& log) {
     GameState& s = *t.state;
     while (!s.is_terminal()) {
         int a = 0;
@@ -479,18 +490,30 @@ void advance(Table& t, Log& log) {
             a = s.sample_chance();
         } else {
             const int p = s.current_player();
-            if (p == t.human) return;
-            Rng unused;
-            auto& rng = t.rngs[static_cast<std::size_t>(p)];
-            a = bot_action(bot_kind_of(t.names[static_cast<std::size_t>(p)]), s.seen_by(p),
-                           rng ? *rng : unused);
+            if (p == t.human) return true;
+            if (t.host->stop && t.host->stop()) return false;
+            const std::string& name = t.names[static_cast<std::size_t>(p)];
+            if (built_in(name)) {
+                Rng unused;
+                auto& rng = t.rngs[static_cast<std::size_t>(p)];
+                a = bot_action(bot_kind_of(name), s.seen_by(p), rng ? *rng : unused);
+            } else {
+                // The host's bot is handed the state and sees only its seat's view of it.
+                a = t.host->move(name, p, s);
+                const std::string reason = s.illegal_reason(a);
+                if (!reason.empty())
+                    throw std::runtime_error("bot " + py_repr(Json(name)) + " at seat " +
+                                             std::to_string(p) + " played " + std::to_string(a) +
+                                             ": " + reason);
+            }
         }
         log.play(a);
     }
+    return true;
 }
 
 std::vector<std::string> full_log(const Table& t) {
-    Table replay{GameState(t.state->num_players(), t.state->board().rules, t.state->seed()),
+    Table replay{t.host, GameState(t.state->num_players(), t.state->board().rules, t.state->seed()),
                  t.human, t.names, t.rngs};
     Log log(replay);
     for (const int a : t.state->history()) log.play(a);
@@ -503,7 +526,7 @@ Json names_json(const std::vector<std::string>& names) {
     return out;
 }
 
-// play.face_down: the goods of the player's dealt shares, from their own history.
+// The goods of the player's dealt shares, from their own history.
 Json face_down(const GameState& s, int player) {
     Json out = Json::array();
     const Json seen = observation_json(s, player);
@@ -515,8 +538,8 @@ Json face_down(const GameState& s, int player) {
     return out;
 }
 
-// play.answer.
-Json answer(const Table& t, const std::vector<std::string>& lines) {
+// The answer: the game to send back, the player's view and choices, the log.
+Json answer(const Table& t, const std::vector<std::string>& lines, bool pending = false) {
     const GameState& s = *t.state;
     const GameState view = s.seen_by(t.human);
     const int current = s.current_player();
@@ -535,7 +558,7 @@ Json answer(const Table& t, const std::vector<std::string>& lines) {
         for (const int a : view.legal_actions()) legal.push_back(action_name(a));
     out.set("legal_actions", names_json(legal));
     out.set("terminal", s.is_terminal());
-    out.set("pending", false);
+    out.set("pending", pending && !s.is_terminal());
     out.set("view", observation_json(view, t.human));
     out.set("face_down", face_down(s, t.human));
     out.set("log", names_json(lines));
@@ -568,7 +591,7 @@ int action_named(const std::string& name) {
     return found == ids.end() ? -1 : found->second;
 }
 
-// play.play_move.
+// The player's action (none: only the bots and chance) and every reply.
 bool play_move(Table& t, const std::optional<std::string>& action, bool whole_log, Json& out,
                Refused& refuse) {
     GameState& s = *t.state;
@@ -591,10 +614,10 @@ bool play_move(Table& t, const std::optional<std::string>& action, bool whole_lo
             return refuse(quoted + ": " + unnamed_reason(*action, reason), "action");
         log.play(id);
     }
-    advance(t, log);
+    const bool done = advance(t, log);
     std::vector<std::string> lines = log.finish();
     if (whole_log) lines = full_log(t);
-    out = answer(t, lines);
+    out = answer(t, lines, !done);
     return true;
 }
 
@@ -634,7 +657,7 @@ std::string plain(const std::string& action) {
     return action;
 }
 
-// play._pesos: "+1.50", "−0.25" (a minus sign).
+// "+1.50", "−0.25" (a minus sign).
 std::string pesos(double x) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%+.2f", x);
@@ -780,7 +803,7 @@ std::string you_for(const std::string& line, const std::string& me) {
     return out;
 }
 
-// play._analysis_hint: the rollout analysis of the decision from the player's view.
+// The rollout analysis of the decision from the player's view.
 bool analysis_hint(const Table& t, const GameState& view, int rollouts, Json& out,
                    Refused& refuse) {
     const GameState& s = *t.state;
@@ -795,8 +818,11 @@ bool analysis_hint(const Table& t, const GameState& view, int rollouts, Json& ou
     c.horizon = Horizon::kGame;  // equity, as the page's own hint (an office pays over the game)
     c.seed = seed;
     c.rollouts = rollouts;
-    // As the server with its default time limit bounds it (app.route_play).
-    c.time_limit = rollouts ? 0.0 : std::min(kPlayHintSeconds, kPlayHintTimeShare * kTimeLimit);
+    // The host's time, else as the server with its default time limit bounds it.
+    const double seconds = t.host->hint_seconds >= 0
+                               ? t.host->hint_seconds
+                               : std::min(kPlayHintSeconds, kPlayHintTimeShare * kTimeLimit);
+    c.time_limit = rollouts ? 0.0 : seconds;
     c.threads = 1;
     c.exact_answers = viewer == table->current_player();
     c.sample_hidden = true;
@@ -855,7 +881,7 @@ bool analysis_hint(const Table& t, const GameState& view, int rollouts, Json& ou
     return true;
 }
 
-// play.play_hint: the answer for the game as it stands, with the hint.
+// The answer for the game as it stands, with the hint.
 bool play_hint(Table& t, int rollouts, Json& out, Refused& refuse) {
     const GameState& s = *t.state;
     if (s.current_player() != t.human) return refuse("no decision of yours is due", "hint");
@@ -872,8 +898,7 @@ bool play_hint(Table& t, int rollouts, Json& out, Refused& refuse) {
 
 }  // namespace
 
-// app.route_play and play.parse_request.
-Answer route_play(const Json& data) {
+Answer route_play(const Json& data, const PlayHost& host) {
     Refused refuse;
     const auto refused = [&] { return error_answer(400, {refuse.problem}); };
     if (!data.is_object()) {
@@ -916,6 +941,7 @@ Answer route_play(const Json& data) {
             return refused();
     }
     Table table;
+    table.host = &host;
     std::optional<std::string> act;
     if (!action.is_null()) act = action.as_string();
     if (is_new) {
@@ -936,5 +962,7 @@ Answer route_play(const Json& data) {
                                      : play_move(table, act, whole_log.as_bool(), out, refuse);
     return done ? ok(out) : refused();
 }
+
+Answer route_play(const Json& data) { return route_play(data, PlayHost{}); }
 
 }  // namespace manila::api

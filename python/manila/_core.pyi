@@ -721,6 +721,13 @@ STOPPED: str  # the 503's message when progress stopped the work
 def call(
     route: str, body: str, progress: Callable[[int, int], bool] | None = None
 ) -> tuple[int, str]: ...  # body: bytes are taken too
+def play(
+    body: str | bytes,
+    bots: Sequence[str] = (),
+    move: Callable[[str, int, GameState], int] | None = None,
+    stop: Callable[[], bool] | None = None,
+    hint_seconds: float = -1.0,
+) -> tuple[int, str]: ...
 
 PLAY_VERSION: int
 PLAY_KEYS: tuple[str, ...]

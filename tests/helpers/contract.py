@@ -668,7 +668,7 @@ EDGES = [
 
 
 # --------------------------------------------------------------------------- the play route
-# Games are played here by the server's own module (manila.server.play) to some point, so
+# Games are played here by the server's own module (helpers.play_route) to some point, so
 # that a body can carry a game an answer gave; then both are sent it, as given and broken.
 # Fast bots (milliseconds a move) for most games, the expert (a fraction of a second) for a
 # few: the whole play form stays within seconds.
@@ -696,24 +696,23 @@ def new_games(draw: st.DrawFn, slow: bool = False) -> dict:
 @st.composite
 def played_games(draw: st.DrawFn) -> dict:
     """The last answer of a game played some moves in (the player's moves at random)."""
-    from manila.server import play as sp
+    from helpers import play_route
 
-    table = sp.new_table(draw(new_games()))
-    out = sp.play_move(table, None, False, None)
+    out = play_route.answer({"new": draw(new_games())})
     moves = random.Random(draw(st.integers(0, 2**32)))
     for _ in range(draw(st.sampled_from((0, 1, 3, 10, 30, 60, 200)))):
         if out["terminal"]:
             break
-        out = sp.play_move(table, moves.choice(out["legal_actions"]), False, None)
+        out = play_route.move(out, moves.choice(out["legal_actions"]))
     return out
 
 
 def rechecked(game: object) -> object:
     """The game with its check written anew, so that a change reaches the later checks."""
-    from manila.server import play as sp
+    from helpers.play_route import checksum
 
     if isinstance(game, dict):
-        game = {**game, "check": sp._checksum(game)}
+        game = {**game, "check": checksum(game)}
     return game
 
 
@@ -799,10 +798,10 @@ def play_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
 @st.composite
 def expert_requests(draw: st.DrawFn) -> list[tuple[str, bytes]]:
     """A new game against experts, then the player's first move in it."""
-    from manila.server import play as sp
+    from helpers import play_route
 
     spec = draw(new_games(slow=True))
-    out = sp.play_move(sp.new_table(spec), None, False, None)
+    out = play_route.answer({"new": spec})
     requests = [("/v1/play", encode({"new": spec}, False))]
     if out["legal_actions"]:
         body = {"game": out["game"], "action": draw(st.sampled_from(out["legal_actions"]))}
@@ -853,14 +852,15 @@ def play_game_edges() -> list[tuple[str, bytes]]:
     """Bodies with a real game changed where only a whole game reaches: a history with an
     illegal action or another deal than the seed's (the check written anew), a seat's bot
     or generator changed, an action the rules refuse, a move out of turn, a finished game."""
-    from manila.server import play as sp
+    from helpers import play_route
 
-    table = sp.new_table({"players": 4, "seed": 11, "human": 1, "bots": ["random", "expert", "greedy"]})
-    out = sp.play_move(table, None, False, None)
+    out = play_route.answer(
+        {"new": {"players": 4, "seed": 11, "human": 1, "bots": ["random", "expert", "greedy"]}}
+    )
     auction = copy.deepcopy(out)  # the player's first bid
     moves = random.Random(3)
     for _ in range(15):
-        out = sp.play_move(table, moves.choice(out["legal_actions"]), False, None)
+        out = play_route.move(out, moves.choice(out["legal_actions"]))
     game = out["game"]
 
     def edited(change) -> dict:
@@ -907,7 +907,7 @@ def play_game_edges() -> list[tuple[str, bytes]]:
         {"game": auction["game"], "hint": True, "rollouts": 2},
     ]
     while not out["terminal"]:
-        out = sp.play_move(table, moves.choice(out["legal_actions"]), False, None)
+        out = play_route.move(out, moves.choice(out["legal_actions"]))
     bodies += [
         {"game": out["game"], "action": "pass"},
         {"game": out["game"], "hint": True},

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "manila/evaluator.hpp"
+#include "manila/game.hpp"
 #include "manila/json.hpp"
 
 namespace manila {
@@ -35,6 +36,18 @@ struct Answer {
 // (cancel.hpp) passes through: a caller that set a token wants no answer.
 using Progress = std::function<bool(int done, int total)>;
 Answer call(std::string_view route, std::string_view body, const Progress& progress = {});
+
+// POST /v1/play as a server plays it, beside what call gives the page: bots the server was
+// started with besides the built-in ones (their moves from `move`), a clock for the bots
+// (once `stop` says so before a bot's move, the answer is `pending`) and the hint's time.
+// An exception thrown by `move` (a program that broke down) leaves play unanswered.
+struct PlayHost {
+    std::vector<std::string> bots;  // the allow-list: exact names, beside the built-in bots
+    std::function<int(const std::string& bot, int seat, const GameState& state)> move;
+    std::function<bool()> stop;
+    double hint_seconds = -1;  // a hint's time without "rollouts"; < 0: call's default
+};
+Answer play(std::string_view body, const PlayHost& host);
 
 // The answer the server gives when the engine throws: a ValueError's 400 naming no field
 // for std::invalid_argument (and the other exceptions pybind11 makes ValueErrors of),
@@ -65,7 +78,7 @@ inline constexpr int kValueRollouts = 200;      // a value's play-outs when none
 // The keys of a POST /v1/value body.
 inline constexpr const char* kValueKeys[] = {"table", "policy", "rollouts", "seed"};
 
-// POST /v1/play (docs/play.md; server/play.py reads these from here).
+// POST /v1/play (docs/play.md; the server reads these from here).
 inline constexpr int kPlayVersion = 1;  // the "play" section of a saved game
 // The keys of a request, of its "new" game, and of the game an answer gives.
 inline constexpr const char* kPlayKeys[] = {"new", "game", "action", "hint", "log", "rollouts"};

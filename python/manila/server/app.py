@@ -73,7 +73,7 @@ from ..voyage.suggest import with_suggestions
 from . import openapi as _openapi
 from . import site as _site
 from .names import page_data
-from .play import HINT_SECONDS, PlayError, parse_request, play_hint, play_move
+from .play import HINT_SECONDS, play
 
 if TYPE_CHECKING:
     from ..voyage.advice import Advice
@@ -806,14 +806,11 @@ class Handler(BaseHTTPRequestHandler):
         # advice search or rollouts, up to seconds) run on the pool, bounded: hints share
         # the heavy slots with advice and analysis, moves have slots of their own; a request
         # beyond them is turned away at once. Bots stop at half the time limit and the
-        # answer says the game is pending: the page sends it again to go on.
+        # answer says the game is pending: the page sends it again to go on. The engine
+        # reads the request and refuses what is wrong (400) once the slot is held.
         self._params(query, ())
         data = self._read_json()
-        try:
-            request = parse_request(data, self.server.allowed_bots)
-        except PlayError as exc:
-            raise ApiError(400, str(exc), problems=[exc.problem]) from None
-        table, action, want_hint, whole = request.table, request.action, request.hint, request.whole
+        want_hint = isinstance(data, dict) and data.get("hint") is True
         if want_hint:
             slots, busy = self.server.heavy, self._heavy_busy()
         else:
@@ -821,20 +818,16 @@ class Handler(BaseHTTPRequestHandler):
 
         def work() -> tuple[Callable[..., Any], tuple[Any, ...]]:
             budget = max(0.0, self._deadline - time.monotonic())
-            if want_hint:
-                hint_time = min(self.server.hint_time, _core.PLAY_HINT_TIME_SHARE * budget)
-                return play_hint, (table, hint_time, request.rollouts)
-            return play_move, (table, action, whole, time.monotonic() + _core.PLAY_BOTS_TIME_SHARE * budget)
+            hint_time = min(self.server.hint_time, _core.PLAY_HINT_TIME_SHARE * budget)
+            deadline = time.monotonic() + _core.PLAY_BOTS_TIME_SHARE * budget
+            return play, (data, self.server.allowed_bots, deadline, hint_time)
 
         late = (
             f"{'the hint' if want_hint else 'the bots'} took longer than the time limit of "
             f"{self.server.time_limit:g} s"
         )
-        try:
-            result = self._on_pool(slots, busy, late, work)
-        except PlayError as exc:
-            raise ApiError(400, str(exc), problems=[exc.problem]) from None
-        return self._json(result)
+        status, text = self._on_pool(slots, busy, late, work)
+        return status, text.encode("utf-8"), JSON_TYPE, {}
 
     def route_play_page(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         return (

@@ -210,6 +210,14 @@ def test_plain_words_for_the_auction_and_the_harbour_master(auction: State, harb
     assert result.to_dict()["worth"] == result.worth
     if result.worth:
         assert f"worth up to {result.worth} to {result.decider}" in words
+    # Said to the decider: their seat reads "you", and nothing else changes.
+    said = result.to_dict()["words_to_decider"]
+    assert said == [w.replace(result.decider, "you") for w in result.plain_words()]
+    assert result.worth == 0 or f"worth up to {result.worth} to you" in said[0]
+    words_of = {"decider": "p1", "kind": "auction", "horizon": "voyage", "best": 1, "worth": 1}
+    words_of |= {"options": [("pass", 0, 0, 0, 0), ("up to 1", 1, 0, 1, 0)], "screened_out": 0}
+    assert "worth up to 1 to p1 " in _core.plain_words(**words_of)[0]
+    assert "worth up to 1 to you " in _core.plain_words(**words_of, to_decider=True)[0]
     result = analyse(harbour, rollouts=16, seed=1, screen=12)
     words = "\n".join(result.plain_words())
     assert "Good left home:" in words and "screened out" in words

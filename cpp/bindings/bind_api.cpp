@@ -95,7 +95,7 @@ void register_api(py::module_& m) {
         "plain_words",
         [](const std::string& decider, const std::string& kind, const std::string& horizon,
            const std::vector<std::tuple<std::string, double, double, double, double>>& options,
-           std::size_t best, std::optional<int> worth, int screened_out) {
+           std::size_t best, std::optional<int> worth, int screened_out, bool to_decider) {
             AnalysisWords a;
             a.decider = decider;
             a.kind = kind;
@@ -107,12 +107,13 @@ void register_api(py::module_& m) {
             a.best = best;
             a.worth = worth;
             a.screened_out = screened_out;
-            return plain_words(a);
+            return plain_words(a, to_decider);
         },
         py::kw_only(), py::arg("decider"), py::arg("kind"), py::arg("horizon"), py::arg("options"),
-        py::arg("best"), py::arg("worth"), py::arg("screened_out"),
+        py::arg("best"), py::arg("worth"), py::arg("screened_out"), py::arg("to_decider") = false,
         "An analysis in plain words: options as (name, mean, ci95, diff, diff_ci95), best "
-        "their index (manila.analysis.Analysis.plain_words).");
+        "their index; to_decider: said to the decider, their seat as \"you\" "
+        "(manila.analysis.Analysis.plain_words).");
     m.attr("TIME_LIMIT") = kTimeLimit;
     m.attr("ANALYSIS_MAX_ROLLOUTS") = kAnalysisMaxRollouts;
     m.attr("ANALYSIS_TIME_SHARE") = kAnalysisTimeShare;

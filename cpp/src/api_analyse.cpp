@@ -167,7 +167,9 @@ Answer route_analyse(const Json& body) {
     out.set("seconds", Json::number(a.seconds));
     if (game) out.set("value", value.as_string());
     if (a.worth >= 0) out.set("worth", a.worth);
-    out.set("words", Json::array_of(plain_words(words_of(a))));
+    const AnalysisWords words = words_of(a);
+    out.set("words", Json::array_of(plain_words(words)));
+    out.set("words_to_decider", Json::array_of(plain_words(words, true)));
     return ok(out);
 }
 

@@ -783,26 +783,6 @@ bool advice_hint(const GameState& s, const Json& position, Json& out, Refused& r
     return true;
 }
 
-// re.sub(rf"\b{me}\b", "you", line).
-std::string you_for(const std::string& line, const std::string& me) {
-    const auto word = [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               c == '_';
-    };
-    std::string out;
-    std::size_t i = 0;
-    while (i < line.size()) {
-        if (line.compare(i, me.size(), me) == 0 && (i == 0 || !word(line[i - 1])) &&
-            (i + me.size() == line.size() || !word(line[i + me.size()]))) {
-            out += "you";
-            i += me.size();
-        } else {
-            out += line[i++];
-        }
-    }
-    return out;
-}
-
 // The rollout analysis of the decision from the player's view.
 bool analysis_hint(const Table& t, const GameState& view, int rollouts, Json& out,
                    Refused& refuse) {
@@ -866,8 +846,7 @@ bool analysis_hint(const Table& t, const GameState& view, int rollouts, Json& ou
         a.exact ? std::string("exact")
                 : std::to_string(a.rollouts) + " rollouts, \u00b1 is a 95% interval";
     Json words = Json::array();
-    for (const std::string& line : plain_words(words_of(a)))
-        words.push(you_for(line, player_name(t.human)));
+    for (const std::string& line : plain_words(words_of(a), true)) words.push(line);
     words.push("Values: your equity, your expected final wealth minus the others' mean (" + how +
                ", each ending at the next voyage with the learned value), the bots playing "
                "greedy-wealth.");

@@ -149,7 +149,36 @@ std::string spot_label(std::string_view spot) {
     return std::string(spot);
 }
 
-std::vector<std::string> plain_words(const AnalysisWords& a) {
+namespace {
+
+// `line` with every whole word `seat` ("p2", not "p21") as "you".
+std::string said_to(const std::string& line, const std::string& seat) {
+    const auto word = [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '_';
+    };
+    std::string out;
+    std::size_t i = 0;
+    while (i < line.size()) {
+        if (line.compare(i, seat.size(), seat) == 0 && (i == 0 || !word(line[i - 1])) &&
+            (i + seat.size() == line.size() || !word(line[i + seat.size()]))) {
+            out += "you";
+            i += seat.size();
+        } else {
+            out += line[i++];
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<std::string> plain_words(const AnalysisWords& a, bool to_decider) {
+    if (to_decider) {
+        std::vector<std::string> words = plain_words(a);
+        for (std::string& line : words) line = said_to(line, a.decider);
+        return words;
+    }
     if (a.options.empty()) return {};
     const WordsOption& best = a.options[a.best];
     const std::string line =

@@ -763,4 +763,5 @@ def plain_words(
     best: int,
     worth: int | None,
     screened_out: int,
+    to_decider: bool = False,
 ) -> list[str]: ...

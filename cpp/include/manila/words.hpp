@@ -31,8 +31,9 @@ struct AnalysisWords {
     int screened_out = 0;
 };
 
-// The auction and the harbour master in plain words; other kinds: the best option.
-std::vector<std::string> plain_words(const AnalysisWords& a);
+// The auction and the harbour master in plain words; other kinds: the best option. With
+// `to_decider` the words are said to the decider: their seat reads "you".
+std::vector<std::string> plain_words(const AnalysisWords& a, bool to_decider = false);
 
 // What the plain words read of one of the engine's analyses (the decider as "p0").
 struct Analysis;

@@ -128,18 +128,20 @@ class Analysis:
         if self.worth is not None:
             out["worth"] = self.worth
         out["words"] = self.plain_words()
+        out["words_to_decider"] = self.plain_words(to_decider=True)
         return out
 
     @property
     def unit(self) -> str:
         return "pesos" if self.horizon == "voyage" else "equity"
 
-    def plain_words(self) -> list[str]:
-        """The auction and the harbour master in plain words (other kinds: the best option)."""
-        return plain_words(self)
+    def plain_words(self, to_decider: bool = False) -> list[str]:
+        """The auction and the harbour master in plain words (other kinds: the best option);
+        ``to_decider``: said to the decider, their seat as "you"."""
+        return plain_words(self, to_decider)
 
 
-def plain_words(a: Any) -> list[str]:
+def plain_words(a: Any, to_decider: bool = False) -> list[str]:
     """An analysis in plain words (``a``: an Analysis, or anything with its decider, kind,
     horizon, options, best, worth and screened_out): the office's worth in the auction, the
     best of each share choice and good left home for the harbour master, else the best
@@ -153,6 +155,7 @@ def plain_words(a: Any) -> list[str]:
         best=names.index(a.best),
         worth=getattr(a, "worth", None),
         screened_out=getattr(a, "screened_out", 0),
+        to_decider=to_decider,
     )
 
 

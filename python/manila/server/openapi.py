@@ -147,6 +147,11 @@ def _analysis() -> dict[str, Any]:
                 "items": {"type": "string"},
                 "description": "the analysis in plain words (docs/analysis.md)",
             },
+            "words_to_decider": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": 'the same words said to the decider: their seat reads "you"',
+            },
         },
     }
 

@@ -319,11 +319,10 @@ function showHint(a, data) {
   const b = a.options[a.best];
   box.append(el('p', {class: 'hint-best'}, 'Best: ', el('b', {text: W.option(a.best)}),
     ` (${withInterval(b.mean, b.ci95)} ${unit}` + (b.win !== undefined ? `, wins ${(100 * b.win).toFixed(0)}%` : '') + ')'));
-  // The engine's own words for the auction's worth and the harbour master's choices, the
-  // decider's seat read as "you" (the server's play hint says them the same way).
-  const you = new RegExp(`\\b${a.decider}\\b`, 'g');
-  for (const line of (a.words || []).filter(w => !w.startsWith('Best:'))) {
-    box.append(el('p', {class: a.kind === 'auction' ? 'worth' : 'hint-words', text: line.replace(you, 'you')}));
+  // The engine's own words for the auction's worth and the harbour master's choices, said
+  // to the player (as the play route's hint says them).
+  for (const line of (a.words_to_decider || []).filter(w => !w.startsWith('Best:'))) {
+    box.append(el('p', {class: a.kind === 'auction' ? 'worth' : 'hint-words', text: line}));
   }
   const top = el('ol', {class: 'hint-options'});
   for (const [name, o] of options.slice(0, 5)) {

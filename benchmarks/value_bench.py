@@ -3,6 +3,7 @@ against long play-outs of the same policy from the same positions.
 
     python benchmarks/value_bench.py [--held-out 1500] [--positions 100] [--playouts 400]
                                      [--before REV]  (that revision's model beside today's)
+                                     [--ceiling 300 --ceiling-playouts 100]
 
 - speed: the value of a boundary position (the network on every seat's features) in
   microseconds, through the binding (the C++ call plus its small Python overhead);
@@ -13,7 +14,13 @@ against long play-outs of the same policy from the same positions.
   (under the held-out seed), the learned equity of every player against the mean of
   `--playouts` play-outs of that policy from there (every seat's bot drawn anew at every
   boundary, as in training); the share within the play-outs' 95% interval widened by 2
-  pesos (the goal: 90%).
+  pesos (the goal: 90%);
+- ceiling (only with --ceiling N): how good any forecast of `win` can be at an auction start
+  for this policy. At N auction starts drawn from the held-out games, the share of the win
+  of `--ceiling-playouts` play-outs of the policy from there is the best forecast there is
+  (up to its sampling noise, which is taken out of its Brier score): its Brier score
+  against what happened, beside the model's, the softmax of wealth's and 1/n's on the same
+  positions, with paired standard errors.
 """
 
 from __future__ import annotations
@@ -125,6 +132,56 @@ def bias(models: list[tuple[str, _core.ValueModel]], positions: int, playouts: i
         )
 
 
+def ceiling(
+    model: _core.ValueModel, positions: int, playouts: int, threads: int, cache: Optional[Path]
+) -> None:
+    seed = vt.held_out_seed(model_info()["seed"])
+    games = 1500
+    samples = vt.collect(seed, games, threads, cache=cache)
+    rows = np.sort(np.random.default_rng(7).choice(len(samples), positions, replace=False))
+    players_of = {first: players for players, first, _ in vt.chunks(seed, games)}
+    states: dict[int, _core.GameState] = {}
+    for r in rows:  # the row's game replayed alone: its boundaries are its rows, in order
+        g = int(samples.game[r])
+        players = players_of[g - g % vt.CHUNK]
+        (game,) = _core.value_boundaries(players, seed, g, 1, list(vt.LINEUP), list(vt.LINEUP.values()))
+        states[int(r)] = game[int(r - np.flatnonzero(samples.game == g)[0])]
+    _, win = vt.predict(model, samples)
+    by_wealth = vt._softmax(samples.wealth / json.loads(model.info)["wealth_temperature"], samples.mask)
+    brier: dict[str, list[float]] = {"play-outs": [], "model": [], "wealth": [], "1/n": []}
+    start = time.perf_counter()
+    for r in rows:
+        n = int(samples.players[r])
+        w = _core.play_outs(
+            states[int(r)],
+            list(vt.LINEUP),
+            list(vt.LINEUP.values()),
+            playouts,
+            _core.derive_seed(int(r), 99),
+            threads,
+        ).astype(float)
+        share = (w == w.max(axis=1, keepdims=True)).astype(float)
+        share /= share.sum(axis=1, keepdims=True)
+        seen = samples.win[r, :n]
+        # E[(p_hat - o)^2] = (p - o)^2 + var(p_hat): the estimate's own noise taken out.
+        noise = float((share.var(axis=0, ddof=1) / playouts).sum())
+        brier["play-outs"].append(float(((share.mean(axis=0) - seen) ** 2).sum()) - noise)
+        brier["model"].append(float(((win[r, :n] - seen) ** 2).sum()))
+        brier["wealth"].append(float(((by_wealth[r, :n] - seen) ** 2).sum()))
+        brier["1/n"].append(float(((1 / n - seen) ** 2).sum()))
+    print(
+        f"\nceiling: {positions} auction starts x {playouts} play-outs ({time.perf_counter() - start:.0f} s)"
+    )
+    base = np.array(brier["wealth"])
+    print(f"{'forecast':<11}{'Brier':>8}{'vs wealth':>11}{'± se':>7}")
+    for name, values in brier.items():
+        v = np.array(values)
+        se = (v - base).std(ddof=1) / math.sqrt(len(v)) / base.mean()
+        print(f"{name:<11}{v.mean():>8.4f}{100 * (1 - v.mean() / base.mean()):>10.1f}%{100 * se:>6.1f}")
+    gap = np.array(brier["model"]) - np.array(brier["play-outs"])
+    print(f"model - play-outs: {gap.mean():+.4f} ± {1.96 * gap.std(ddof=1) / math.sqrt(len(gap)):.4f} (95%)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--held-out", type=int, default=1500)
@@ -132,6 +189,8 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, default=400)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--skip", default="", help="comma-separated: speed, accuracy, bias")
+    parser.add_argument("--ceiling", type=int, default=0, metavar="N", help="the ceiling at N auction starts")
+    parser.add_argument("--ceiling-playouts", type=int, default=100)
     parser.add_argument("--cache", default=None, help="train-value's --cache: the held-out games' samples")
     parser.add_argument(
         "--before",
@@ -162,6 +221,8 @@ def main() -> None:
             accuracy(model, label, args.held_out, args.threads, cache)
     if "bias" not in skip:
         bias(models, args.positions, args.playouts, args.threads)
+    if args.ceiling:
+        ceiling(models[-1][1], args.ceiling, args.ceiling_playouts, args.threads, cache)
 
 
 if __name__ == "__main__":

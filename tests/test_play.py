@@ -325,3 +325,34 @@ def test_the_play_page_is_served(srv):
     assert r.status == 200 and r.headers["Content-Type"].startswith("text/html")
     assert b"/*PLAY*/" not in r.body and b"/*NAMES*/" not in r.body
     assert b'"default_bot"' in r.body
+
+
+def test_the_servers_own_bots_play_through_the_engines_route():
+    # A Python bot of the allow-list plays when the engine asks for its move, from its view.
+    allowed = ["helpers.play_route:LastLegal"]
+    spec = {"players": 3, "seed": 4, "human": 0, "bots": [allowed[0], "greedy"]}
+    assert play_route.refusal({"new": spec})["path"] == "new.bots[0]"  # not without the list
+    play_route.LastLegal.views.clear()
+    out = play_route.answer({"new": spec}, allowed=allowed)
+    assert out["bots"] == {"p1": allowed[0], "p2": "greedy"} and out["game"]["play"]["bot_rng"][1] is None
+    for _ in range(40):
+        if out["terminal"]:
+            break
+        out = play_route.answer({"game": out["game"], "action": out["legal_actions"][0]}, allowed=allowed)
+    seen = play_route.LastLegal.views
+    assert seen and all(isinstance(v, PlayerView) and v.player == 1 for v in seen)
+    # Its moves are in the game: replayed with the same bots, the history is the same.
+    state = State.deserialize(out["game"])
+    bots = [None, make_bot(allowed[0], bot_seed(4, 1)), make_bot("greedy", bot_seed(4, 2))]
+    replayed = Game(3, seed=4).new_initial_state()
+    for a in state.history():
+        p = replayed.current_player()
+        if p == 1:
+            assert a == bots[1].step(PlayerView(replayed, 1))
+        replayed.apply_action(a)
+    # A move it may not make stops the game with an error naming the bot and its seat.
+    cheat = ["helpers.play_route:Cheat"]
+    out = play_route.answer({"new": {**spec, "bots": [cheat[0], "greedy"]}}, allowed=cheat)
+    with pytest.raises(RuntimeError, match=r"bot 'helpers.play_route:Cheat' at seat 1 played 1000000"):
+        while not out["terminal"]:
+            out = play_route.answer({"game": out["game"], "action": out["legal_actions"][0]}, allowed=cheat)

@@ -39,3 +39,21 @@ def checksum(record: dict) -> str:
     body = {k: v for k, v in record.items() if k != "check"}
     text = json.dumps(body, sort_keys=True, separators=(",", ":"))
     return _core.sha256_hex(text.encode("utf-8"))[: _core.PLAY_CHECK_DIGITS]
+
+
+class LastLegal:
+    """A Python bot (``module:Class``) that plays its last legal action, and counts what it
+    was shown: only ever its own seat's view."""
+
+    views: list = []
+
+    def step(self, view: Any) -> int:
+        LastLegal.views.append(view)
+        return int(view.legal_actions()[-1])
+
+
+class Cheat:
+    """A Python bot that answers an action its view does not allow."""
+
+    def step(self, view: Any) -> int:
+        return 10**6

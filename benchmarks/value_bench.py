@@ -3,6 +3,8 @@ against long play-outs of the same policy from the same positions.
 
     python benchmarks/value_bench.py [--held-out 1500] [--positions 100] [--playouts 400]
                                      [--before REV]  (that revision's model beside today's)
+                                     [--model FILE]  (a model train-value --out wrote, beside)
+                                     [--cache DIR]   (held-out samples; the bias's play-outs)
                                      [--ceiling 300 --ceiling-playouts 100]
 
 - speed: the value of a boundary position (the network on every seat's features) in
@@ -102,29 +104,43 @@ def positions_of(seed: int, count: int) -> list[_core.GameState]:
     return picked
 
 
-def bias(models: list[tuple[str, _core.ValueModel]], positions: int, playouts: int, threads: int) -> None:
+def bias(
+    models: list[tuple[str, _core.ValueModel]],
+    positions: int,
+    playouts: int,
+    threads: int,
+    cache: Optional[Path],
+) -> None:
     """At boundaries of games of the training policy, the learned equity against play-outs
     of that policy from there (every seat's bot drawn anew at every boundary): every model
-    against the same play-outs."""
-    picked = positions_of(vt.held_out_seed(model_info()["seed"]), positions)
-    learned: list[list[float]] = [[] for _ in models]
-    played, ci = [], []
+    against the same play-outs. With ``cache`` the play-outs' means and intervals are kept
+    there: the next model is measured against them at once."""
+    seed = vt.held_out_seed(model_info()["seed"])
+    picked = positions_of(seed, positions)
+    path = None if cache is None else cache / f"bias-{vt.VERSION}-{seed}-{positions}-{playouts}.npz"
     start = time.perf_counter()
-    for k, state in enumerate(picked):
-        n = len(state.returns())
-        w = _core.play_outs(
-            state, list(vt.LINEUP), list(vt.LINEUP.values()), playouts, _core.derive_seed(k, 0), threads
-        ).astype(float)
-        eq = w - (w.sum(axis=1, keepdims=True) - w) / (n - 1)
-        played.extend(eq.mean(axis=0))
-        ci.extend(1.96 * eq.std(axis=0, ddof=1) / math.sqrt(len(eq)))
-        for j, (_, model) in enumerate(models):
-            learned[j].extend(_core.boundary_value(state, model)["equity"])
+    if path is not None and path.is_file():
+        with np.load(path) as f:
+            played, ci = f["played"], f["ci"]
+    else:
+        means, halves = [], []
+        for k, state in enumerate(picked):
+            n = len(state.returns())
+            w = _core.play_outs(
+                state, list(vt.LINEUP), list(vt.LINEUP.values()), playouts, _core.derive_seed(k, 0), threads
+            ).astype(float)
+            eq = w - (w.sum(axis=1, keepdims=True) - w) / (n - 1)
+            means.extend(eq.mean(axis=0))
+            halves.extend(1.96 * eq.std(axis=0, ddof=1) / math.sqrt(len(eq)))
+        played, ci = np.array(means), np.array(halves)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            np.savez(path, played=played, ci=ci)
     seconds = time.perf_counter() - start
     print(f"\nbias: {len(picked)} positions x {playouts} play-outs of the training policy ({seconds:.0f} s)")
-    for (label, _), values in zip(models, learned):
-        gap = np.array(values) - np.array(played)
-        within = np.abs(gap) <= np.array(ci) + 2.0
+    for label, model in models:
+        gap = np.concatenate([_core.boundary_value(state, model)["equity"] for state in picked]) - played
+        within = np.abs(gap) <= ci + 2.0
         print(
             f"{label}learned equity within the play-outs' 95% interval + 2 pesos for {int(within.sum())} "
             f"of {len(gap)} players ({100 * within.mean():.1f}%, goal 90%); mean learned - played "
@@ -191,7 +207,18 @@ def main() -> None:
     parser.add_argument("--skip", default="", help="comma-separated: speed, accuracy, bias")
     parser.add_argument("--ceiling", type=int, default=0, metavar="N", help="the ceiling at N auction starts")
     parser.add_argument("--ceiling-playouts", type=int, default=100)
-    parser.add_argument("--cache", default=None, help="train-value's --cache: the held-out games' samples")
+    parser.add_argument(
+        "--cache",
+        default=None,
+        help="train-value's --cache: the held-out games' samples; the bias's play-outs are kept there too",
+    )
+    parser.add_argument(
+        "--model",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="also a model written by train-value --out (repeatable), on the same games and play-outs",
+    )
     parser.add_argument(
         "--before",
         default=None,
@@ -212,6 +239,7 @@ def main() -> None:
             (f"before ({args.before}): ", vt.model_from_source(source)),
             ("after (shipped): ", models[0][1]),
         ]
+    models += [(f"{name}: ", vt.model_from_source(Path(name).read_text())) for name in args.model]
     cache = None if args.cache is None else Path(args.cache)
     if "speed" not in skip:
         for label, model in models:
@@ -220,9 +248,9 @@ def main() -> None:
         for label, model in models:
             accuracy(model, label, args.held_out, args.threads, cache)
     if "bias" not in skip:
-        bias(models, args.positions, args.playouts, args.threads)
+        bias(models, args.positions, args.playouts, args.threads, cache)
     if args.ceiling:
-        ceiling(models[-1][1], args.ceiling, args.ceiling_playouts, args.threads, cache)
+        ceiling(_core.shipped_value_model(), args.ceiling, args.ceiling_playouts, args.threads, cache)
 
 
 if __name__ == "__main__":

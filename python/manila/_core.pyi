@@ -722,12 +722,12 @@ def call(
     route: str, body: str, progress: Callable[[int, int], bool] | None = None
 ) -> tuple[int, str]: ...  # body: bytes are taken too
 def play(
-    body: str | bytes,
-    bots: Sequence[str] = (),
+    body: str,
+    bots: Sequence[str] = [],
     move: Callable[[str, int, GameState], int] | None = None,
     stop: Callable[[], bool] | None = None,
-    hint_seconds: float = -1.0,
-) -> tuple[int, str]: ...
+    hint_seconds: SupportsFloat | SupportsIndex = -1.0,
+) -> tuple[int, str]: ...  # body: bytes are taken too
 
 PLAY_VERSION: int
 PLAY_KEYS: tuple[str, ...]

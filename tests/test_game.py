@@ -76,6 +76,18 @@ def test_action_names_are_unique_and_round_trip():
             action_id(bad)
 
 
+@pytest.mark.parametrize(
+    "rules",
+    [None, {"pirate_variant": True}, {"thirteen_after_last_roll": "shipyard", "pirate_variant": True}],
+)
+def test_the_game_of_an_engine_state_is_its_own(rules):
+    game = Game(players=5, seed=2**64 - 3, rules=rules)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_chance()
+    assert Game.of(state._s) == game
+
+
 def test_game_arguments_are_checked():
     for players in (2, 6, "4", True):
         with pytest.raises(ValueError, match="players"):

@@ -207,6 +207,13 @@ class Game:
         )
         return State(self, core)
 
+    @classmethod
+    def of(cls, core: _core.GameState) -> Game:
+        """The game an engine state belongs to (new_initial_state's inverse)."""
+        thirteen = "port" if core.thirteen_to_port else "shipyard"
+        rules = Rules(thirteen_after_last_roll=thirteen, pirate_variant=core.pirate_variant)
+        return cls(core.num_players, core.seed, rules)
+
     def to_dict(self) -> dict[str, Any]:
         return {"players": self.players, "seed": self.seed, "rules": self.rules.to_dict()}
 

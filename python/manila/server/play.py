@@ -48,12 +48,7 @@ class _Seats:
         bot = self.bots.get((name, seat))
         if bot is None:
             bot = self.bots[(name, seat)] = make_bot(name, bot_seed(core.seed, seat))
-        rules = {
-            "thirteen_after_last_roll": "port" if core.thirteen_to_port else "shipyard",
-            "pirate_variant": core.pirate_variant,
-        }
-        state = State(Game(core.num_players, core.seed, rules), core)
-        return bot_move(bot, state, seat)  # it hands the bot its seat's view alone
+        return bot_move(bot, State(Game.of(core), core), seat)  # the bot sees its seat's view alone
 
 
 def play(

@@ -213,11 +213,14 @@ Answer play(std::string_view body, const PlayHost& host) {
     Json data;
     Answer refused;
     if (!api::read_body(body, data, refused)) return refused;
+    // The engine's own exceptions are answered as call answers them; what the host's bots
+    // throw (a program that broke down: no std::logic_error or std::range_error) is the
+    // host's to report.
     try {
         return api::route_play(data, host);
-    } catch (const std::invalid_argument& e) {
-        // The engine's own refusals, as call answers them; whatever else was thrown (the
-        // host's bot broke down) is the host's to report.
+    } catch (const std::logic_error& e) {
+        return answer_for_exception(typeid(e), e.what());
+    } catch (const std::range_error& e) {
         return answer_for_exception(typeid(e), e.what());
     }
 }

@@ -104,6 +104,11 @@ def positions_of(seed: int, count: int) -> list[_core.GameState]:
     return picked
 
 
+def play_outs(state: _core.GameState, n: int, seed: int, threads: int) -> np.ndarray:
+    """The final wealth (n, players) of ``n`` play-outs of the training policy from ``state``."""
+    return _core.play_outs(state, list(vt.LINEUP), list(vt.LINEUP.values()), n, seed, threads).astype(float)
+
+
 def bias(
     models: list[tuple[str, _core.ValueModel]],
     positions: int,
@@ -126,9 +131,7 @@ def bias(
         means, halves = [], []
         for k, state in enumerate(picked):
             n = len(state.returns())
-            w = _core.play_outs(
-                state, list(vt.LINEUP), list(vt.LINEUP.values()), playouts, _core.derive_seed(k, 0), threads
-            ).astype(float)
+            w = play_outs(state, playouts, _core.derive_seed(k, 0), threads)
             eq = w - (w.sum(axis=1, keepdims=True) - w) / (n - 1)
             means.extend(eq.mean(axis=0))
             halves.extend(1.96 * eq.std(axis=0, ddof=1) / math.sqrt(len(eq)))
@@ -149,10 +152,11 @@ def bias(
 
 
 def ceiling(
-    model: _core.ValueModel, positions: int, playouts: int, threads: int, cache: Optional[Path]
+    model: _core.ValueModel, games: int, positions: int, playouts: int, threads: int, cache: Optional[Path]
 ) -> None:
+    """How good any forecast of the win can be at `positions` auction starts of the `games`
+    held-out games (the module's doc)."""
     seed = vt.held_out_seed(model_info()["seed"])
-    games = 1500
     samples = vt.collect(seed, games, threads, cache=cache)
     rows = np.sort(np.random.default_rng(7).choice(len(samples), positions, replace=False))
     players_of = {first: players for players, first, _ in vt.chunks(seed, games)}
@@ -168,14 +172,7 @@ def ceiling(
     start = time.perf_counter()
     for r in rows:
         n = int(samples.players[r])
-        w = _core.play_outs(
-            states[int(r)],
-            list(vt.LINEUP),
-            list(vt.LINEUP.values()),
-            playouts,
-            _core.derive_seed(int(r), 99),
-            threads,
-        ).astype(float)
+        w = play_outs(states[int(r)], playouts, _core.derive_seed(int(r), 99), threads)
         share = (w == w.max(axis=1, keepdims=True)).astype(float)
         share /= share.sum(axis=1, keepdims=True)
         seen = samples.win[r, :n]
@@ -250,7 +247,14 @@ def main() -> None:
     if "bias" not in skip:
         bias(models, args.positions, args.playouts, args.threads, cache)
     if args.ceiling:
-        ceiling(_core.shipped_value_model(), args.ceiling, args.ceiling_playouts, args.threads, cache)
+        ceiling(
+            _core.shipped_value_model(),
+            args.held_out,
+            args.ceiling,
+            args.ceiling_playouts,
+            args.threads,
+            cache,
+        )
 
 
 if __name__ == "__main__":

@@ -851,10 +851,8 @@ ExpertConfig sage_config() {
     ExpertConfig e;
     e.learned_value = true;
     // The learned value rates winning the office over passing lower than the expert's
-    // rollouts to the voyage's end do (docs/value.md), so the sage bids beyond its estimate.
-    // Against three experts it won 18.9% of 400 games at the expert's 0.6, 27.6% at 0.8,
-    // 31.9% at 1.0, 37.2% at 1.2 and 37.4% at 1.5; against two, 39.2% of 600 at 1.2.
-    // 5 players: 4 players'.
+    // rollouts to the voyage's end do, so the sage bids beyond its estimate; docs/value.md
+    // has the shares measured (5 players: 4 players').
     e.office_share = {1.2, 1.2, 1.2};
     return e;
 }

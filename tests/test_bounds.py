@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import copy
 import json
-import types
 from typing import Any
 
 import pytest
 
 import manila
 from helpers.serving import call, serving
+from manila import _core
 from manila.cli import main
 from manila.common.limits import MAX_ROLLOUTS
 from manila.common.vocab import MAX_BUDGET, MAX_CASH
@@ -210,16 +210,14 @@ def test_a_record_line_sent_to_play_says_what_it_is(srv, tmp_path):
 
 
 def test_an_office_worth_nothing_prints_no_negative_zero():
-    option = types.SimpleNamespace(mean=1.0, ci95=0.0, diff=-0.0, diff_ci95=0.0, rollouts=8, exact=True)
-    analysis = types.SimpleNamespace(
+    option = (1.0, 0.0, -0.0, 0.0)  # mean, ci95, diff, diff_ci95
+    words, _ = _core.plain_words(
         decider="p0",
         kind="auction",
         horizon="voyage",
+        options=[("pass", *option), ("up to 1", *option)],
+        best=0,
         worth=0,
-        best="pass",
-        options={"pass": option, "up to 1": option},
+        screened_out=0,
     )
-    from manila.analysis.analysis import plain_words
-
-    words, _ = plain_words(analysis)
     assert "-0.00" not in words and "up to 1 is 0.00 ± 0.00 pesos worse than passing" in words

@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "analysis_args.hpp"
+#include "json_values.hpp"
 #include "manila/analysis.hpp"
+#include "manila/api.hpp"
 #include "manila/bots.hpp"
 #include "manila/game.hpp"
 #include "manila/share_worth.hpp"
@@ -107,6 +109,7 @@ void register_analysis(py::module_& m) {
             report.rethrow_if_failed();
             py::dict d = analysis_dict(a);
             d["policy"] = bot_name(config.policy);
+            d["report"] = manila_bindings::to_python(analysis_json(a));
             return d;
         },
         py::arg("state"), py::arg_v("config", AnalysisConfig{}, "AnalysisConfig()"),

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "json_values.hpp"
+#include "manila/api.hpp"
 #include "manila/bots.hpp"
 #include "manila/game.hpp"
 #include "manila/value.hpp"
@@ -128,6 +130,7 @@ void register_value(py::module_& m) {
             d["win_ci95"] = a.win_ci95;
             d["exact"] = a.exact;
             d["rollouts"] = a.rollouts;
+            d["report"] = manila_bindings::to_python(value_json(s, model, c, a));
             return d;
         },
         py::arg("state"), py::arg("model"), py::arg("policy"), py::arg("rollouts"), py::arg("seed"),

@@ -1,7 +1,8 @@
 // POST /v1/analyse: every option of the decision due, valued by rollouts, as server/app.py's
-// route_analyse (_analysis_input) and analysis/analysis.py's analyse() and
-// Analysis.to_dict answer it. Every option is checked here, in analyse()'s order, before
-// the engine sees it: the engine's own checks would throw, which WebAssembly cannot catch.
+// route_analyse (_analysis_input) and analysis/analysis.py's analyse() answer it, and the
+// analysis's JSON, which Analysis.to_dict reads from here. Every option is checked here, in
+// analyse()'s order, before the engine sees it: the engine's own checks would throw, which
+// WebAssembly cannot catch.
 #include <iterator>
 #include <limits>
 
@@ -58,6 +59,12 @@ std::vector<std::string> value_sources() {
     return {value_source_name(ValueSource::kLearned), value_source_name(ValueSource::kRollout)};
 }
 
+}  // namespace
+}  // namespace manila::api
+
+namespace manila {
+namespace {
+
 Json option_json(const OptionValue& v, bool game) {
     Json o = Json::object();
     o.set("mean", Json::number(v.mean));
@@ -76,6 +83,41 @@ Json option_json(const OptionValue& v, bool game) {
 }
 
 }  // namespace
+
+Json analysis_json(const Analysis& a) {
+    // Options by name, as a dict holds them; best indexes that list.
+    const bool game = a.config.horizon == Horizon::kGame;
+    Json options = Json::object();
+    for (std::size_t k = 0; k < a.options.size(); ++k)
+        options.set(a.options[k].name, option_json(a.values[k], game));
+    Json out = Json::object();
+    out.set("decider", player_name(a.decider));
+    out.set("kind", a.kind);
+    out.set("horizon", horizon_name(a.config.horizon));
+    out.set("unit", game ? "equity" : "pesos");
+    out.set("policy", bot_name(a.config.policy));
+    out.set("rollouts", a.rollouts);
+    out.set("seed", Json::integer(std::to_string(a.config.seed)));
+    out.set("exact", a.exact);
+    const std::string best = options.members()[static_cast<std::size_t>(a.best)].first;
+    out.set("options", options);
+    out.set("best", best);
+    out.set("stop", a.stop);
+    out.set("gap_ci95", Json::number(a.best_gap_ci95));
+    out.set("target", Json::number(a.config.target));
+    out.set("screened_out", a.screened_out);
+    out.set("seconds", Json::number(a.seconds));
+    if (game) out.set("value", value_source_name(a.config.value));
+    if (a.worth >= 0) out.set("worth", a.worth);
+    const AnalysisWords words = words_of(a);
+    out.set("words", Json::array_of(plain_words(words)));
+    out.set("words_to_decider", Json::array_of(plain_words(words, true)));
+    return out;
+}
+
+}  // namespace manila
+
+namespace manila::api {
 
 Answer route_analyse(const Json& body) {
     // app._heavy_body and _analysis_input.
@@ -141,36 +183,7 @@ Answer route_analyse(const Json& body) {
     c.exact_answers = exact.as_bool() && (viewer < 0 || viewer == state->current_player());
     c.sample_hidden = viewer >= 0;
     c.screen = screen.is_null() ? kHarbourScreen : static_cast<int>(screen.as_int());
-    const Analysis a = analyse_decision(*state, c);
-
-    // Analysis.to_dict. Options by name, as a dict holds them; best indexes that list.
-    const bool game = c.horizon == Horizon::kGame;
-    Json options = Json::object();
-    for (std::size_t k = 0; k < a.options.size(); ++k)
-        options.set(a.options[k].name, option_json(a.values[k], game));
-    Json out = Json::object();
-    out.set("decider", player_name(a.decider));
-    out.set("kind", a.kind);
-    out.set("horizon", horizon.as_string());
-    out.set("unit", game ? "equity" : "pesos");
-    out.set("policy", policy.as_string());
-    out.set("rollouts", a.rollouts);
-    out.set("seed", seed);
-    out.set("exact", a.exact);
-    const std::string best = options.members()[static_cast<std::size_t>(a.best)].first;
-    out.set("options", options);
-    out.set("best", best);
-    out.set("stop", a.stop);
-    out.set("gap_ci95", Json::number(a.best_gap_ci95));
-    out.set("target", Json::number(a.config.target));
-    out.set("screened_out", a.screened_out);
-    out.set("seconds", Json::number(a.seconds));
-    if (game) out.set("value", value.as_string());
-    if (a.worth >= 0) out.set("worth", a.worth);
-    const AnalysisWords words = words_of(a);
-    out.set("words", Json::array_of(plain_words(words)));
-    out.set("words_to_decider", Json::array_of(plain_words(words, true)));
-    return ok(out);
+    return ok(analysis_json(analyse_decision(*state, c)));
 }
 
 }  // namespace manila::api

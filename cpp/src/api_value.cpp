@@ -1,5 +1,6 @@
 // POST /v1/value: the learned value of a position, as server/app.py's route_value and
-// analysis/value.py's value() answer it.
+// analysis/value.py's value() answer it, and the value's JSON, which Value.to_dict reads
+// from here.
 #include <algorithm>
 #include <iterator>
 #include <limits>
@@ -8,6 +9,43 @@
 #include "manila/analysis.hpp"
 #include "manila/bots.hpp"
 #include "manila/value.hpp"
+
+namespace manila {
+
+Json value_json(const GameState& s, const ValueModel& m, const ValueConfig& c,
+                const ValueAnswer& a) {
+    Json players = Json::object();
+    for (std::size_t p = 0; p < a.value.wealth.size(); ++p) {
+        Json row = Json::object();
+        row.set("wealth", Json::number(a.value.wealth[p]));
+        row.set("equity", Json::number(a.value.equity[p]));
+        row.set("win", Json::number(a.value.win[p]));
+        row.set("wealth_ci95", Json::number(a.wealth_ci95[p]));
+        row.set("equity_ci95", Json::number(a.equity_ci95[p]));
+        row.set("win_ci95", Json::number(a.win_ci95[p]));
+        players.set(player_name(static_cast<int>(p)), row);
+    }
+    const JsonRead info = read_json(code_points(m.info), true);
+    Json model = Json::object();
+    const auto info_get = [&](const char* key) {
+        const Json* v = info.ok ? info.value.find(key) : nullptr;
+        return v ? *v : Json();
+    };
+    model.set("version", info_get("version"));
+    model.set("policy", info_get("policy"));
+    Json out = Json::object();
+    out.set("unit", "equity");
+    out.set("exact", a.exact);
+    out.set("rollouts", a.rollouts);
+    out.set("policy", bot_name(c.policy));
+    out.set("seed", Json::integer(std::to_string(c.seed)));
+    out.set("phase", phase_name(s.board().phase));
+    out.set("players", players);
+    out.set("model", model);
+    return out;
+}
+
+}  // namespace manila
 
 namespace manila::api {
 namespace {
@@ -52,37 +90,8 @@ Answer route_value(const Json& body) {
     config.seed = seed_value;
     config.threads = 1;
     config.viewer = viewer;
-    const ValueAnswer a = position_value(*state, shipped_value_model(), config);
-    // Value.to_dict.
-    Json players = Json::object();
-    for (std::size_t p = 0; p < a.value.wealth.size(); ++p) {
-        Json row = Json::object();
-        row.set("wealth", Json::number(a.value.wealth[p]));
-        row.set("equity", Json::number(a.value.equity[p]));
-        row.set("win", Json::number(a.value.win[p]));
-        row.set("wealth_ci95", Json::number(a.wealth_ci95[p]));
-        row.set("equity_ci95", Json::number(a.equity_ci95[p]));
-        row.set("win_ci95", Json::number(a.win_ci95[p]));
-        players.set(player_name(static_cast<int>(p)), row);
-    }
-    const JsonRead info = read_json(code_points(shipped_value_model().info), true);
-    Json model = Json::object();
-    const auto info_get = [&](const char* key) {
-        const Json* v = info.ok ? info.value.find(key) : nullptr;
-        return v ? *v : Json();
-    };
-    model.set("version", info_get("version"));
-    model.set("policy", info_get("policy"));
-    Json out = Json::object();
-    out.set("unit", "equity");
-    out.set("exact", a.exact);
-    out.set("rollouts", a.rollouts);
-    out.set("policy", policy.as_string());
-    out.set("seed", seed);
-    out.set("phase", phase_name(state->board().phase));
-    out.set("players", players);
-    out.set("model", model);
-    return ok(out);
+    const ValueModel& model = shipped_value_model();
+    return ok(value_json(*state, model, config, position_value(*state, model, config)));
 }
 
 }  // namespace manila::api

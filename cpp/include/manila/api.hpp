@@ -20,9 +20,11 @@
 #include <typeinfo>
 #include <vector>
 
+#include "manila/analysis.hpp"
 #include "manila/evaluator.hpp"
 #include "manila/game.hpp"
 #include "manila/json.hpp"
+#include "manila/value.hpp"
 
 namespace manila {
 
@@ -65,6 +67,13 @@ struct StateEvaluation {
 };
 std::optional<StateEvaluation> evaluate_state(const Json& state, std::optional<bool> strict,
                                               int threads);
+
+// The contract's JSON of an analysis (docs/analysis.md) and of a position's value from
+// model `m` asked as `c` (docs/value.md): what /v1/analyse and /v1/value answer, and what
+// manila's Analysis.to_dict and Value.to_dict give (the bindings hand it to Python).
+Json analysis_json(const Analysis& a);
+Json value_json(const GameState& s, const ValueModel& m, const ValueConfig& c,
+                const ValueAnswer& a);
 
 // The POST routes call serves, in the server's spelling.
 inline constexpr const char* kRoutes[] = {"/v1/validate", "/v1/evaluate", "/v1/advise", "/v1/value",

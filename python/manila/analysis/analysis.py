@@ -22,6 +22,7 @@ the learned value there (docs/value.md), ``value="rollout"`` plays it to the end
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
@@ -104,32 +105,11 @@ class Analysis:
     notes: list[str] = field(default_factory=list)
     value: Optional[str] = None  # horizon game: "learned" or "rollout"
     worth: Optional[int] = None  # auction: the highest ceiling worth at least passing
+    report: dict[str, Any] = field(default_factory=dict, repr=False)  # the engine's JSON of it
 
     def to_dict(self) -> dict[str, Any]:
-        out = {
-            "decider": self.decider,
-            "kind": self.kind,
-            "horizon": self.horizon,
-            "unit": self.unit,
-            "policy": self.policy,
-            "rollouts": self.rollouts,
-            "seed": self.seed,
-            "exact": self.exact,
-            "options": {name: o.to_dict() for name, o in self.options.items()},
-            "best": self.best,
-            "stop": self.stop,
-            "gap_ci95": self.gap_ci95,
-            "target": self.target,
-            "screened_out": self.screened_out,
-            "seconds": self.seconds,
-        }
-        if self.value is not None:
-            out["value"] = self.value
-        if self.worth is not None:
-            out["worth"] = self.worth
-        out["words"] = self.plain_words()
-        out["words_to_decider"] = self.plain_words(to_decider=True)
-        return out
+        """The contract's JSON (docs/analysis.md), as the engine wrote it."""
+        return copy.deepcopy(self.report)
 
     @property
     def unit(self) -> str:
@@ -137,26 +117,9 @@ class Analysis:
 
     def plain_words(self, to_decider: bool = False) -> list[str]:
         """The auction and the harbour master in plain words (other kinds: the best option);
-        ``to_decider``: said to the decider, their seat as "you"."""
-        return plain_words(self, to_decider)
-
-
-def plain_words(a: Any, to_decider: bool = False) -> list[str]:
-    """An analysis in plain words (``a``: an Analysis, or anything with its decider, kind,
-    horizon, options, best, worth and screened_out): the office's worth in the auction, the
-    best of each share choice and good left home for the harbour master, else the best
-    option. The words are the engine's (cpp/src/words.cpp), which its /v1/play hint says."""
-    names = list(a.options)
-    return _core.plain_words(
-        decider=a.decider,
-        kind=a.kind,
-        horizon=a.horizon,
-        options=[(n, o.mean, o.ci95, o.diff, o.diff_ci95) for n, o in a.options.items()],
-        best=names.index(a.best),
-        worth=getattr(a, "worth", None),
-        screened_out=getattr(a, "screened_out", 0),
-        to_decider=to_decider,
-    )
+        ``to_decider``: said to the decider, their seat as "you". The words are the engine's
+        (cpp/src/words.cpp), which its /v1/play hint says."""
+        return list(self.report["words_to_decider" if to_decider else "words"])
 
 
 def _state_of(table_or_state: Union[State, PlayerView, TableLike], seed: int) -> tuple[State, Optional[int]]:
@@ -295,6 +258,7 @@ def analyse(
         phase=state.phase,
         value=value if horizon == "game" else None,
         worth=raw.get("worth"),
+        report=raw["report"],
     )
 
 

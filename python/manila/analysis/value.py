@@ -19,8 +19,9 @@ deal consistent with the view, where the value is exact; else dealt anew in ever
 
 from __future__ import annotations
 
+import copy
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Union
 
@@ -59,28 +60,11 @@ class Value:
     seed: int
     phase: str
 
+    report: dict[str, Any] = field(default_factory=dict, repr=False)  # the engine's JSON of it
+
     def to_dict(self) -> dict[str, Any]:
-        info = model_info()
-        return {
-            "unit": "equity",
-            "exact": self.exact,
-            "rollouts": self.rollouts,
-            "policy": self.policy,
-            "seed": self.seed,
-            "phase": self.phase,
-            "players": {
-                p: {
-                    "wealth": self.wealth[p],
-                    "equity": self.equity[p],
-                    "win": self.win[p],
-                    "wealth_ci95": self.wealth_ci95[p],
-                    "equity_ci95": self.equity_ci95[p],
-                    "win_ci95": self.win_ci95[p],
-                }
-                for p in self.players
-            },
-            "model": {"version": info.get("version"), "policy": info.get("policy")},
-        }
+        """The contract's JSON (docs/value.md), as the engine wrote it."""
+        return copy.deepcopy(self.report)
 
     def render(self) -> str:
         how = (
@@ -144,4 +128,5 @@ def value(
         policy=policy,
         seed=seed,
         phase=state.phase,
+        report=raw["report"],
     )

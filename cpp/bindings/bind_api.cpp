@@ -2,6 +2,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "analysis_args.hpp"
+#include "json_values.hpp"
 #include "manila/api.hpp"
 #include "manila/sha256.hpp"
 #include "manila/words.hpp"
@@ -18,6 +20,36 @@ namespace py = pybind11;
 using namespace manila;
 
 void register_api(py::module_& m) {
+    // The writers of the voyage's answers: Evaluation.to_dict and Advice.to_dict give what
+    // the routes answer.
+    m.def(
+        "evaluation_json",
+        [](const Table& t, int row, const std::vector<std::string>& goods,
+           const std::vector<std::string>& owners, bool exact) {
+            return manila_bindings::to_python(evaluation_json(t, row, goods, owners, exact));
+        },
+        py::arg("table"), py::arg("row"), py::arg("goods"), py::arg("owners"), py::arg("exact"));
+    m.def(
+        "advice_json",
+        [](std::string kind, std::string to_move, std::vector<std::string> names,
+           std::vector<int> costs, std::vector<std::int64_t> nets, std::int64_t denominator,
+           int best, std::vector<std::pair<std::string, std::string>> line,
+           std::vector<std::int64_t> payoffs, const std::vector<std::string>& owners, bool exact) {
+            AdviceAnswer a;
+            a.kind = std::move(kind);
+            a.to_move = std::move(to_move);
+            a.names = std::move(names);
+            a.costs = std::move(costs);
+            a.nets = std::move(nets);
+            a.denominator = denominator;
+            a.best = best;
+            a.line = std::move(line);
+            a.payoffs = std::move(payoffs);
+            return manila_bindings::to_python(advice_json(a, owners, exact));
+        },
+        py::arg("kind"), py::arg("to_move"), py::arg("names"), py::arg("costs"), py::arg("nets"),
+        py::arg("denominator"), py::arg("best"), py::arg("line"), py::arg("payoffs"),
+        py::arg("owners"), py::arg("exact"));
     m.def(
         "call",
         [](const std::string& route, const std::string& body,

@@ -151,11 +151,11 @@ void register_evaluator(py::module_& m) {
             }
             if (!e) return py::none();
             return py::make_tuple(py::cast(std::move(data)), py::tuple(py::cast(e->goods)),
-                                  py::tuple(py::cast(e->owners)), row(e->table, 0));
+                                  py::tuple(py::cast(e->owners)), py::cast(std::move(e->table)));
         },
         py::arg("state"), py::arg("strict"), py::arg("threads"),
-        "(the engine's copy of the state, goods, owners, Table.row(0)) of a voyage state "
-        "given as JSON values, or None.");
+        "(the engine's copy of the state, goods, owners, its Table) of a voyage state given as "
+        "JSON values, or None.");
     m.def(
         "analyse_batch",
         [](const std::vector<Voyage>& voyages, const std::vector<int>& owners,

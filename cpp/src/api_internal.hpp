@@ -47,7 +47,7 @@ std::string did_you_mean(const std::string& word, const std::vector<std::string>
 std::string spoken(const std::vector<int>& values);
 // "a, b, c".
 std::string joined(const std::vector<std::string>& words, const char* glue = ", ");
-// "n/d" in lowest terms (common/text.exact_text).
+// "n/d" in lowest terms, as the exact JSON writes a value ("41/4").
 std::string exact_text(std::int64_t num, std::int64_t den);
 
 // common/inputs.json_error_text of a reading that failed with a decode error: "a value was

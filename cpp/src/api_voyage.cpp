@@ -1,7 +1,10 @@
 // The voyage routes: /v1/validate, /v1/evaluate and /v1/advise, as server/app.py answers
-// them (its _state_input, route_validate and _computed), with the evaluation's and the
-// advice's JSON as voyage/evaluation.py and voyage/advice.py write them.
+// them (its _state_input, route_validate and _computed), and the evaluation's and the
+// advice's JSON, which voyage/evaluation.py's and voyage/advice.py's to_dict read from here.
 #include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "api_internal.hpp"
 #include "manila/advice.hpp"
@@ -143,138 +146,84 @@ Table evaluated(const State& s, const std::vector<std::string>& owners, int thre
     return analyse(v, pov, threads);
 }
 
-// Evaluation.to_dict.
-Json evaluation_json(const State& s, bool exact) {
-    const std::vector<std::string> owners = s.owners();
-    const Table t = evaluated(s, owners, 1);
-    const std::int64_t den = t.denominator[0];
-    Json spots = Json::object();
-    for (int i = 0; i < kNumTableSpots; ++i) {
-        if (!t.legal[static_cast<std::size_t>(i)]) continue;
-        Json spot = Json::object();
-        spot.set("cost", t.cost[static_cast<std::size_t>(i)]);
-        spot.set("expected_net", number(t.net[static_cast<std::size_t>(i)], den, exact));
-        spots.set(table_spot_name(i), spot);
-    }
-    Json boats = Json::object();
-    for (std::size_t b = 0; b < s.boats.size(); ++b) {
-        Json outcomes = Json::object();
-        for (int k = 0; k < kNumOutcomes; ++k)
-            outcomes.set(
-                kOutcomes[k],
-                number(t.boats[b * kNumOutcomes + static_cast<std::size_t>(k)], den, exact));
-        boats.set(kGoods[static_cast<std::size_t>(s.boats[b].good)].name, outcomes);
-    }
-    Json incomes = Json::object(), payoffs = Json::object();
-    for (std::size_t o = 0; o < owners.size(); ++o) {
-        incomes.set(owners[o], number(t.incomes[o], den, exact));
-        payoffs.set(owners[o], number(t.payoffs[o], den, exact));
-    }
-    Json out = Json::object();
-    out.set("spots", spots);
-    out.set("boats", boats);
-    out.set("incomes", incomes);
-    out.set("payoffs", payoffs);
-    return out;
+std::vector<std::string> goods_of(const State& s) {
+    std::vector<std::string> goods;
+    for (const StateBoat& b : s.boats)
+        goods.emplace_back(kGoods[static_cast<std::size_t>(b.good)].name);
+    return goods;
 }
 
 std::string option_name(int spot) {
     return spot == kDeclineSpot ? "decline" : table_spot_name(spot);
 }
 
-// advise() and Advice.to_dict.
-Json advice_json(const Position& pos, bool exact) {
+// advise(): the advice's numbers for a position.
+AdviceAnswer advised(const Position& pos) {
     const State& s = pos.state;
     const std::vector<std::string> owners = s.owners();
     const Voyage v = to_voyage(s, owners);
-    const std::string& kind = pos.moment.kind;
-    std::int64_t den = 1;
-    std::string to_move;
-    std::vector<std::string> names;
-    std::vector<int> costs;
-    std::vector<std::int64_t> nets, payoffs;
-    std::vector<std::pair<std::string, std::string>> line;
-    int best = 0;
-    if (kind == "placement") {
-        to_move = pos.to_move();
+    AdviceAnswer out;
+    out.kind = pos.moment.kind;
+    if (out.kind == "placement") {
+        out.to_move = pos.to_move();
         const auto& order = pos.moment.order;
         std::vector<int> movers;
-        for (auto it = std::find(order.begin(), order.end(), to_move); it != order.end(); ++it) {
+        for (auto it = std::find(order.begin(), order.end(), out.to_move); it != order.end();
+             ++it) {
             const bool declined = std::find(pos.moment.declined.begin(), pos.moment.declined.end(),
                                             *it) != pos.moment.declined.end();
-            if (*it == to_move || (!declined && pos.hand(*it) > 0))
+            if (*it == out.to_move || (!declined && pos.hand(*it) > 0))
                 movers.push_back(owner_id(owners, *it));
         }
         const PlacementAdvice a = advise_placement(v, movers, 1);
-        den = a.denominator;
+        out.denominator = a.denominator;
         for (std::size_t i = 0; i < a.options.size(); ++i) {
-            names.push_back(option_name(a.options[i].id));
-            costs.push_back(a.options[i].cost);
-            nets.push_back(a.net[i]);
+            out.names.push_back(option_name(a.options[i].id));
+            out.costs.push_back(a.options[i].cost);
+            out.nets.push_back(a.net[i]);
         }
-        best = a.best;
+        out.best = a.best;
         for (const Turn& t : a.line)
-            line.emplace_back(owners[static_cast<std::size_t>(t.owner)], option_name(t.spot));
-        payoffs = a.payoffs;
+            out.line.emplace_back(owners[static_cast<std::size_t>(t.owner)], option_name(t.spot));
+        out.payoffs = a.payoffs;
+        return out;
+    }
+    DecisionAdvice d;
+    if (out.kind == "pilot_small" || out.kind == "pilot_large") {
+        d = advise_pilot(v, out.kind == "pilot_large");
     } else {
-        DecisionAdvice d;
-        if (kind == "pilot_small" || kind == "pilot_large") {
-            d = advise_pilot(v, kind == "pilot_large");
-        } else {
-            std::string captain;
-            for (const auto& [spot, o] : s.spots)
-                if (spot == kPirate1) captain = o;
-            const bool second = pos.to_move() != captain;
-            int guard_boat = -1, guard_seat = -1;
-            if (pos.moment.protected_seat) {
-                const auto& [good, seat] = *pos.moment.protected_seat;
-                for (std::size_t b = 0; b < s.boats.size(); ++b)
-                    if (good == kGoods[static_cast<std::size_t>(s.boats[b].good)].name)
-                        guard_boat = static_cast<int>(b);
-                guard_seat = seat - 1;
-            }
-            d = advise_boarding(v, second, guard_boat, guard_seat);
+        std::string captain;
+        for (const auto& [spot, o] : s.spots)
+            if (spot == kPirate1) captain = o;
+        const bool second = pos.to_move() != captain;
+        int guard_boat = -1, guard_seat = -1;
+        if (pos.moment.protected_seat) {
+            const auto& [good, seat] = *pos.moment.protected_seat;
+            for (std::size_t b = 0; b < s.boats.size(); ++b)
+                if (good == kGoods[static_cast<std::size_t>(s.boats[b].good)].name)
+                    guard_boat = static_cast<int>(b);
+            guard_seat = seat - 1;
         }
-        den = d.denominator;
-        const auto me = static_cast<std::size_t>(d.decider);
-        to_move = owners[me];
-        names = d.names;
-        costs.assign(names.size(), 0);
-        for (const auto& p : d.payoffs) nets.push_back(p[me] - d.payoffs[0][me]);
-        best = d.best;
-        for (const auto& [o, name] : d.line)
-            line.emplace_back(owners[static_cast<std::size_t>(o)], name);
-        payoffs = d.payoffs[static_cast<std::size_t>(d.best)];
+        d = advise_boarding(v, second, guard_boat, guard_seat);
     }
-    Json options = Json::object();
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        Json option = Json::object();
-        option.set("cost", costs[i]);
-        option.set("expected_net", number(nets[i], den, exact));
-        options.set(names[i], option);
-    }
-    Json turns = Json::array();
-    for (const auto& [o, name] : line) turns.push(Json::array().push(o).push(name));
-    Json values = Json::object();
-    for (std::size_t o = 0; o < owners.size(); ++o)
-        values.set(owners[o], number(payoffs[o], den, exact));
-    Json out = Json::object();
-    out.set("kind", kind);
-    out.set("to_move", to_move);
-    out.set("options", options);
-    out.set("best", names[static_cast<std::size_t>(best)]);
-    out.set("line", turns);
-    out.set("payoffs", values);
-    // What the advice assumes after this decision (voyage/advice.HORIZONS).
-    out.set("horizon", kind == "placement"
-                           ? "the rest of this placement round, then no further placements"
-                           : "the rest of the voyage, with no further placements");
+    out.denominator = d.denominator;
+    const auto me = static_cast<std::size_t>(d.decider);
+    out.to_move = owners[me];
+    out.names = d.names;
+    out.costs.assign(out.names.size(), 0);
+    for (const auto& p : d.payoffs) out.nets.push_back(p[me] - d.payoffs[0][me]);
+    out.best = d.best;
+    for (const auto& [o, name] : d.line)
+        out.line.emplace_back(owners[static_cast<std::size_t>(o)], name);
+    out.payoffs = d.payoffs[static_cast<std::size_t>(d.best)];
     return out;
 }
 
 }  // namespace
 
-Json advise_position(const Position& pos, bool exact) { return advice_json(pos, exact); }
+Json advise_position(const Position& pos, bool exact) {
+    return advice_json(advised(pos), pos.state.owners(), exact);
+}
 
 Answer route_validate(const Json& body) {
     Problems problems;
@@ -303,7 +252,9 @@ Answer route_evaluate(const Json& body) {
         return value_error.empty() ? error_answer(400, problems) : value_error_answer(value_error);
     State state;
     if (!read_state(data, strictness(in), state, problems)) return error_answer(400, problems);
-    return ok(evaluation_json(state, exactness(in)));
+    const std::vector<std::string> owners = state.owners();
+    return ok(
+        evaluation_json(evaluated(state, owners, 1), 0, goods_of(state), owners, exactness(in)));
 }
 
 Answer route_advise(const Json& body) {
@@ -316,7 +267,7 @@ Answer route_advise(const Json& body) {
         return value_error.empty() ? error_answer(400, problems) : value_error_answer(value_error);
     Position pos;
     if (!read_position(data, strictness(in), pos, problems)) return error_answer(400, problems);
-    return ok(advice_json(pos, exactness(in)));
+    return ok(advise_position(pos, exactness(in)));
 }
 
 }  // namespace manila::api
@@ -331,8 +282,83 @@ std::optional<StateEvaluation> evaluate_state(const Json& state, std::optional<b
     StateEvaluation out;
     out.owners = s.owners();
     out.table = api::evaluated(s, out.owners, threads);
-    for (const api::StateBoat& b : s.boats)
-        out.goods.emplace_back(kGoods[static_cast<std::size_t>(b.good)].name);
+    out.goods = api::goods_of(s);
+    return out;
+}
+
+Json evaluation_json(const Table& t, int row, const std::vector<std::string>& goods,
+                     const std::vector<std::string>& owners, bool exact) {
+    if (row < 0 || row >= t.n)
+        throw std::out_of_range("row " + std::to_string(row) + " is not in 0.." +
+                                std::to_string(t.n - 1));
+    if (goods.size() > static_cast<std::size_t>(kNumBoats) ||
+        owners.size() > static_cast<std::size_t>(t.owner_stride))
+        throw std::invalid_argument("goods, owners: more than the table holds");
+    const auto r = static_cast<std::size_t>(row);
+    const auto spots = static_cast<std::size_t>(kNumTableSpots);
+    const auto sailing = static_cast<std::size_t>(kNumBoats);
+    const auto outcomes_per_boat = static_cast<std::size_t>(kNumOutcomes);
+    const std::int64_t den = t.denominator[r];
+    Json table = Json::object();
+    for (std::size_t i = 0; i < spots; ++i) {
+        if (!t.legal[r * spots + i]) continue;
+        Json spot = Json::object();
+        spot.set("cost", t.cost[r * spots + i]);
+        spot.set("expected_net", api::number(t.net[r * spots + i], den, exact));
+        table.set(api::table_spot_name(static_cast<int>(i)), spot);
+    }
+    Json boats = Json::object();
+    for (std::size_t b = 0; b < goods.size(); ++b) {
+        Json outcomes = Json::object();
+        for (std::size_t k = 0; k < outcomes_per_boat; ++k)
+            outcomes.set(
+                api::kOutcomes[k],
+                api::number(t.boats[(r * sailing + b) * outcomes_per_boat + k], den, exact));
+        boats.set(goods[b], outcomes);
+    }
+    Json incomes = Json::object(), payoffs = Json::object();
+    const auto stride = static_cast<std::size_t>(t.owner_stride);
+    for (std::size_t o = 0; o < owners.size(); ++o) {
+        incomes.set(owners[o], api::number(t.incomes[r * stride + o], den, exact));
+        payoffs.set(owners[o], api::number(t.payoffs[r * stride + o], den, exact));
+    }
+    Json out = Json::object();
+    out.set("spots", table);
+    out.set("boats", boats);
+    out.set("incomes", incomes);
+    out.set("payoffs", payoffs);
+    return out;
+}
+
+Json advice_json(const AdviceAnswer& a, const std::vector<std::string>& owners, bool exact) {
+    if (a.costs.size() != a.names.size() || a.nets.size() != a.names.size() ||
+        a.payoffs.size() != owners.size() || a.best < 0 ||
+        static_cast<std::size_t>(a.best) >= a.names.size())
+        throw std::invalid_argument(
+            "advice: one cost and one net per option, one payoff per owner, best an option");
+    Json options = Json::object();
+    for (std::size_t i = 0; i < a.names.size(); ++i) {
+        Json option = Json::object();
+        option.set("cost", a.costs[i]);
+        option.set("expected_net", api::number(a.nets[i], a.denominator, exact));
+        options.set(a.names[i], option);
+    }
+    Json turns = Json::array();
+    for (const auto& [o, name] : a.line) turns.push(Json::array().push(o).push(name));
+    Json values = Json::object();
+    for (std::size_t o = 0; o < owners.size(); ++o)
+        values.set(owners[o], api::number(a.payoffs[o], a.denominator, exact));
+    Json out = Json::object();
+    out.set("kind", a.kind);
+    out.set("to_move", a.to_move);
+    out.set("options", options);
+    out.set("best", a.names[static_cast<std::size_t>(a.best)]);
+    out.set("line", turns);
+    out.set("payoffs", values);
+    // What the advice assumes after this decision.
+    out.set("horizon", a.kind == "placement"
+                           ? "the rest of this placement round, then no further placements"
+                           : "the rest of the voyage, with no further placements");
     return out;
 }
 

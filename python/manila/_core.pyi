@@ -138,8 +138,8 @@ class JsonValue(metaclass=_Pybind11Type):
 
 def evaluate_state(
     state: Any, strict: bool | None, threads: int
-) -> tuple[JsonValue, tuple[str, ...], tuple[str, ...], _Row] | None:
-    """(the engine's copy of the state, goods, owners, Table.row(0)) of a voyage state given as JSON values, or None."""
+) -> tuple[JsonValue, tuple[str, ...], tuple[str, ...], Table] | None:
+    """(the engine's copy of the state, goods, owners, its Table) of a voyage state given as JSON values, or None."""
 
 # Advice (bind_advice.cpp).
 DECLINE: int
@@ -718,6 +718,22 @@ REVIEW_MAX_ROLLOUTS: int
 REVIEW_QUICK: bool
 STOPPED: str  # the 503's message when progress stopped the work
 
+def evaluation_json(
+    table: Table, row: int, goods: Sequence[str], owners: Sequence[str], exact: bool
+) -> dict[str, Any]: ...
+def advice_json(
+    kind: str,
+    to_move: str,
+    names: Sequence[str],
+    costs: Sequence[int],
+    nets: Sequence[int],
+    denominator: int,
+    best: int,
+    line: Sequence[tuple[str, str]],
+    payoffs: Sequence[int],
+    owners: Sequence[str],
+    exact: bool,
+) -> dict[str, Any]: ...
 def call(
     route: str, body: str, progress: Callable[[int, int], bool] | None = None
 ) -> tuple[int, str]: ...  # body: bytes are taken too

@@ -18,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <typeinfo>
+#include <utility>
 #include <vector>
 
 #include "manila/analysis.hpp"
@@ -67,6 +68,24 @@ struct StateEvaluation {
 };
 std::optional<StateEvaluation> evaluate_state(const Json& state, std::optional<bool> strict,
                                               int threads);
+
+// The contract's JSON of an evaluation: row `row` of a table, its sailing goods and its
+// owners by the table's numbering (docs/numbers.md), numbers as floats or, `exact`, "n/d".
+Json evaluation_json(const Table& t, int row, const std::vector<std::string>& goods,
+                     const std::vector<std::string>& owners, bool exact);
+
+// An advice's numbers (over `denominator`) and the JSON of them (docs/advice.md).
+struct AdviceAnswer {
+    std::string kind, to_move;
+    std::vector<std::string> names;  // the options, in their order
+    std::vector<int> costs;
+    std::vector<std::int64_t> nets;  // each option's value to the decider minus option 0's
+    std::int64_t denominator = 1;
+    int best = 0;
+    std::vector<std::pair<std::string, std::string>> line;  // (player, option) from the best on
+    std::vector<std::int64_t> payoffs;                      // every owner's after the line
+};
+Json advice_json(const AdviceAnswer& a, const std::vector<std::string>& owners, bool exact);
 
 // The contract's JSON of an analysis (docs/analysis.md) and of a position's value from
 // model `m` asked as `c` (docs/value.md): what /v1/analyse and /v1/value answer, and what

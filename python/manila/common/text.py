@@ -5,7 +5,6 @@ from __future__ import annotations
 import difflib
 from collections import abc
 from collections.abc import Iterable, Mapping
-from math import gcd
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -38,8 +37,3 @@ def is_mapping(x: Any) -> TypeGuard[Mapping[Any, Any]]:
     isinstance checks cost more than the rest of parsing a small state)."""
     return isinstance(x, (dict, abc.Mapping))
 
-
-def exact_text(num: int, den: int) -> str:
-    """The fraction num/den in lowest terms, as the exact JSON writes it (``"41/4"``)."""
-    g = gcd(num, den)
-    return f"{num // g}/{den // g}"

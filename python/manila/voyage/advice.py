@@ -11,19 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, Optional, Union, overload
+from typing import Any, Optional, Union
 
 from .. import _core
-from ..common.text import exact_text
 from .evaluation import TABLE_SPOTS, SpotValue
 from .position import Position, as_position
 
 Number = Union[float, Fraction]
 DECLINE = "decline"
-# What the advice assumes: after this decision (a placement round: after its last turn)
-# the voyage plays out with no further placements, as the spot table assumes.
-HORIZONS = {"placement": "the rest of this placement round, then no further placements"}
-DEFAULT_HORIZON = "the rest of the voyage, with no further placements"
 
 PositionLike = Union[Position, Mapping[str, Any], str]
 
@@ -55,7 +50,7 @@ class Advice:
         self.denominator = denominator
         self.to_move = to_move
         self._names, self._costs, self._nets = names, costs, nets
-        self.best = names[best]
+        self._best, self.best = best, names[best]
         self.line = line
         self._payoffs = payoffs
 
@@ -63,14 +58,8 @@ class Advice:
     def kind(self) -> str:
         return self.position.moment.kind
 
-    @overload
-    def _number(self, num: int, exact: None = None) -> Number: ...
-    @overload
-    def _number(self, num: int, exact: bool) -> Union[Number, str]: ...
-    def _number(self, num: int, exact: Optional[bool] = None) -> Union[Number, str]:
-        if exact is None:
-            return Fraction(num, self.denominator) if self.exact else num / self.denominator
-        return exact_text(num, self.denominator) if exact else num / self.denominator
+    def _number(self, num: int) -> Number:
+        return Fraction(num, self.denominator) if self.exact else num / self.denominator
 
     @property
     def options(self) -> dict[str, SpotValue]:
@@ -84,22 +73,21 @@ class Advice:
         return {name: self._number(v) for name, v in zip(self.position.state.owners, self._payoffs)}
 
     def to_dict(self, exact: Optional[bool] = None) -> dict[str, Any]:
-        """The advice JSON (docs/advice.md): floats, or "n/d" strings when exact."""
-        exact = self.exact if exact is None else exact
-        return {
-            "kind": self.kind,
-            "to_move": self.to_move,
-            "options": {
-                n: {"cost": c, "expected_net": self._number(v, exact)}
-                for n, c, v in zip(self._names, self._costs, self._nets)
-            },
-            "best": self.best,
-            "line": [list(turn) for turn in self.line],
-            "payoffs": {
-                name: self._number(v, exact) for name, v in zip(self.position.state.owners, self._payoffs)
-            },
-            "horizon": HORIZONS.get(self.kind, DEFAULT_HORIZON),
-        }
+        """The advice JSON (docs/advice.md), as the engine writes it: floats, or "n/d"
+        strings when exact; its "horizon" says what the advice assumes after the decision."""
+        return _core.advice_json(
+            self.kind,
+            self.to_move,
+            self._names,
+            self._costs,
+            self._nets,
+            self.denominator,
+            self._best,
+            self.line,
+            self._payoffs,
+            self.position.state.owners,
+            self.exact if exact is None else exact,
+        )
 
     def __repr__(self) -> str:
         return f"Advice({self.to_dict()!r})"

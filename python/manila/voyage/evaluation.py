@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any, Optional, TypedDict, Union
 
 from .. import _core
-from ..common.text import exact_text, is_mapping
+from ..common.text import is_mapping
 from ..common.vocab import GOODS, SPOTS
 from .state import VoyageState, as_state
 
@@ -52,13 +52,20 @@ class Evaluation:
     ``to_dict()`` gives the JSON of the contract.
     """
 
-    def __init__(self, state: Union[VoyageState, _Read], numbers: _core._Row, exact: bool):
+    def __init__(self, state: Union[VoyageState, _Read], table: _core.Table, row: int, exact: bool):
         # state: the VoyageState, or the engine's reading of a dict, which makes it on demand.
         self._source = state
         self._goods = state.goods if isinstance(state, _Read) else tuple(state.boats)
         self._owners = state.owners
-        self._numbers = numbers
+        self._table, self._row = table, row
+        self._row_numbers: Optional[_core._Row] = None
         self.exact = exact
+
+    @property
+    def _numbers(self) -> _core._Row:
+        if self._row_numbers is None:
+            self._row_numbers = self._table.row(self._row)
+        return self._row_numbers
 
     @property
     def state(self) -> VoyageState:
@@ -113,22 +120,10 @@ class Evaluation:
         return max(spots, key=lambda s: spots[s]["expected_net"]) if spots else None
 
     def to_dict(self, exact: Optional[bool] = None) -> dict[str, Any]:
-        """The evaluation JSON (docs/numbers.md): floats, or "n/d" strings when exact."""
+        """The evaluation JSON (docs/numbers.md), as the engine writes it: floats, or "n/d"
+        strings when exact."""
         exact = self.exact if exact is None else exact
-        den, legal, cost, net, boats, incomes, payoffs = self._numbers
-        # den.__rtruediv__(n) is n / den without a Python call per number.
-        conv = (lambda n: exact_text(n, den)) if exact else den.__rtruediv__
-        owners = self._owners
-        return {
-            "spots": {
-                name: {"cost": cost[i], "expected_net": conv(net[i])}
-                for i, name in enumerate(TABLE_SPOTS)
-                if legal[i]
-            },
-            "boats": {good: {o: conv(n) for o, n in zip(OUTCOMES, b)} for good, b in zip(self._goods, boats)},
-            "incomes": {name: conv(n) for name, n in zip(owners, incomes)},
-            "payoffs": {name: conv(n) for name, n in zip(owners, payoffs)},
-        }
+        return _core.evaluation_json(self._table, self._row, self._goods, self._owners, exact)
 
     def __repr__(self) -> str:
         return f"Evaluation({self.to_dict()!r})"
@@ -163,11 +158,11 @@ def evaluate(
         # C++; whatever it refuses, the parser reads again below and words every problem.
         read = _core.evaluate_state(state, strict, threads)
         if read is not None:
-            copy, goods, owners, numbers = read
-            return Evaluation(_Read(copy, strict, goods, owners), numbers, exact)
+            copy, goods, owners, table = read
+            return Evaluation(_Read(copy, strict, goods, owners), table, 0, exact)
     parsed = _with_player(as_state(state, strict), player)
     table = _core.analyse(parsed.to_core(), parsed.point_of_view, parsed.max_accomplices, threads)
-    return Evaluation(parsed, table.row(0), exact)
+    return Evaluation(parsed, table, 0, exact)
 
 
 def evaluate_many(
@@ -186,9 +181,7 @@ def evaluate_many(
         [s.max_accomplices for s in parsed],
         threads,
     )
-    return [
-        Evaluation(s, table.row(i), _wants_exact(g, exact)) for i, (g, s) in enumerate(zip(given, parsed))
-    ]
+    return [Evaluation(s, table, i, _wants_exact(g, exact)) for i, (g, s) in enumerate(zip(given, parsed))]
 
 
 def _with_player(state: VoyageState, player: Optional[str]) -> VoyageState:

@@ -65,23 +65,6 @@ class OptionValue:
     win: Optional[float] = None
     win_ci95: Optional[float] = None
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "mean": self.mean,
-            "ci95": self.ci95,
-            "diff": self.diff,
-            "diff_ci95": self.diff_ci95,
-            "rollouts": self.rollouts,
-            "exact": self.exact,
-        }
-        if self.win is not None:
-            out["win"] = self.win
-            out["win_ci95"] = self.win_ci95
-        if self.margin is not None:
-            out["margin"] = self.margin
-            out["margin_ci95"] = self.margin_ci95
-        return out
-
 
 @dataclass(frozen=True)
 class Analysis:

@@ -97,7 +97,7 @@ def loss_class(loss: float, ci95: float, horizon: str) -> str:
 
 @dataclass(frozen=True)
 class Decision:
-    """One reviewed decision (``to_dict()`` is the contract's entry)."""
+    """One reviewed decision (an entry of the report's "decisions", docs/review.md)."""
 
     index: int
     player: str
@@ -115,26 +115,6 @@ class Decision:
     chosen_value: Optional[float]
     best_value: Optional[float]
     table: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "player": self.player,
-            "voyage": self.voyage,
-            "kind": self.kind,
-            "chosen": self.chosen,
-            "best": self.best,
-            "loss": self.loss,
-            "loss_ci95": self.loss_ci95,
-            "class": self.cls,
-            "forced": self.forced,
-            "exact": self.exact,
-            "options": self.options,
-            "rollouts": self.rollouts,
-            "chosen_value": self.chosen_value,
-            "best_value": self.best_value,
-            "table": self.table,
-        }
 
 
 @dataclass(frozen=True)
@@ -157,26 +137,6 @@ class PlayerSummary:
     residual: float = 0.0
     reconciliation: str = ""  # the line above in words
     band: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "final_equity": self.final_equity,
-            "luck_adjusted": self.luck_adjusted,
-            "residual": self.residual,
-            "reconciliation": self.reconciliation,
-            "band": self.band,
-            "decisions": self.decisions,
-            "non_forced": self.non_forced,
-            "total_loss": self.total_loss,
-            "total_loss_ci95": self.total_loss_ci95,
-            "mean_loss": self.mean_loss,
-            "mean_loss_ci95": self.mean_loss_ci95,
-            "accuracy": self.accuracy,
-            "luck": self.luck,
-            "luck_ci95": self.luck_ci95,
-            "classes": dict(self.classes),
-            "wealth": self.wealth,
-        }
 
 
 @dataclass(frozen=True)

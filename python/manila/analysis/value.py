@@ -59,7 +59,6 @@ class Value:
     policy: str
     seed: int
     phase: str
-
     report: dict[str, Any] = field(default_factory=dict, repr=False)  # the engine's JSON of it
 
     def to_dict(self) -> dict[str, Any]:

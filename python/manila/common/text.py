@@ -36,4 +36,3 @@ def is_mapping(x: Any) -> TypeGuard[Mapping[Any, Any]]:
     """A JSON object or any other mapping (a dict is checked first: typing's and the abc's
     isinstance checks cost more than the rest of parsing a small state)."""
     return isinstance(x, (dict, abc.Mapping))
-

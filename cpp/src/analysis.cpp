@@ -853,7 +853,7 @@ ExpertConfig sage_config() {
     // The learned value rates winning the office over passing lower than the expert's
     // rollouts to the voyage's end do, so the sage bids beyond its estimate; docs/value.md
     // has the shares measured (5 players: 4 players').
-    e.office_share = {1.2, 1.2, 1.2};
+    e.office_share = {1.6, 1.2, 1.2};
     return e;
 }
 

@@ -796,24 +796,28 @@ struct ExpertMemory {
 thread_local ExpertMemory memory;
 
 // Every field of the configuration, hashed. It is kept apart from the voyage's key, which
-// also seeds the rollouts: mixing it in would change every expert's and sage's play.
+// also seeds the rollouts: mixing it in would change every expert's and sage's play. The
+// structured binding names every field: a field added to ExpertConfig and not hashed here
+// does not compile.
 std::uint64_t config_key(const ExpertConfig& e) {
-    std::uint64_t k = derive_seed(0x5a6e, static_cast<std::uint64_t>(e.policy));
+    const auto& [policy, office_rollouts, office_share, master_rollouts, master_screen, final_worth,
+                 placement_turns, placement_options, placement_rollouts, learned_value] = e;
+    std::uint64_t k = derive_seed(0x5a6e, static_cast<std::uint64_t>(policy));
     auto add = [&](std::uint64_t v) { k = derive_seed(k, v); };
     auto add_real = [&](double v) {
         std::uint64_t bits = 0;
         std::memcpy(&bits, &v, sizeof bits);
         add(bits);
     };
-    add(static_cast<std::uint64_t>(e.office_rollouts));
-    for (double x : e.office_share) add_real(x);
-    add(static_cast<std::uint64_t>(e.master_rollouts));
-    add(static_cast<std::uint64_t>(e.master_screen));
-    add(e.final_worth);
-    for (std::size_t t : e.placement_turns) add(t);
-    add(static_cast<std::uint64_t>(e.placement_options));
-    add(static_cast<std::uint64_t>(e.placement_rollouts));
-    add(e.learned_value);
+    add(static_cast<std::uint64_t>(office_rollouts));
+    for (double x : office_share) add_real(x);
+    add(static_cast<std::uint64_t>(master_rollouts));
+    add(static_cast<std::uint64_t>(master_screen));
+    add(final_worth);
+    for (std::size_t t : placement_turns) add(t);
+    add(static_cast<std::uint64_t>(placement_options));
+    add(static_cast<std::uint64_t>(placement_rollouts));
+    add(learned_value);
     return k;
 }
 

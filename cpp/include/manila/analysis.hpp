@@ -174,7 +174,8 @@ std::vector<double> expected_payoffs(const GameState& g, int decider, bool every
 // - placement: part 4's search (max^n) over the next turns of the round; before the last
 //   round, its `placement_options` best each valued anew by `placement_rollouts` paired
 //   rollouts that play the later rounds out (today's prices).
-// Every field tells the expert's memory apart (config_key in analysis.cpp reads each).
+// Every field tells the expert's memory apart (config_key in analysis.cpp reads each,
+// by a structured binding that stops compiling when a field is added).
 struct ExpertConfig {
     BotKind policy = BotKind::kGreedyWealth;
     int office_rollouts = 48;

@@ -219,6 +219,17 @@ AdviceAnswer advised(const Position& pos) {
     return out;
 }
 
+// The state (or position) a request carries, as JSON, with the request's options; the
+// error answer when the request cannot be read.
+std::optional<Answer> read_request(const Json& body, StateInput& in, Json& data) {
+    Problems problems;
+    if (!state_input(body, in, problems)) return error_answer(400, problems);
+    std::string value_error;
+    if (!input_json(in, data, problems, value_error))
+        return value_error.empty() ? error_answer(400, problems) : value_error_answer(value_error);
+    return std::nullopt;
+}
+
 }  // namespace
 
 Json advise_position(const Position& pos, bool exact) {
@@ -226,13 +237,10 @@ Json advise_position(const Position& pos, bool exact) {
 }
 
 Answer route_validate(const Json& body) {
-    Problems problems;
     StateInput in;
-    if (!state_input(body, in, problems)) return error_answer(400, problems);
     Json data;
-    std::string value_error;
-    if (!input_json(in, data, problems, value_error))
-        return value_error.empty() ? error_answer(400, problems) : value_error_answer(value_error);
+    if (auto error = read_request(body, in, data)) return *error;
+    Problems problems;
     State state;
     if (!read_state(data, strictness(in), state, problems)) return error_answer(400, problems);
     Json out = Json::object();
@@ -243,13 +251,10 @@ Answer route_validate(const Json& body) {
 }
 
 Answer route_evaluate(const Json& body) {
-    Problems problems;
     StateInput in;
-    if (!state_input(body, in, problems)) return error_answer(400, problems);
     Json data;
-    std::string value_error;
-    if (!input_json(in, data, problems, value_error))
-        return value_error.empty() ? error_answer(400, problems) : value_error_answer(value_error);
+    if (auto error = read_request(body, in, data)) return *error;
+    Problems problems;
     State state;
     if (!read_state(data, strictness(in), state, problems)) return error_answer(400, problems);
     const std::vector<std::string> owners = state.owners();
@@ -258,13 +263,10 @@ Answer route_evaluate(const Json& body) {
 }
 
 Answer route_advise(const Json& body) {
-    Problems problems;
     StateInput in;
-    if (!state_input(body, in, problems)) return error_answer(400, problems);
     Json data;
-    std::string value_error;
-    if (!input_json(in, data, problems, value_error))
-        return value_error.empty() ? error_answer(400, problems) : value_error_answer(value_error);
+    if (auto error = read_request(body, in, data)) return *error;
+    Problems problems;
     Position pos;
     if (!read_position(data, strictness(in), pos, problems)) return error_answer(400, problems);
     return ok(advise_position(pos, exactness(in)));

@@ -1,5 +1,7 @@
-"""The engine writes every answer's JSON (docs/architecture.md): these hold its writer to
-the numbers an evaluation carries, which Python reads from the table apart from it."""
+"""The engine writes every answer's JSON once (docs/architecture.md), for Python's
+``to_dict`` and for ``call`` alike, so comparing the two cannot catch a writer's mistake:
+these hold each writer to numbers read apart from it (the evaluation's table, the advice's
+brute-force reference, the binding's own copy of an analysis's and a value's numbers)."""
 
 from __future__ import annotations
 
@@ -103,10 +105,10 @@ def test_the_analysis_json_says_what_the_binding_hands_over(horizon: str) -> Non
     assert any(str(result.worth) in line for line in data["words"])
 
 
-@pytest.mark.parametrize("players, chance", [(3, 0), (4, 0), (5, 0), (4, 3)])
-def test_the_value_json_says_what_the_binding_hands_over(players: int, chance: int) -> None:
+@pytest.mark.parametrize("players, moves", [(3, 0), (4, 0), (5, 0), (4, 3)])
+def test_the_value_json_says_what_the_binding_hands_over(players: int, moves: int) -> None:
     state = _started_game(players, seed=players)
-    for _ in range(chance):  # into the voyage: the value is then a mean of play-outs
+    for _ in range(moves):  # past the boundary: the value is then a mean of play-outs
         state.apply_action(state.legal_actions()[0])
         while state.is_chance_node():
             state.apply_chance()

@@ -11,9 +11,9 @@ import pytest
 
 import manila
 from helpers.advice_reference import advice_reference
+from helpers.contract import played
 from helpers.positions import decision_position, placement_position, sample
 from manila.analysis.value import model_info
-from manila.game import Game
 from manila.voyage.example import EXAMPLE
 
 
@@ -73,31 +73,25 @@ def test_the_advice_json_says_what_the_brute_force_finds(position) -> None:
     assert rounded["payoffs"] == pytest.approx({n: float(x) for n, x in truth["payoffs"].items()})
 
 
-def _started_game(players: int, seed: int):
-    state = Game(players, seed=seed).new_initial_state()
-    while state.is_chance_node():
-        state.apply_chance()
-    return state
-
-
 @pytest.mark.parametrize("horizon", ["voyage", "game"])
 def test_the_analysis_json_says_what_the_binding_hands_over(horizon: str) -> None:
     # The report (the engine's writer) and the binding's dict (its own copy of each number)
     # come from one C++ result apart: a key or number mixed up in either differs here.
-    result = manila.analyse(_started_game(4, 3), horizon=horizon, rollouts=16, seed=2, max_bids=3)
+    auction = played(4, 3, lambda s: s.is_player_node())
+    result = manila.analyse(auction, horizon=horizon, rollouts=16, seed=2, max_bids=3)
     data = result.to_dict()
-    for key in ("decider", "kind", "horizon", "unit", "policy", "rollouts", "seed", "exact", "best", "stop"):
-        assert data[key] == getattr(result, key), key
-    for key in ("gap_ci95", "target", "screened_out", "worth"):
+    for key in (
+        *("decider", "kind", "horizon", "unit", "policy", "rollouts", "seed", "exact", "best", "stop"),
+        *("gap_ci95", "target", "screened_out", "worth"),
+    ):
         assert data[key] == getattr(result, key), key
     assert data.get("value") == result.value
     assert list(data["options"]) == list(result.options)
+    option_keys = ("mean", "ci95", "diff", "diff_ci95", "rollouts", "exact")
     game_keys = ("win", "win_ci95", "margin", "margin_ci95")
     for name, option in result.options.items():
         written = data["options"][name]
-        for key in ("mean", "ci95", "diff", "diff_ci95", "rollouts", "exact") + game_keys * (
-            horizon == "game"
-        ):
+        for key in option_keys + (game_keys if horizon == "game" else ()):
             assert written[key] == getattr(option, key), (name, key)
         if horizon == "voyage":
             assert not set(game_keys) & set(written), name
@@ -105,14 +99,12 @@ def test_the_analysis_json_says_what_the_binding_hands_over(horizon: str) -> Non
     assert any(str(result.worth) in line for line in data["words"])
 
 
-@pytest.mark.parametrize("players, moves", [(3, 0), (4, 0), (5, 0), (4, 3)])
-def test_the_value_json_says_what_the_binding_hands_over(players: int, moves: int) -> None:
-    state = _started_game(players, seed=players)
-    for _ in range(moves):  # past the boundary: the value is then a mean of play-outs
-        state.apply_action(state.legal_actions()[0])
-        while state.is_chance_node():
-            state.apply_chance()
+# At an auction's start the value is exact; at a placement, a mean of play-outs.
+@pytest.mark.parametrize("players, phase", [(3, "auction"), (4, "auction"), (5, "auction"), (4, "placement")])
+def test_the_value_json_says_what_the_binding_hands_over(players: int, phase: str) -> None:
+    state = played(players, players, lambda s: s.is_player_node() and s.phase == phase)
     answer = manila.value(state, rollouts=8, seed=1)
+    assert answer.exact == (phase == "auction")
     data = answer.to_dict()
     assert data["unit"] == "equity"
     for key in ("exact", "rollouts", "policy", "seed", "phase"):

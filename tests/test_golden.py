@@ -23,8 +23,12 @@ import pytest
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("MANILA_UPDATE_GOLDEN") == "1"
 
-# name: the simulate arguments (3, 4 and 5 players; a rule option on in two of them).
+# name: the simulate arguments (3, 4 and 5 players; a rule option on in two of them). The
+# sages' games hold the searching bots to what their ladder rows were measured with: the
+# learned value's model, the sage's and the expert's bidding shares, the solver's search.
 GAMES = {
+    "3p-sage-expert-solver": ["--players", "3", "--bots", "sage,expert,solver", "--seed", "6"],
+    "4p-sage-expert-solver": ["--players", "4", "--bots", "sage,expert,solver,sage", "--seed", "5"],
     "3p-greedy-pirate-variant": ["--players", "3", "--bots", "greedy", "--seed", "1", "--pirate-variant"],
     "4p-mixed-bots": ["--players", "4", "--bots", "greedy,random,greedy-wealth,greedy", "--seed", "2"],
     "5p-greedy-wealth-shipyard": [

@@ -86,7 +86,7 @@ def test_the_golden_files_are_small_and_complete():
     stored = {p.name for p in GOLDEN.iterdir() if p.name != ".gitattributes"}
     assert stored == {f"{name}.jsonl" for name in GAMES} | {f"{name}.txt" for name in TOLD}
     assert all((GOLDEN / name).stat().st_size < 300_000 for name in stored)
-    for name in GAMES:  # each one a whole game, played and told to its end
+    for name in GAMES:  # each one a whole game, played to its end
         assert b'"winners":' in (GOLDEN / f"{name}.jsonl").read_bytes()
-    for name in TOLD:
+    for name in TOLD:  # and told to its end
         assert b"== game over after " in (GOLDEN / f"{name}.txt").read_bytes()

@@ -3,7 +3,7 @@
 tests/test_wasm.py holds to the same answers) answer every body of every POST route they
 share alike: the same status and the same JSON, to the byte (docs/architecture.md).
 
-Thousands of generated bodies per format go to both (tests/helpers/contract.py): valid
+Hundreds of generated requests per format go to both (tests/helpers/contract.py): valid
 voyage states and positions, the same broken field by field (wrong types, out of range,
 unknown and misspelt names, too many accomplices or players, boards no voyage reaches),
 notation bodies, JSON text cut or garbled character by character, the value and the
@@ -43,7 +43,7 @@ from helpers.contract import (
 from helpers.serving import serving
 from manila import _core
 
-EXAMPLES = 1000  # per form (a notation goes to all three routes): 15 to 25 s each
+EXAMPLES = 500  # per form (a notation goes to all three routes): 6 to 10 s each
 # The play route's games are played by the bots: few of them (CI's budget), seconds in all.
 PLAY_EXAMPLES = {"play": 60, "play_expert": 3}
 

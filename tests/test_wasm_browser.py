@@ -51,7 +51,7 @@ def browser():
         yield driver
 
 
-STATES = 32
+STATES = 16
 ELSEWHERE = "manila.test"
 
 

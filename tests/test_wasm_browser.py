@@ -134,7 +134,7 @@ def test_tapped_boards_match_the_library_exactly(browser, site):
     click(browser, "#more summary")  # the rule options are in the fold
     states = tappable_states(STATES)
     for i, state in enumerate(states):
-        tap_board(browser, state, native=i < 6)
+        tap_board(browser, state, native=i < 3)
         assert settled(browser) == "ready", state
         check_against_library(read_page(browser), state, exact=True, strict=False)
     assert not console_errors(browser)

@@ -6,32 +6,12 @@ settings.register_profile("ci", deadline=None, print_blob=True)
 settings.load_profile("ci")
 
 
-# The modules that take longest (the slowest tests each run lists name them), first: the
-# workers take whole modules in this order (pyproject.toml: --dist loadfile
-# --no-loadscope-reorder), so that neither ends the run alone with one of them. The plain
-# run's, then the sanitizers' (.ci/sanitize).
-LONGEST_FIRST = (
-    "test_value.py",
-    "test_play_browser.py",
-    "test_contract.py",
-    "test_review.py",
-    "test_wasm_browser.py",
-    "test_wasm.py",
-    "test_server.py",
-    "test_observation.py",
-    "test_game.py",
-)
-
-
 def pytest_collection_modifyitems(config, items):
-    """The longest modules first; MANILA_REFERENCE_SAMPLE=k keeps every k-th case of the
-    tests marked ``reference``.
+    """MANILA_REFERENCE_SAMPLE=k keeps every k-th case of the tests marked ``reference``.
 
     Their time goes into a slow Python reference, not the engine: the sanitizers' run
     (.ci/sanitize) needs the engine driven through every kind of case, not every case again.
     The plain test run keeps them all."""
-    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
     k = int(os.environ.get("MANILA_REFERENCE_SAMPLE", "1"))
     if k <= 1:
         return

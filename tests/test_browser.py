@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 import manila
 from helpers.page import (
@@ -29,6 +29,7 @@ from helpers.page import (
     read_page,
     screenshot,
     settled,
+    waiting,
 )
 from helpers.serving import serving
 from manila.common.vocab import PRICES
@@ -148,7 +149,7 @@ def test_notation_errors_and_hypothetical_positions(browser, base_url, tmp_path)
     )
     box = browser.find_element(By.ID, "notation-input")
     box.send_keys(text, Keys.ENTER)
-    WebDriverWait(browser, 10).until(lambda d: read_page(d)["notation"] == text)
+    waiting(browser, 10).until(lambda d: read_page(d)["notation"] == text)
     assert settled(browser) == "ready"
     page = read_page(browser)
     check_against_library(page, manila.parse(text).to_dict(), exact=False)
@@ -228,7 +229,7 @@ def test_on_a_phone(browser, base_url, tmp_path):
         box = browser.find_element(By.ID, "notation-input")
         browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
         box.send_keys("ginseng@3 nutmeg@4 silk@2", Keys.ENTER)
-        shown = WebDriverWait(browser, 10).until(
+        shown = waiting(browser, 10).until(
             lambda d: (
                 d.find_element(By.ID, "notation-errors").is_displayed()
                 and d.find_element(By.ID, "notation-errors")
@@ -250,7 +251,7 @@ def test_on_a_phone(browser, base_url, tmp_path):
         # Typing again clears the complaint; a good notation loads.
         box.clear()
         box.send_keys("r1 ginseng@3 nutmeg@4 silk@2 player=red", Keys.ENTER)
-        WebDriverWait(browser, 10).until(lambda d: read_page(d)["notation"].startswith("r1 ginseng@3"))
+        waiting(browser, 10).until(lambda d: read_page(d)["notation"].startswith("r1 ginseng@3"))
         assert not browser.find_element(By.ID, "notation-errors").is_displayed()
         assert settled(browser) == "ready"
     finally:

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 from helpers.contract import review_record
-from helpers.page import chromium, screenshot
+from helpers.page import chromium, screenshot, waiting
 from helpers.serving import StaticSite, engine_answers, serving
 from manila.game import Game, State
 from manila.server.names import page_data
@@ -82,7 +82,7 @@ def settled(driver, timeout: float = 60) -> str:
             " document.querySelectorAll('#choices button[data-action]:not([disabled])').length ? s : null;",
         )
 
-    return WebDriverWait(driver, timeout).until(ready)
+    return waiting(driver, timeout).until(ready)
 
 
 def game(driver) -> dict:
@@ -121,7 +121,7 @@ def check_decision_on_screen(driver) -> None:
 
 def ask_hint(driver) -> dict:
     driver.find_element(By.ID, "hint").click()
-    WebDriverWait(driver, 120).until(
+    waiting(driver, 120).until(
         lambda d: js(d, "return !!document.querySelector('#hint-text .hint-best, #hint-text .error')")
     )
     error = js(driver, "const e = document.querySelector('#hint-text .error'); return e && e.textContent")
@@ -183,7 +183,7 @@ def test_a_whole_game_by_tapping_with_hints_and_the_review(phone, base_url, tmp_
     shares = phone.find_element(By.ID, "wealth").text
     assert "face down" not in shares and "wealth ?" not in shares, shares
     # The review is asked for at the end and shown in the end card.
-    WebDriverWait(phone, 150).until(
+    waiting(phone, 150).until(
         lambda d: js(
             d,
             "return !!(document.querySelector('#review [data-ready]') || document.getElementById('review-error'))",
@@ -341,7 +341,7 @@ def win_the_auction(driver) -> None:
 
 
 def test_the_static_site_alone_plays_a_whole_game_against_experts(phone, static_site, tmp_path):
-    start(phone, static_site.url + "play.html", players=4, seed=5, bot="expert")
+    start(phone, static_site.url + "play.html", players=3, seed=5, bot="expert")
     hinted: dict = {}
     office = False
     while settled(phone, 300) == "decide":
@@ -361,7 +361,7 @@ def test_the_static_site_alone_plays_a_whole_game_against_experts(phone, static_
     # The office's worth in the engine's words, the decider's seat read as "you".
     assert "The office is worth" in hinted["auction"]["words"] and " to you" in hinted["auction"]["words"]
     assert "Good left home:" in hinted["harbour_master"]["words"]
-    WebDriverWait(phone, 600).until(
+    waiting(phone, 600).until(
         lambda d: js(
             d,
             "return !!(document.querySelector('#review [data-ready]') || document.getElementById('review-error'))",
@@ -377,7 +377,7 @@ def test_the_static_site_alone_plays_a_whole_game_against_experts(phone, static_
 def test_the_value_bar_beside_the_board(phone, static_site):
     start(phone, static_site.url + "play.html", players=3, seed=9, bot="greedy")
     assert settled(phone) == "decide"
-    WebDriverWait(phone, 60).until(
+    waiting(phone, 60).until(
         lambda d: js(d, "return document.querySelectorAll('#wealth .value[data-win]').length") == 3
     )
     wins = js(

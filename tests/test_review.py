@@ -254,7 +254,7 @@ def test_identical_bots_lose_alike() -> None:
     # Four solvers. Not four greedy-wealth: their auction breaks ties by seat, so that p1
     # holds the office (and its costly decisions) 15 times in 48 voyages and p0 once; the
     # seats of identical bots face the same decisions only if the bots spread the office.
-    games = [review(r, rollouts=16, threads=2, luck_rollouts=0) for r in records("solver", 8, seed=5)]
+    games = [review(r, rollouts=8, threads=2, luck_rollouts=0) for r in records("solver", 8, seed=5)]
     means = pooled_losses(games)
     for pa in means.values():
         for pb in means.values():

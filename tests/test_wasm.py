@@ -37,8 +37,8 @@ from manila.server.site import write_site
 
 NODE = shutil.which("node")
 HERE = Path(__file__).parent / "wasm"
-EXAMPLES = 200  # per format: the same generators as test_contract.py, fewer of them
-PLAY_EXAMPLES = {"play": 40, "play_expert": 2}  # games the bots play: fewer still
+EXAMPLES = 100  # per format: the same generators as test_contract.py, fewer of them
+PLAY_EXAMPLES = {"play": 20, "play_expert": 2}  # games the bots play: fewer still
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,6 @@ from urllib.parse import urlencode
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
 
 import manila
 from helpers.page import (
@@ -31,6 +30,7 @@ from helpers.page import (
     console_errors,
     read_page,
     settled,
+    waiting,
 )
 from helpers.serving import StaticSite, engine_answers
 from helpers.states import random_state
@@ -51,7 +51,7 @@ def browser():
         yield driver
 
 
-STATES = 16
+STATES = 10
 ELSEWHERE = "manila.test"
 
 
@@ -146,7 +146,7 @@ def test_advice_in_the_browser_matches_the_library(browser, site):
     click(browser, "#advice-toggle")  # everyone at the table, red to move
     for to_move in ("red", "blue", "green"):
         click(browser, f'[data-turn="{to_move}"]')
-        WebDriverWait(browser, 60).until(
+        waiting(browser, 60).until(
             lambda d: d.find_element(By.ID, "advice").get_attribute("data-state") == "ready"
         )
         shown = browser.execute_script(
@@ -168,7 +168,7 @@ def test_advice_in_the_browser_matches_the_library(browser, site):
 
 def offline_note(driver) -> tuple[str, str]:
     """Whether the page says it works offline here ("yes" or "no"), and its words."""
-    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "where").get_attribute("data-offline"))
+    waiting(driver, 10).until(lambda d: d.find_element(By.ID, "where").get_attribute("data-offline"))
     where = driver.find_element(By.ID, "where")
     return where.get_attribute("data-offline"), where.text
 
@@ -234,12 +234,12 @@ def test_an_impossible_board_gets_the_pages_message(browser, site):
     box.send_keys("r1 ginseng@3:red,red,red,red nutmeg@3 silk@3 player=red", Keys.ENTER)
     # The notation is read after a try at a server (the static host has none): wait for it.
     notation_errors = browser.find_element(By.ID, "notation-errors")
-    WebDriverWait(browser, 10).until(lambda d: notation_errors.is_displayed())
+    waiting(browser, 10).until(lambda d: notation_errors.is_displayed())
     assert "a ginseng boat has 3 seats, but 4 are taken" in notation_errors.text
     # A good notation after it: no error is left behind.
     box.clear()
     box.send_keys("r1 ginseng@3:red nutmeg@3 silk@3 player=red", Keys.ENTER)
-    WebDriverWait(browser, 10).until(lambda d: "ginseng@3:red " in read_page(d)["notation"])
+    waiting(browser, 10).until(lambda d: "ginseng@3:red " in read_page(d)["notation"])
     assert settled(browser) == "ready"
     assert not notation_errors.is_displayed() and not errors.is_displayed()
 
@@ -275,14 +275,14 @@ def test_what_a_newcomer_tripped_over(browser, site):
     # The link edited in the open tab.
     board = "r3 ginseng@12:red nutmeg@10 silk@11:blue player=red"
     browser.execute_script("location.hash = arguments[0]", urlencode({"n": board}))
-    WebDriverWait(browser, 10).until(lambda d: read_page(d)["notation"] == board)
+    waiting(browser, 10).until(lambda d: read_page(d)["notation"] == board)
     assert settled(browser) == "ready"
     # The game engine's names: p0, p1, ... shown in colour.
     box = browser.find_element(By.ID, "notation-input")
     box.clear()
     box.send_keys("r2 ginseng@8:p0,p1 silk@5:p2 jade@9 pirate_1=p1 player=p0", Keys.ENTER)
     want = "r2 ginseng@8:red,blue silk@5:green jade@9 pirate_1=blue player=red"
-    WebDriverWait(browser, 10).until(lambda d: read_page(d)["notation"] == want)
+    waiting(browser, 10).until(lambda d: read_page(d)["notation"] == want)
     assert settled(browser) == "ready"
     assert "p0 is red" in browser.find_element(By.ID, "names-note").text
     check_against_library(read_page(browser), manila.parse(want).to_dict(), exact=False)
@@ -296,7 +296,7 @@ def test_pilot_and_boarding_advice_in_the_browser(browser, site):
 def test_the_calculator_links_to_play_and_back(browser, site):
     open_static(browser, site.url)
     click(browser, "#to-play")
-    WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.ID, "start"))
+    waiting(browser, 10).until(lambda d: d.find_elements(By.ID, "start"))
     click(browser, "#to-calculator")
     assert settled(browser) == "ready"
 

@@ -22,6 +22,14 @@ import manila
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
+# Selenium looks again every half second unless told: a whole game of taps spent most of its
+# time waiting for the next look.
+POLL = 0.05
+
+
+def waiting(driver: Any, timeout: float) -> WebDriverWait:
+    """Selenium's wait for a condition, looking every POLL seconds."""
+    return WebDriverWait(driver, timeout, poll_frequency=POLL)
 
 
 @contextmanager
@@ -80,7 +88,7 @@ def settled(driver, timeout: float = 10) -> str:
             return state
         return False
 
-    return WebDriverWait(driver, timeout).until(done)
+    return waiting(driver, timeout).until(done)
 
 
 def read_page(driver) -> dict:
@@ -162,13 +170,13 @@ def open_page(driver, base_url: str, notation: str, **query: str) -> None:
     """A fresh page (nothing kept from an earlier test) showing the board of ``notation``."""
     driver.get("about:blank")
     driver.get(base_url + "#" + urlencode({"n": notation, **query}))
-    WebDriverWait(driver, 10).until(lambda d: read_page(d)["notation"] == notation)
+    waiting(driver, 10).until(lambda d: read_page(d)["notation"] == notation)
     assert settled(driver) == "ready"
 
 
 def advice_shown(driver, timeout: float = 30) -> dict:
     """Waits for the advice of the board as it stands; what the panel shows."""
-    WebDriverWait(driver, timeout).until(
+    waiting(driver, timeout).until(
         lambda d: d.find_element(By.ID, "advice").get_attribute("data-state") == "ready"
     )
     return driver.execute_script("""

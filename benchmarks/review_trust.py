@@ -46,6 +46,51 @@ def auctions_once(r: Review, record: dict[str, Any]) -> bool:
     return all(n == 1 for n in seen.values())
 
 
+# The stretches of a game between two chance events, by the decisions in them.
+STRETCHES = ("opening", "placements", "pilots and boarding", "after the last roll")
+
+
+def stretch_of(kinds: set[str]) -> str:
+    if not kinds or kinds & {"auction", "harbour_master"}:
+        # The auction, the harbour master's choices and the first round (no decision: the
+        # value before the deal, and between two deals, where nothing moves).
+        return "opening"
+    if kinds - {"placement"}:
+        return "pilots and boarding"  # with the last round's placements and the plunder
+    return "placements"
+
+
+def residual_by_stretch(r: Review) -> dict[str, dict[str, float]]:
+    """Each player's residual, split over the stretches between chance events.
+
+    Between two events a player's value moves by what the decisions in between did
+    (the next event's value before it minus the last one's after it); the line accounts
+    for them by the losses (own minus the others' mean share). What the line leaves out of
+    each stretch sums, with the value before the first event, to the player's residual."""
+    players = list(r.players)
+    share = 1 / (len(players) - 1)
+    out = {p: dict.fromkeys(STRETCHES, 0.0) for p in players}
+    after = dict.fromkeys(players, 0.0)  # the value after the last event (0: the start)
+    pending: list[Any] = []
+
+    def close(before: dict[str, float], stretch: str) -> None:
+        for p in players:
+            line = sum(-d.loss if d.player == p else d.loss * share for d in pending)
+            out[p][stretch] += before[p] - after[p] - line
+        pending.clear()
+
+    for _, item in sorted(
+        [(e["index"], e) for e in r.events] + [(d.index, d) for d in r.decisions], key=lambda t: t[0]
+    ):
+        if isinstance(item, dict):
+            close(item["before"], stretch_of({d.kind for d in pending}))
+            after = {p: item["before"][p] + item["luck"][p] for p in players}
+        else:
+            pending.append(item)
+    close({p: r.players[p].final_equity for p in players}, "after the last roll")
+    return out
+
+
 def report(
     horizon: str,
     games: list[tuple[dict[str, Any], dict[str, str]]],
@@ -124,6 +169,20 @@ def report(
                 f"luck {statistics.fmean(p.luck for p in mine):+6.1f}, "
                 f"loss {statistics.fmean(p.total_loss for p in mine):6.1f} a game"
             )
+        # Where it arises: the same residual, stretch by stretch (a game's sum per player).
+        parts = [residual_by_stretch(r) for r in reviews]
+        print("  residual by stretch, a game:" + "".join(f"{x:>22}" for x in STRETCHES))
+        for bot in BOTS:
+            mine = [part[s] for part, m in zip(parts, labels) for s, b in m.items() if b == bot]
+            print(
+                f"  {bot:<28}" + "".join(f"{statistics.fmean(x[k] for x in mine):>+22.1f}" for k in STRETCHES)
+            )
+        gap = max(
+            abs(sum(part[p].values()) - r.players[p].residual)
+            for part, r in zip(parts, reviews)
+            for p in part
+        )
+        print(f"  (the stretches add up to each player's residual within {gap:.1e})")
         low = sorted(means)
         cuts = [(a + b) / 2 for a, b in zip(low, low[1:])]
         print(

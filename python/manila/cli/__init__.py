@@ -193,9 +193,11 @@ COMMANDS = (
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="python -m manila",
-        description="Exact expected values for a Manila voyage.",
+        description="Exact expected values for a Manila voyage; the value, analysis and review "
+        "of a whole game; bots and a ladder.",
         epilog="The rules, the meaning of every number, the notation and the HTTP API are "
-        "described in docs/ (rules.md, numbers.md, advice.md, notation.md, http.md, sweeps.md).",
+        "described in docs/ (rules.md, numbers.md, advice.md, value.md, analysis.md, review.md, "
+        "notation.md, http.md, sweeps.md).",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:

@@ -54,6 +54,7 @@ except ImportError as exc:  # pragma: no cover - only without the extra
 
 from ..game.engine import RulesLike, State
 from ..game.view import observation_low, observation_size
+from .render import RENDER_MODES, check_render_mode, render_text
 from .vector_env import NUM_PLAYER_ACTIONS, VectorEnv
 
 ENV_ID = "manila/Manila-v0"
@@ -98,7 +99,7 @@ Observation = npt.NDArray[Union[np.floating[Any], np.integer[Any]]]
 class ManilaEnv(gymnasium.Env[Observation, np.int64]):
     """One game of Manila with the learner at ``seat`` (see the module doc)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1}
 
     def __init__(
         self,
@@ -118,17 +119,13 @@ class ManilaEnv(gymnasium.Env[Observation, np.int64]):
             autoreset=False,
             reward=reward,
         )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode: one of {self.metadata['render_modes']} or None, got {render_mode!r}"
-            )
         if illegal_reward is not None and not (
             isinstance(illegal_reward, (int, float)) and not isinstance(illegal_reward, bool)
         ):
             raise ValueError(
                 f"illegal_reward: a number, or None to raise on illegal actions, got {illegal_reward!r}"
             )
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.seat = seat
         self.illegal_reward = illegal_reward
         self.observation_space = observation_space(players)
@@ -191,14 +188,7 @@ class ManilaEnv(gymnasium.Env[Observation, np.int64]):
         return obs[0].copy(), float(rewards[0, self.seat]), self._over, False, info
 
     def render(self) -> Optional[str]:
-        state = self.state
-        if self.render_mode is None or state is None:
-            return None
-        text = state.to_string()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_text(self.state, self.render_mode)
 
 
 if ENV_ID not in gymnasium.registry:

@@ -43,6 +43,7 @@ except ImportError as exc:  # pragma: no cover - only without the extra
 
 from ..game.engine import IllegalActionError, RulesLike, State
 from ..game.view import observation_low, observation_size
+from .render import RENDER_MODES, check_render_mode, render_text
 from .vector_env import NUM_PLAYER_ACTIONS, VectorEnv
 
 __all__ = ["NUM_PLAYER_ACTIONS", "env", "raw_env"]
@@ -62,7 +63,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
 
     metadata: dict[str, Any] = {
         "name": "manila_v0",
-        "render_modes": ["ansi", "human"],
+        "render_modes": RENDER_MODES,
         "is_parallelizable": False,
     }
 
@@ -79,11 +80,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         # The env's buffers, always the same arrays: read here, rewritten by every step.
         self._obs, self._mask = self._env.observations[0], self._env.masks[0].view(np.int8)
         self._to_move, self._rewards, self._dones = self._env.to_move, self._env.rewards, self._env.dones
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode: one of {self.metadata['render_modes']} or None, got {render_mode!r}"
-            )
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.possible_agents = [f"player_{p}" for p in range(players)]
         self.agent_name_mapping = {a: p for p, a in enumerate(self.possible_agents)}
         size = observation_size(players)
@@ -168,14 +165,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
             self.render()
 
     def render(self) -> Optional[str]:
-        state = self.state_
-        if self.render_mode is None or state is None:
-            return None
-        text = state.to_string()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_text(self.state_, self.render_mode)
 
     def close(self) -> None:
         pass

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "manila/game.hpp"
+#include "manila/observation.hpp"
 #include "manila/table.hpp"
 
 namespace py = pybind11;
@@ -21,12 +22,6 @@ namespace {
 
 using PlayerRow = std::tuple<int, std::array<int, kNumGoods>, int, int, bool>;
 using BoatRow = std::tuple<int, int, std::vector<int>>;
-
-void check_viewer(const GameState& s, int viewer) {
-    if (viewer < 0 || viewer >= s.num_players())
-        throw std::invalid_argument("viewer: must be 0.." + std::to_string(s.num_players() - 1) +
-                                    ", got " + std::to_string(viewer));
-}
 
 }  // namespace
 
@@ -96,7 +91,7 @@ void register_table(py::module_& m) {
     m.def(
         "resample_hidden",
         [](const GameState& s, int viewer, std::uint64_t seed) {
-            check_viewer(s, viewer);
+            check_viewer(s, viewer, "viewer");
             Board b = s.board();
             Rng rng(seed);
             resample_hidden(b, viewer, rng);
@@ -108,7 +103,7 @@ void register_table(py::module_& m) {
     m.def(
         "hidden_deals",
         [](const GameState& s, int viewer) {
-            check_viewer(s, viewer);
+            check_viewer(s, viewer, "viewer");
             std::vector<std::pair<GameState, std::uint64_t>> out;
             for (const HiddenDeal& d : hidden_deals(s.board(), viewer))
                 out.emplace_back(GameState::from_board(d.board, s.seed()), d.weight);

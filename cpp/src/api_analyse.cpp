@@ -15,8 +15,8 @@
 namespace manila::api {
 namespace {
 
-const std::vector<std::string> kKeys(std::begin(kAnalysisKeys), std::end(kAnalysisKeys));
-constexpr std::int64_t kIntMax = std::numeric_limits<std::int32_t>::max();  // limits.MAX_INT
+const std::vector<std::string> kAnalysisKeyNames(std::begin(kAnalysisKeys),
+                                                 std::end(kAnalysisKeys));
 
 // The body's value at `key`, or `fallback` when it is absent (a keyword left to its default).
 Json option(const Json& body, const char* key, Json fallback) {
@@ -122,7 +122,7 @@ namespace manila::api {
 Answer route_analyse(const Json& body) {
     // app._heavy_body and _analysis_input.
     Answer refused;
-    if (!heavy_body(body, kKeys, "table",
+    if (!heavy_body(body, kAnalysisKeyNames, "table",
                     "the table to analyse (an observation or a serialized state)", refused) ||
         !at_most(body, "rollouts", kAnalysisMaxRollouts, " per option", refused))
         return refused;

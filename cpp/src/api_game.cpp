@@ -13,8 +13,7 @@
 namespace manila::api {
 namespace {
 
-constexpr std::int64_t kIntMax = std::numeric_limits<std::int32_t>::max();  // the engine's int
-constexpr int kSerialVersion = 1;                                           // of State.serialize()
+constexpr int kSerialVersion = 1;  // of State.serialize()
 
 std::vector<std::string> good_words() {
     std::vector<std::string> out;
@@ -175,12 +174,6 @@ class TableReader : public Refusal {
         return true;
     }
 };
-
-const Json& get(const Json& object, std::string_view key) {
-    static const Json none;
-    const Json* found = object.find(key);
-    return found ? *found : none;
-}
 
 // A value Python takes as false (for `data.get(key) or {}`).
 bool falsy(const Json& v) {

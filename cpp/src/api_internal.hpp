@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,15 @@
 #include "manila/rules.hpp"
 
 namespace manila::api {
+
+// The largest count the engine takes: its int (Python's limits.MAX_INT).
+inline constexpr std::int64_t kIntMax = std::numeric_limits<std::int32_t>::max();
+
+// dict.get(key): the member, or null when absent or `object` is no object (Python cannot tell
+// the two apart there).
+const Json& get(const Json& object, std::string_view key);
+// name in names.
+bool contains(const std::vector<std::string>& names, const std::string& name);
 
 // ------------------------------------------------------------------ Python's words
 

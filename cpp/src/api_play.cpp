@@ -24,7 +24,7 @@
 namespace manila::api {
 namespace {
 
-const std::vector<std::string> kKeys(std::begin(kPlayKeys), std::end(kPlayKeys));
+const std::vector<std::string> kPlayKeyNames(std::begin(kPlayKeys), std::end(kPlayKeys));
 const std::vector<std::string> kNewKeys(std::begin(kPlayNewKeys), std::end(kPlayNewKeys));
 const std::vector<std::string> kRecordKeys(std::begin(kPlayRecordKeys), std::end(kPlayRecordKeys));
 constexpr const char* kMaxSeed = "18446744073709551615";  // 2**64 - 1
@@ -39,16 +39,6 @@ struct Refused {
         return false;
     }
 };
-
-const Json& get(const Json& object, std::string_view key) {
-    static const Json none;
-    const Json* found = object.is_object() ? object.find(key) : nullptr;
-    return found ? *found : none;
-}
-
-bool contains(const std::vector<std::string>& names, const std::string& name) {
-    return std::find(names.begin(), names.end(), name) != names.end();
-}
 
 std::string hex16(std::uint64_t x) {
     char buf[24];
@@ -885,8 +875,10 @@ Answer route_play(const Json& data, const PlayHost& host) {
         return refused();
     }
     for (const auto& [key, value] : data.members())
-        if (!contains(kKeys, key)) {
-            refuse("unknown key" + did_you_mean(key, kKeys) + "; allowed: " + joined(kKeys), key);
+        if (!contains(kPlayKeyNames, key)) {
+            refuse("unknown key" + did_you_mean(key, kPlayKeyNames) +
+                       "; allowed: " + joined(kPlayKeyNames),
+                   key);
             return refused();
         }
     const bool is_new = data.find("new") != nullptr;

@@ -8,14 +8,10 @@ namespace manila::api {
 namespace {
 
 const std::vector<std::string> kKinds{"placement", "pilot_small", "pilot_large", "boarding"};
-const std::vector<std::string> kMomentKeys{"kind",        "order",    "to_move",
-                                           "accomplices", "declined", "protected"};
+const std::vector<std::string> kPositionMomentKeys{"kind",        "order",    "to_move",
+                                                   "accomplices", "declined", "protected"};
 
 bool pilot_kind(const std::string& kind) { return kind == "pilot_small" || kind == "pilot_large"; }
-
-bool contains(const std::vector<std::string>& names, const std::string& name) {
-    return std::find(names.begin(), names.end(), name) != names.end();
-}
 
 const std::string* spot_owner(const State& s, int spot) {
     for (const auto& [id, owner] : s.spots)
@@ -70,9 +66,9 @@ class MomentReader {
             return false;
         }
         for (const auto& [key, value] : data.members())
-            if (!contains(kMomentKeys, key))
-                fail(key, "unknown key" + did_you_mean(key, kMomentKeys) + "; a moment has " +
-                              joined(kMomentKeys));
+            if (!contains(kPositionMomentKeys, key))
+                fail(key, "unknown key" + did_you_mean(key, kPositionMomentKeys) +
+                              "; a moment has " + joined(kPositionMomentKeys));
         const Json* kind = data.find("kind");
         if (!kind || !kind->is_string() || !contains(kKinds, kind->as_string())) {
             const Json none;

@@ -336,7 +336,7 @@ ReviewReport review_report(const GameState& initial, const std::vector<int>& his
 namespace api {
 namespace {
 
-const std::vector<std::string> kKeys(std::begin(kReviewKeys), std::end(kReviewKeys));
+const std::vector<std::string> kReviewKeyNames(std::begin(kReviewKeys), std::end(kReviewKeys));
 
 Answer refuse(const std::string& message, const std::string& path = "") {
     return error_answer(400, {{path, message, ""}});
@@ -347,7 +347,7 @@ Answer refuse(const std::string& message, const std::string& path = "") {
 Answer route_review(const Json& body, const Progress& progress) {
     // app._heavy_body and _review_input: the server's bounds.
     Answer refused;
-    if (!heavy_body(body, kKeys, "record",
+    if (!heavy_body(body, kReviewKeyNames, "record",
                     "the game to review (a line of simulate --record, or State.serialize())",
                     refused) ||
         !at_most(body, "rollouts", kReviewMaxRollouts, "", refused) ||

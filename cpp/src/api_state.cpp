@@ -45,13 +45,6 @@ std::string voyage_prices() {
     return joined(words);
 }
 
-// dict.get(key): the value, or null when absent (Python cannot tell the two apart there).
-const Json& get(const Json& object, std::string_view key) {
-    static const Json none;
-    const Json* found = object.find(key);
-    return found ? *found : none;
-}
-
 // A count that may outgrow 64 bits, as a Python int sums any share counts given.
 class Count {
   public:

@@ -397,6 +397,16 @@ std::string spoken(const std::vector<int>& values) {
     return out + " or " + std::to_string(values.back());
 }
 
+const Json& get(const Json& object, std::string_view key) {
+    static const Json none;
+    const Json* found = object.find(key);
+    return found ? *found : none;
+}
+
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
 std::string joined(const std::vector<std::string>& words, const char* glue) {
     std::string out;
     for (std::size_t k = 0; k < words.size(); ++k) out += (k ? glue : "") + words[k];

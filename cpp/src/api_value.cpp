@@ -50,14 +50,14 @@ Json value_json(const GameState& s, const ValueModel& m, const ValueConfig& c,
 namespace manila::api {
 namespace {
 
-const std::vector<std::string> kKeys(std::begin(kValueKeys), std::end(kValueKeys));
+const std::vector<std::string> kValueKeyNames(std::begin(kValueKeys), std::end(kValueKeys));
 
 }  // namespace
 
 Answer route_value(const Json& body) {
     // app._heavy_body and _value_input.
     Answer refused;
-    if (!heavy_body(body, kKeys, "table",
+    if (!heavy_body(body, kValueKeyNames, "table",
                     "the table to value (an observation or a serialized state)", refused) ||
         !at_most(body, "rollouts", kValueMaxRollouts, "", refused))
         return refused;

@@ -5,13 +5,10 @@
 #include <string>
 
 #include "cells.hpp"
+#include "checks.hpp"
 
 namespace manila {
 namespace {
-
-[[noreturn]] void reject(const std::string& field, const std::string& why) {
-    throw std::invalid_argument(field + ": " + why);
-}
 
 std::string triple_text(const BoatArray& t) {
     return "(" + std::to_string(t[0]) + ", " + std::to_string(t[1]) + ", " + std::to_string(t[2]) +

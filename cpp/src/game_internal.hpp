@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "checks.hpp"
 #include "manila/advice.hpp"
 #include "manila/game.hpp"
 
@@ -45,8 +46,6 @@ inline int placement_action(int spot) {
 inline int placement_spot(int act) {
     return act == action::kDecline ? kDeclineSpot : act - action::kPlace;
 }
-
-[[noreturn]] inline void invalid(const std::string& what) { throw std::invalid_argument(what); }
 
 }  // namespace game_detail
 

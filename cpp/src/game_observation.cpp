@@ -15,10 +15,10 @@
 
 namespace manila {
 
-void check_viewer(const GameState& s, int viewer) {
+void check_viewer(const GameState& s, int viewer, const char* field) {
     if (viewer < 0 || viewer >= s.num_players())
-        invalid("player: must be 0.." + std::to_string(s.num_players() - 1) + ", got " +
-                std::to_string(viewer));
+        reject(field, "must be 0.." + std::to_string(s.num_players() - 1) + ", got " +
+                          std::to_string(viewer));
 }
 
 namespace {

@@ -3,14 +3,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "checks.hpp"
 #include "manila/game.hpp"
 
 namespace manila {
 namespace {
-
-[[noreturn]] void reject(const std::string& field, const std::string& why) {
-    throw std::invalid_argument(field + ": " + why);
-}
 
 // "0, 5, 10 or 20 (a good at 30 has ended the game)", from the price track.
 std::string voyage_prices() {

@@ -61,8 +61,8 @@ std::string observation_string(const GameState& s, int viewer,
 
 // "none", "single" or "all"; throws std::invalid_argument for any other name.
 PrivateInfo private_info_named(const std::string& name);
-// Throws std::invalid_argument unless `player` is a seat of the game.
-void check_viewer(const GameState& s, int player);
+// Throws std::invalid_argument unless `player` is a seat of the game ("field: must be 0..n-1").
+void check_viewer(const GameState& s, int player, const char* field = "player");
 
 // The table as JSON values: everything with PrivateInfo::kAll (for to_dict, tests and
 // replays), or what `viewer` may see (others' face-down shares masked, their wealth null).

@@ -174,6 +174,11 @@ def test_hidden_deals_are_the_shuffles_counted(players: int) -> None:
         assert key(hands) not in found, "one board twice"
         found[key(hands)] = Fraction(weight, total)
     assert found == {key(hands): p for hands, p in deals_seen_by(seen)}
+    for seat in (-1, players):  # a viewer who is no seat of the game is refused by name
+        with pytest.raises(ValueError, match=rf"^viewer: must be 0..{players - 1}, got {seat}$"):
+            _core.hidden_deals(state._s, seat)
+        with pytest.raises(ValueError, match=rf"^viewer: must be 0..{players - 1}, got {seat}$"):
+            _core.resample_hidden(state._s, seat, 1)
 
 
 def test_another_players_view_is_not_marked_exact() -> None:

@@ -99,13 +99,25 @@ def test_illegal_actions_raise_or_end_the_episode():
         ({"bots": ["random", "random", "random"]}, "None at the learner's seat 0 alone"),
         ({"bots": [None, None]}, "one per other seat"),
         ({"reward": "score"}, 'reward: one of "wealth", "win", "equity"'),
-        ({"render_mode": "rgb_array"}, "render_mode"),
+        ({"render_mode": "rgb_array"}, "render_mode: one of 'ansi', 'human' or None, got 'rgb_array'"),
         ({"illegal_reward": "lose"}, "illegal_reward: a number"),
     ],
 )
 def test_bad_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
         ManilaEnv(players=3, **kwargs)
+
+
+def test_each_environment_owns_its_render_modes():
+    # Gymnasium's and PettingZoo's metadata are class attributes a user may change: a change
+    # to one must not reach the other.
+    from manila.rl.pettingzoo import raw_env
+
+    ManilaEnv.metadata["render_modes"].append("rgb_array")
+    try:
+        assert raw_env.metadata["render_modes"] == ["ansi", "human"]
+    finally:
+        ManilaEnv.metadata["render_modes"].remove("rgb_array")
 
 
 def test_render_shows_the_table():

@@ -99,7 +99,7 @@ Observation = npt.NDArray[Union[np.floating[Any], np.integer[Any]]]
 class ManilaEnv(gymnasium.Env[Observation, np.int64]):
     """One game of Manila with the learner at ``seat`` (see the module doc)."""
 
-    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
     def __init__(
         self,

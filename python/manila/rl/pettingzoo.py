@@ -63,7 +63,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
 
     metadata: dict[str, Any] = {
         "name": "manila_v0",
-        "render_modes": RENDER_MODES,
+        "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
     }
 

@@ -6,12 +6,15 @@ from typing import Optional
 
 from ..game.engine import State
 
-RENDER_MODES = ["ansi", "human"]
+# A tuple: each environment copies it into its own metadata, which users may change.
+RENDER_MODES = ("ansi", "human")
 
 
 def check_render_mode(render_mode: Optional[str]) -> Optional[str]:
     if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ValueError(f"render_mode: one of {RENDER_MODES} or None, got {render_mode!r}")
+        raise ValueError(
+            f"render_mode: one of {', '.join(map(repr, RENDER_MODES))} or None, got {render_mode!r}"
+        )
     return render_mode
 
 

@@ -329,35 +329,9 @@ class Handler(BaseHTTPRequestHandler):
 
     # ---- plumbing
 
-    def do_GET(self) -> None:
-        self._dispatch("GET")
-
-    def do_HEAD(self) -> None:
-        self._dispatch("HEAD")
-
-    def do_POST(self) -> None:
-        self._dispatch("POST")
-
-    def do_PUT(self) -> None:
-        self._dispatch("PUT")
-
-    def do_PATCH(self) -> None:
-        self._dispatch("PATCH")
-
-    def do_DELETE(self) -> None:
-        self._dispatch("DELETE")
-
-    def do_OPTIONS(self) -> None:
-        self._dispatch("OPTIONS")
-
-    def do_TRACE(self) -> None:
-        self._dispatch("TRACE")
-
-    def do_CONNECT(self) -> None:
-        self._dispatch("CONNECT")
-
     def __getattr__(self, name: str) -> Any:
-        # Any other method (QUERY, PROPFIND, ...): 404 or 405 like the rest, not http.server's 501.
+        # http.server calls do_<METHOD>: every method, GET or QUERY or PROPFIND, goes to the one
+        # dispatch (404 or 405 like the rest, not http.server's 501).
         if name.startswith("do_") and name[3:].isalpha() and name[3:].isupper():
             return lambda: self._dispatch(name[3:])
         raise AttributeError(name)

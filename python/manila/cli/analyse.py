@@ -5,8 +5,6 @@ gives it) or a serialized engine state."""
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 
 from ..analysis.analysis import (
     DEFAULT_POLICY,
@@ -20,7 +18,7 @@ from ..analysis.analysis import (
 )
 from ..common.inputs import InputError, parse_json, read_text, source_name
 from ..common.progress import terminal_bar
-from .output import add_output_flags, wants_json
+from .output import add_output_flags, print_result
 
 # Rollouts shown as progress once the analysis has taken this long (seconds).
 PROGRESS_DELAY = 1.0
@@ -129,9 +127,5 @@ def run_analyse(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
-    if wants_json(args):
-        json.dump(result.to_dict(), sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        print(render_analysis(result))
+    print_result(args, result, lambda: render_analysis(result))
     return 0

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
+from typing import Any, Callable
 
 
 def add_output_flags(parser: argparse.ArgumentParser, json_help: str) -> None:
@@ -23,3 +25,13 @@ def wants_json(args: argparse.Namespace) -> bool:
 def wants_color() -> bool:
     """Colours only on a terminal, and never under NO_COLOR."""
     return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+
+
+def print_result(args: argparse.Namespace, result: Any, report: Callable[[], str]) -> None:
+    """The answer as its JSON (``result.to_dict()``, indented) or as the report ``report()``
+    writes, by :func:`wants_json`."""
+    if wants_json(args):
+        json.dump(result.to_dict(), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(report())

@@ -5,7 +5,6 @@ writes the model."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from contextlib import nullcontext
 from pathlib import Path
@@ -15,7 +14,7 @@ from ..analysis.value import DEFAULT_ROLLOUTS, value
 from ..common.inputs import InputError, parse_json, read_text, source_name
 from ..common.progress import terminal_bar
 from .dask import dask_executor
-from .output import add_output_flags, wants_json
+from .output import add_output_flags, print_result
 
 
 def add_value_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,11 +43,7 @@ def run_value(args: argparse.Namespace) -> int:
     if not isinstance(data, dict):
         raise InputError(f"{name}: a table is a JSON object")
     result = value(data, policy=args.policy, rollouts=args.rollouts, seed=args.seed, threads=args.threads)
-    if wants_json(args):
-        json.dump(result.to_dict(), sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        print(result.render())
+    print_result(args, result, result.render)
     return 0
 
 

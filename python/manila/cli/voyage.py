@@ -14,7 +14,7 @@ from ..voyage.evaluation import evaluate
 from ..voyage.example import EXAMPLE
 from ..voyage.position import as_position
 from ..voyage.state import VoyageState, as_state
-from .output import add_output_flags, wants_color, wants_json
+from .output import add_output_flags, print_result, wants_color
 from .report import render, render_advice
 
 STATE_HELP = (
@@ -73,11 +73,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     _check_player(as_state(data, _strict(args)), args)
     exact = True if args.exact else None  # None: as the JSON's own "exact" says
     result = evaluate(data, exact=exact, player=args.player, threads=args.threads, strict=_strict(args))
-    if wants_json(args):
-        json.dump(result.to_dict(), sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        print(render(result, color=wants_color()))
+    print_result(args, result, lambda: render(result, color=wants_color()))
     return 0
 
 
@@ -98,11 +94,7 @@ def run_advise(args: argparse.Namespace) -> int:
     data = read_state(args.position)
     position = as_position(data, _strict(args))
     result = advise(position, exact=True if args.exact else None, threads=args.threads)
-    if wants_json(args):
-        json.dump(result.to_dict(), sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        print(render_advice(result, color=wants_color()))
+    print_result(args, result, lambda: render_advice(result, color=wants_color()))
     return 0
 
 

@@ -1,7 +1,7 @@
-// The game's JSON as the analysis routes take it: a table (one player's view, the twin of
-// python/manila/game/table.py's table_fields and table_view) or a serialized state (a game
-// record, the twin of game/engine.py's read_record and replay). Python raises at the first
-// problem: so do these, returning its message.
+// The game's JSON as the analysis routes take it: a table (one player's view; the one reader
+// of tables, which python/manila/game/table.py calls through read_table) or a serialized
+// state (a game record, the twin of game/engine.py's read_record and replay). Python raises
+// at the first problem: so do these, returning its message.
 #include <algorithm>
 #include <limits>
 #include <tuple>
@@ -214,15 +214,15 @@ std::optional<std::array<int, kNumGoods>> observer_dealt(const Json& history, in
     return dealt;
 }
 
-// What table_fields reads beyond the view: the phase's name and the boats, which the
-// engine reads once the rules are known (_core.table_state), and the rule options.
+// What table_fields reads beyond the view: the phase's name and the boats, which read_game
+// builds once the rules are known, and the rule options.
 struct TableRest {
     std::string phase;
     std::vector<std::tuple<int, int, std::vector<int>>> boats;  // good, position, crew
     Json rules;
 };
 
-// table_fields.
+// A table's fields, each checked, the first problem naming its field.
 bool table_fields(const Json& data, TableView& t, TableRest& rest, std::string& error) {
     TableReader r;
     const auto done = [&](bool ok) {
@@ -599,3 +599,12 @@ const char* moment_kind(Phase phase) {
 }
 
 }  // namespace manila::api
+
+namespace manila {
+
+bool read_table(std::string_view text, std::uint64_t seed, std::optional<GameState>& state,
+                int& viewer, std::string& error) {
+    return api::read_game(Json(std::string(text)), seed, state, viewer, error);
+}
+
+}  // namespace manila

@@ -151,7 +151,7 @@ const char* moment_kind(Phase phase);
 // A game record (game/engine.py's read_record, then replay: every action checked): the
 // state it reaches, or false with RecordError's text.
 bool read_record(const Json& data, std::optional<GameState>& out, std::string& error);
-// What the analysis routes take as a table (analysis._state_of, game/table.table_view):
+// What the analysis routes take as a table (and read_table, for game/table.table_view):
 // a serialized state, or one player's view with the others' face-down shares dealt from
 // `seed`; `viewer` is that player (-1 for a serialized state). False with the ValueError's
 // text. The engine's own refusals (a table no game reaches) throw, as for Python.

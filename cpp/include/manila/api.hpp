@@ -69,6 +69,15 @@ struct StateEvaluation {
 std::optional<StateEvaluation> evaluate_state(const Json& state, std::optional<bool> strict,
                                               int threads);
 
+// A table (one player's view of a game: docs/analysis.md) as a playable state, the others'
+// face-down shares dealt from `seed`, and whose view it is (`viewer`); a serialized state
+// is read as the record it is (`viewer` -1). `text` is the JSON, in json.loads' dialect.
+// The one reader of tables: the routes' (analyse, value, play) and manila.game.table's.
+// False with the first problem, naming its field, in `error`; the engine's refusals of a
+// board no game reaches throw std::invalid_argument.
+bool read_table(std::string_view text, std::uint64_t seed, std::optional<GameState>& state,
+                int& viewer, std::string& error);
+
 // The contract's JSON of an evaluation: row `row` of a table, its sailing goods and its
 // owners by the table's numbering (docs/numbers.md), numbers as floats or, `exact`, "n/d".
 Json evaluation_json(const Table& t, int row, const std::vector<std::string>& goods,

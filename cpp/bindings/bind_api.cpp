@@ -51,6 +51,26 @@ void register_api(py::module_& m) {
         py::arg("denominator"), py::arg("best"), py::arg("line"), py::arg("payoffs"),
         py::arg("owners"), py::arg("exact"));
     m.def(
+        "read_record_fields",
+        [](const std::string& text) -> py::tuple {
+            const JsonRead read = read_json(code_points(text), true);
+            if (!read.ok) throw std::invalid_argument("record: not JSON (" + read.reason + ")");
+            api::RecordFields f;
+            api::RecordProblem problem;
+            if (!api::read_record_fields(read.value, f, problem))
+                return py::make_tuple(py::none(),
+                                      py::make_tuple(problem.message, problem.field, problem.lead));
+            const py::object rng = f.rng ? py::object(py::int_(*f.rng)) : py::object(py::none());
+            return py::make_tuple(
+                py::make_tuple(f.players, f.seed, f.rules.thirteen_to_port, f.rules.pirate_variant,
+                               manila_bindings::to_python(*f.history), rng),
+                py::none());
+        },
+        py::arg("text"),
+        "((players, seed, thirteen_to_port, pirate_variant, history, rng or None), None) of a "
+        "game record's JSON, its fields checked (not its actions), or (None, (message, field, "
+        "lead)) for the first problem: RecordError's parts, lead when it is no game record.");
+    m.def(
         "call",
         [](const std::string& route, const std::string& body,
            std::optional<std::function<bool(int, int)>> progress) {

@@ -1,6 +1,7 @@
 // The game's JSON as the analysis routes take it: a table (one player's view; the one reader
 // of tables, which python/manila/game/table.py calls through read_table) or a serialized
-// state (a game record, the twin of game/engine.py's read_record and replay). Python raises
+// state (a game record: its fields by the one reader of them, which game/engine.py's
+// read_record calls too; its actions replayed, the twin of engine.py's replay). Python raises
 // at the first problem: so do these, returning its message.
 #include <algorithm>
 #include <limits>

@@ -158,23 +158,8 @@ bool read_record(const Json& data, std::optional<GameState>& out, std::string& e
 bool read_game(const Json& table, std::uint64_t seed, std::optional<GameState>& state, int& viewer,
                std::string& error);
 
-// The parts of a record (engine.read_record) and its replay (engine.replay), for the
-// routes that read a record their own way (the play route's saved game): a refusal names
-// the field, and `lead` says the JSON is no game record at all (RecordError).
-struct RecordProblem {
-    std::string message, field;
-    bool lead = false;
-    std::string text() const;  // str(RecordError)
-};
-struct RecordFields {
-    int players = 4;
-    std::uint64_t seed = 0;
-    Rules rules{};
-    const Json* history = nullptr;  // the record's list of action ids (whole numbers)
-    std::optional<std::uint64_t> rng;
-};
-bool read_record_fields(const Json& data, RecordFields& out, RecordProblem& problem);
-// The state after every action of the history, each checked; with `seeded` every chance
+// The state after every action of a record's history (engine.replay), each checked; with
+// `seeded` every chance
 // action must be the one the state's own generator draws there (and the generator is the
 // one those draws leave).
 bool replay_record(const RecordFields& record, bool seeded, std::optional<GameState>& out,

@@ -685,6 +685,11 @@ def advice_json(
     owners: Sequence[str],
     exact: bool,
 ) -> dict[str, Any]: ...
+def read_record_fields(
+    text: str,
+) -> tuple[tuple[int, int, bool, bool, list[int], int | None] | None, tuple[str, str, bool] | None]:
+    """((players, seed, thirteen_to_port, pirate_variant, history, rng or None), None) of a game record's JSON, its fields checked (not its actions), or (None, (message, field, lead)) for the first problem: RecordError's parts, lead when it is no game record."""
+
 def call(
     route: str, body: str, progress: Callable[[int, int], bool] | None = None
 ) -> tuple[int, str]: ...  # body: bytes are taken too

@@ -78,6 +78,27 @@ std::optional<StateEvaluation> evaluate_state(const Json& state, std::optional<b
 bool read_table(std::string_view text, std::uint64_t seed, std::optional<GameState>& state,
                 int& viewer, std::string& error);
 
+namespace api {
+// A game record's fields (State.serialize(), a line of simulate --record), each checked:
+// the one reader of them, for the routes (read_record, the play route's saved game) and
+// for Python (manila.game.engine.read_record, through the bindings). A refusal names the
+// field, and `lead` says the JSON is no game record at all (RecordError's "not a game
+// record"). The actions are checked by replaying them (replay_record).
+struct RecordProblem {
+    std::string message, field;
+    bool lead = false;
+    std::string text() const;  // str(RecordError)
+};
+struct RecordFields {
+    int players = 4;
+    std::uint64_t seed = 0;
+    Rules rules{};
+    const Json* history = nullptr;  // the record's list of action ids (whole numbers)
+    std::optional<std::uint64_t> rng;
+};
+bool read_record_fields(const Json& data, RecordFields& out, RecordProblem& problem);
+}  // namespace api
+
 // The contract's JSON of an evaluation: row `row` of a table, its sailing goods and its
 // owners by the table's numbering (docs/numbers.md), numbers as floats or, `exact`, "n/d".
 Json evaluation_json(const Table& t, int row, const std::vector<std::string>& goods,

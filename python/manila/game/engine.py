@@ -35,11 +35,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union, cast
 
 from .. import _core
-from ..common.inputs import json_error_text, json_type
-from ..common.text import spoken
+from ..common.inputs import json_error_text
 from ..common.vocab import ARRIVED, GOODS, PLAYER_COUNTS, SPOTS
 from ..voyage.board import Rules, read_rules
 from ..voyage.evaluation import Evaluation, evaluate
@@ -628,10 +627,6 @@ class Record:
     data: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
 
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def read_record(data: RecordLike) -> Record:
     """The game and history of a record (text or parsed JSON), every field checked; the
     actions are checked by ``replay``.
@@ -648,44 +643,23 @@ def read_record(data: RecordLike) -> Record:
             raise _not_a_record(f"not valid JSON: {json_error_text(exc)}") from None
         except RecursionError:
             raise _not_a_record("not valid JSON: nested too deeply") from None
-    if not isinstance(data, Mapping):
-        raise _not_a_record(f"a game record is a JSON object, not {json_type(data)}")
-    if data.get("game", "manila") != "manila":
-        raise _not_a_record(f'a record of another game ({data.get("game")!r}), not "manila"', "game")
-    version = data.get("version", SERIAL_VERSION)
-    if version != SERIAL_VERSION:
-        raise _not_a_record(f"version {version!r}; this version reads version {SERIAL_VERSION}", "version")
-    history = data.get("history")
-    if not isinstance(history, list):
-        raise _not_a_record("missing, or not a list of action ids", "history")
-    for i, a in enumerate(history):
-        if not _whole(a):
-            raise _not_a_record(f"an action id (a whole number), got {a!r}", f"history[{i}]")
-    players = data.get("players", 4)
-    if not _whole(players) or players not in PLAYER_COUNTS:
-        raise _not_a_record(f"must be {spoken(PLAYER_COUNTS)}, got {players!r}", "players")
-    seed = data.get("seed", 0)
-    if not _whole(seed) or not 0 <= seed < 2**64:
-        raise _not_a_record(f"a whole number in 0..2**64-1, got {seed!r}", "seed")
-    rules = data.get("rules")
-    if not isinstance(rules, (Mapping, type(None))):
-        raise _not_a_record(f"an object of rule options, not {json_type(rules)}", "rules")
     try:
-        game = Game(players=players, seed=seed, rules=rules)
-    except (TypeError, ValueError) as exc:
-        raise _not_a_record(str(exc), "rules") from None
-    actions = data.get("actions")
-    if _whole(actions) and actions != len(history):
-        raise RecordError(f"cut short: the record says {actions} actions, its history holds {len(history)}")
-    rng = data.get("rng")
-    if rng is not None:
-        try:
-            rng = int(str(rng), 16)
-        except ValueError:
-            raise _not_a_record(f"a hexadecimal generator state, got {rng!r}", "rng") from None
-        if not 0 <= rng < 2**64:
-            raise _not_a_record(f"a 64-bit generator state, got {data.get('rng')!r}", "rng")
-    return Record(game, list(history), rng, data)
+        text = json.dumps(dict(data) if isinstance(data, Mapping) else data)
+    except (TypeError, ValueError) as exc:  # a value JSON has no word for
+        raise _not_a_record(f"not valid JSON: {exc}") from None
+    except RecursionError:
+        raise _not_a_record("not valid JSON: nested too deeply") from None
+    # The engine reads the fields (the reader the routes and the play route use).
+    fields, problem = _core.read_record_fields(text)
+    if problem is not None:
+        message, where, lead = problem
+        raise RecordError(message, where, lead="not a game record" if lead else "")
+    assert fields is not None  # the engine gives the fields or the problem
+    players, seed, thirteen_to_port, pirate_variant, history, rng = fields
+    game = Game(
+        players=players, seed=seed, rules=Rules("port" if thirteen_to_port else "shipyard", pirate_variant)
+    )
+    return Record(game, history, rng, cast(Mapping[str, Any], data))  # the engine read an object
 
 
 def replay(

@@ -158,7 +158,7 @@ def _with_crew(crew):
 @pytest.mark.parametrize(
     "state",
     [
-        _with_crew(("red",)),  # a tuple: JSON text would make a list of it, the parser refuses it
+        _with_crew(("red",)),  # a tuple: from_dict reads the list JSON text makes of it
         {**manila.EXAMPLE, "boats": collections.OrderedDict(manila.EXAMPLE["boats"])},  # a mapping
         {**manila.EXAMPLE, 3: "x"},  # a key that is not a str
         _with_crew([True]),

@@ -51,6 +51,22 @@ void register_api(py::module_& m) {
         py::arg("denominator"), py::arg("best"), py::arg("line"), py::arg("payoffs"),
         py::arg("owners"), py::arg("exact"));
     m.def(
+        "read_voyage_state",
+        [](const std::string& text, std::optional<bool> strict) {
+            using manila_bindings::to_python_str;
+            const VoyageStateRead read = read_voyage_state(text, strict);
+            py::list problems;
+            for (const auto& [path, message, remedy] : read.problems)
+                problems.append(py::make_tuple(to_python_str(path), to_python_str(message),
+                                               to_python_str(remedy)));
+            return py::make_tuple(
+                read.state ? manila_bindings::to_python(*read.state) : py::object(py::none()),
+                problems);
+        },
+        py::arg("text"), py::arg("strict"),
+        "(the state as VoyageState.to_dict writes it, []) of a voyage state's JSON, or (None, "
+        "every problem as (path, message, remedy)); `strict` None: the JSON's own.");
+    m.def(
         "read_record_fields",
         [](const std::string& text) -> py::tuple {
             const JsonRead read = read_json(code_points(text), true);
@@ -58,8 +74,10 @@ void register_api(py::module_& m) {
             api::RecordFields f;
             api::RecordProblem problem;
             if (!api::read_record_fields(read.value, f, problem))
-                return py::make_tuple(py::none(),
-                                      py::make_tuple(problem.message, problem.field, problem.lead));
+                return py::make_tuple(
+                    py::none(),
+                    py::make_tuple(manila_bindings::to_python_str(problem.message),
+                                   manila_bindings::to_python_str(problem.field), problem.lead));
             const py::object rng = f.rng ? py::object(py::int_(*f.rng)) : py::object(py::none());
             return py::make_tuple(
                 py::make_tuple(f.players, f.seed, f.rules.thirteen_to_port, f.rules.pirate_variant,
@@ -120,6 +138,7 @@ void register_api(py::module_& m) {
         return py::tuple(out);
     };
     m.attr("ROUTES") = strings(kRoutes);
+    m.attr("STATE_REQUEST_KEYS") = strings(kStateRequestKeys);
     m.attr("MAX_ROLLOUTS") = kMaxRollouts;
     m.attr("VALUE_MAX_ROLLOUTS") = kValueMaxRollouts;
     m.attr("VALUE_ROLLOUTS") = kValueRollouts;

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "json_values.hpp"
 #include "manila/api.hpp"
 #include "manila/game.hpp"
 #include "manila/observation.hpp"
@@ -25,7 +26,11 @@ void register_table(py::module_& m) {
             std::optional<GameState> state;
             int viewer = -1;
             std::string error;
-            if (!read_table(text, seed, state, viewer, error)) throw std::invalid_argument(error);
+            if (!read_table(text, seed, state, viewer, error)) {
+                // The message may quote a lone surrogate the table held: Python's str of it.
+                PyErr_SetObject(PyExc_ValueError, manila_bindings::to_python_str(error).ptr());
+                throw py::error_already_set();
+            }
             return py::make_tuple(std::move(*state), viewer);
         },
         py::arg("text"), py::arg("seed"),

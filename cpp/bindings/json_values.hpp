@@ -14,6 +14,15 @@ namespace manila_bindings {
 namespace py = pybind11;
 using manila::Json;
 
+// A JSON string as Python's: json.loads reads an escaped lone surrogate ("\ud800") into a
+// str, which the engine keeps as its three UTF-8-like bytes (surrogatepass).
+inline py::str to_python_str(const std::string& s) {
+    PyObject* o =
+        PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogatepass");
+    if (!o) throw py::error_already_set();
+    return py::reinterpret_steal<py::str>(o);
+}
+
 // The engine's JSON values as Python ones (objects keep their key order).
 inline py::object to_python(const Json& j) {
     switch (j.kind()) {
@@ -28,7 +37,7 @@ inline py::object to_python(const Json& j) {
         case Json::Kind::kFloat:
             return py::float_(j.as_double());
         case Json::Kind::kString:
-            return py::str(j.as_string());
+            return to_python_str(j.as_string());
         case Json::Kind::kArray: {
             py::list out;
             for (const Json& v : j.items()) out.append(to_python(v));
@@ -36,7 +45,7 @@ inline py::object to_python(const Json& j) {
         }
         case Json::Kind::kObject: {
             py::dict out;
-            for (const auto& [k, v] : j.members()) out[py::str(k)] = to_python(v);
+            for (const auto& [k, v] : j.members()) out[to_python_str(k)] = to_python(v);
             return std::move(out);
         }
     }

@@ -1,9 +1,10 @@
 // The API's parts (api.hpp): Python's words for values, the readers and writers of the
-// voyage state, the position and the notation, and the routes that use them. Each reader
-// follows its Python twin check for check (python/manila/voyage/parse.py, position.py,
-// notation.py, reach.py, board.py; server/app.py for the bodies), so that both report the
-// same problems, in the same order and the same words; tests/test_contract.py holds them
-// to it. Nothing here throws on bad input: a problem is collected, never raised.
+// voyage state, the position and the notation, and the routes that use them. The readers of
+// the voyage state, the table and a record's fields are Python's too (through the
+// bindings); the others follow a Python twin check for check (python/manila/voyage/
+// position.py, notation.py; server/app.py for the bodies), so that both report the same
+// problems, in the same order and the same words; tests/test_contract.py holds them to it.
+// Nothing here throws on bad input: a problem is collected, never raised.
 #pragma once
 
 #include <array>

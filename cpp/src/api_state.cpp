@@ -1,5 +1,5 @@
-// The voyage state's JSON: its reader (the twin of python/manila/voyage/parse.py, board.py
-// and reach.py), its writer (VoyageState.to_dict) and its notation (notation.format_state).
+// The voyage state's JSON: its reader (the one: VoyageState.from_dict reads through it),
+// its writer (VoyageState.to_dict) and its notation (notation.format_state).
 #include <algorithm>
 #include <set>
 
@@ -11,7 +11,6 @@ namespace {
 
 const std::vector<std::string> kStateKeys{"rules", "next_roll", "player", "players", "boats",
                                           "spots", "objective", "shares", "prices",  "budget"};
-const std::vector<std::string> kRequestKeys{"exact", "strict", "version"};
 const std::vector<std::string> kRuleOptions{"thirteen_after_last_roll", "pirate_variant"};
 const std::vector<std::string> kObjectives{"income", "wealth"};
 constexpr const char* kArrivedName = "arrived";
@@ -106,7 +105,7 @@ class StateReader {
         }
         for (const auto& [key, value] : data.members()) {
             if (std::count(kStateKeys.begin(), kStateKeys.end(), key) ||
-                std::count(kRequestKeys.begin(), kRequestKeys.end(), key))
+                std::count(std::begin(kStateRequestKeys), std::end(kStateRequestKeys), key))
                 continue;
             if (key == "moment")
                 fail(key,
@@ -630,3 +629,25 @@ std::string state_notation(const State& s) {
 }
 
 }  // namespace manila::api
+
+namespace manila {
+
+VoyageStateRead read_voyage_state(std::string_view text, std::optional<bool> strict) {
+    VoyageStateRead out;
+    const JsonRead read = read_json(code_points(text), true);
+    if (!read.ok) {
+        out.problems.emplace_back("", "not JSON (" + read.reason + ")", "");
+        return out;
+    }
+    api::State state;
+    api::Problems problems;
+    if (api::read_state(read.value, strict, state, problems)) {
+        out.state = api::state_json(state);
+    } else {
+        for (api::Problem& p : problems)
+            out.problems.emplace_back(std::move(p.path), std::move(p.message), std::move(p.remedy));
+    }
+    return out;
+}
+
+}  // namespace manila

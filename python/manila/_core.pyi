@@ -656,6 +656,7 @@ def value_boundaries(
 
 # The HTTP API's POST routes in the engine (cpp/include/manila/api.hpp).
 ROUTES: tuple[str, ...]
+STATE_REQUEST_KEYS: tuple[str, ...]
 MAX_ROLLOUTS: int
 VALUE_MAX_ROLLOUTS: int
 VALUE_ROLLOUTS: int
@@ -685,6 +686,11 @@ def advice_json(
     owners: Sequence[str],
     exact: bool,
 ) -> dict[str, Any]: ...
+def read_voyage_state(
+    text: str, strict: bool | None
+) -> tuple[dict[str, Any] | None, list[tuple[str, str, str]]]:
+    """(the state as VoyageState.to_dict writes it, []) of a voyage state's JSON, or (None, every problem as (path, message, remedy)); `strict` None: the JSON's own."""
+
 def read_record_fields(
     text: str,
 ) -> tuple[tuple[int, int, bool, bool, list[int], int | None] | None, tuple[str, str, bool] | None]:

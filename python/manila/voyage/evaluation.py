@@ -154,8 +154,8 @@ def evaluate(
     """
     exact = _wants_exact(state, exact)
     if player is None and type(state) is dict:
-        # The engine's reader of the state (the server's, the page's) reads a plain dict in
-        # C++; whatever it refuses, the parser reads again below and words every problem.
+        # The engine's reader of the state reads a plain dict as it is (no JSON text in
+        # between); whatever it refuses, from_dict below reads again for every problem.
         read = _core.evaluate_state(state, strict, threads)
         if read is not None:
             copy, goods, owners, table = read

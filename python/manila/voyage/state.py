@@ -7,6 +7,7 @@ maximise (voyage income, or income plus share gains).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -17,7 +18,6 @@ from ..common.errors import Problem, StateError
 from ..common.vocab import ARRIVED, GOOD_INDEX, GOODS, SPOTS, accomplice_limit
 from .board import Boat, Rules
 from .notation import format_state, notation_to_dict
-from .parse import read_fields
 from .reach import reachability_problems
 
 _NO_SHARES = [0] * len(GOODS)
@@ -57,7 +57,29 @@ class VoyageState:
         With ``strict`` (the default; or the JSON's own ``"strict"`` key when the argument
         is None) positions that cannot arise from a legal start are refused too.
         """
-        return cls(**read_fields(data, strict))
+        try:
+            text = json.dumps(dict(data) if isinstance(data, Mapping) else data)
+        except (TypeError, ValueError) as exc:  # a value JSON has no word for
+            raise StateError([Problem("", f"not JSON ({exc})")]) from None
+        except RecursionError:
+            raise StateError([Problem("", "not JSON (nested too deeply)")]) from None
+        # The engine reads it (the reader the routes and the page use): the state as the
+        # contract writes it, every field checked, or every problem.
+        read, problems = _core.read_voyage_state(text, strict)
+        if read is None:
+            raise StateError([Problem(*p) for p in problems])
+        return cls(
+            next_roll=read["next_roll"],
+            boats={g: Boat(b["position"], tuple(b["crew"])) for g, b in read["boats"].items()},
+            spots=read["spots"],
+            player=read.get("player"),
+            players=read.get("players"),
+            rules=Rules(**read["rules"]),
+            objective=read.get("objective", "income"),
+            shares=read.get("shares", {}),
+            prices=read.get("prices", {}),
+            budget=read.get("budget", {}),
+        )
 
     def __str__(self) -> str:
         """The one-line notation (see manila.notation); ``manila.parse`` reads it back."""

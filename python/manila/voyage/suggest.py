@@ -5,11 +5,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
+from .. import _core
 from ..common.errors import Problem
 from ..common.text import did_you_mean
 from ..common.vocab import GOODS, SPOTS
 from .board import Boat, Rules
-from .parse import REQUEST_KEYS
 from .state import VoyageState
 
 # Notation keys that are not spots: "playr=red" reaches the state parser as a spot.
@@ -35,7 +35,7 @@ def _choices(path: str, message: str) -> tuple[str, Iterable[str]]:
     if head.startswith("boats.") and head.count(".") == 1:
         return name, _keys(Boat)
     if not head and "[" not in name and message.startswith("unknown key"):
-        return name, _keys(VoyageState) + REQUEST_KEYS
+        return name, _keys(VoyageState) + _core.STATE_REQUEST_KEYS
     return "", ()
 
 

@@ -147,3 +147,22 @@ def test_core_rejects_bad_points_of_view():
         _core.analyse_batch([v, v], [0], [3, 3])
     with pytest.raises(ValueError, match=r"states\[1\]"):
         _core.analyse_batch([v, v], [0, 9], [3, 3])
+
+
+def test_a_value_json_has_no_word_for_is_named_by_every_reader():
+    # The engine reads states, tables and records from JSON text: a Python value without a
+    # JSON form (a set) is refused before it, in each reader's own error.
+    from manila.game import Game
+    from manila.game.engine import RecordError, read_record
+    from manila.game.table import TableError, table_state
+
+    with pytest.raises(
+        manila.StateError, match=r"^not JSON \(Object of type set is not JSON serializable\)$"
+    ):
+        manila.VoyageState.from_dict(broken(lambda s: s.update(next_roll={3})))
+    table = Game(3, seed=1).new_initial_state().observation(0)
+    with pytest.raises(TableError, match=r"^table: not JSON \(Object of type set"):
+        table_state({**table, "voyage": {1}})
+    record = {"players": 3, "history": [], "rules": {"pirate_variant": {True}}}
+    with pytest.raises(RecordError, match=r"^not a game record: not JSON \(Object of type set"):
+        read_record(record)

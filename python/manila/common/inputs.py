@@ -13,6 +13,7 @@ import json
 import os
 import re
 import sys
+from collections.abc import Mapping
 from typing import Any, BinaryIO, Optional
 
 MAX_INPUT = 4 * 1024 * 1024  # bytes; the largest state or game record is a few kB
@@ -46,6 +47,17 @@ def json_error_text(exc: json.JSONDecodeError) -> str:
     """Why a text is not JSON, and where: 'a value was expected at line 1 column 1'."""
     reason = _JSON_REASONS.get(exc.msg, "not valid here")
     return f"{reason} at line {exc.lineno} column {exc.colno}"
+
+
+def engine_json(value: Any) -> str:
+    """``value`` as the JSON text the engine's readers take (a mapping as the dict of it);
+    a ValueError saying why for a value JSON has no word for (a set, a numpy number)."""
+    try:
+        return json.dumps(dict(value) if isinstance(value, Mapping) else value)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"not JSON ({exc})") from None
+    except RecursionError:
+        raise ValueError("not JSON (nested too deeply)") from None
 
 
 def json_type(value: Any) -> str:

@@ -38,7 +38,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union, cast
 
 from .. import _core
-from ..common.inputs import json_error_text
+from ..common.inputs import engine_json, json_error_text
 from ..common.vocab import ARRIVED, GOODS, PLAYER_COUNTS, SPOTS
 from ..voyage.board import Rules, read_rules
 from ..voyage.evaluation import Evaluation, evaluate
@@ -644,11 +644,9 @@ def read_record(data: RecordLike) -> Record:
         except RecursionError:
             raise _not_a_record("not valid JSON: nested too deeply") from None
     try:
-        text = json.dumps(dict(data) if isinstance(data, Mapping) else data)
-    except (TypeError, ValueError) as exc:  # a value JSON has no word for
-        raise _not_a_record(f"not valid JSON: {exc}") from None
-    except RecursionError:
-        raise _not_a_record("not valid JSON: nested too deeply") from None
+        text = engine_json(data)
+    except ValueError as exc:
+        raise _not_a_record(str(exc)) from None
     # The engine reads the fields (the reader the routes and the play route use).
     fields, problem = _core.read_record_fields(text)
     if problem is not None:

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any, Optional, Union
 
 from .. import _core
+from ..common.inputs import engine_json
 from ..common.text import is_int
 from .engine import Game, State
 
@@ -75,9 +76,9 @@ def table_view(table: TableLike, seed: int = 0) -> tuple[State, Optional[int]]:
     if is_serialized_state(data):
         return State.deserialize(data), None
     try:
-        text = json.dumps(data)
-    except (TypeError, ValueError) as exc:  # a value JSON has no word for
-        raise TableError(f"table: not JSON ({exc})") from None
+        text = engine_json(data)
+    except ValueError as exc:
+        raise TableError(f"table: {exc}") from None
     try:
         core, observer = _core.read_table(text, seed)
     except ValueError as exc:

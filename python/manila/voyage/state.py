@@ -7,7 +7,6 @@ maximise (voyage income, or income plus share gains).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -15,6 +14,7 @@ from typing import Any, Optional, Union
 
 from .. import _core
 from ..common.errors import Problem, StateError
+from ..common.inputs import engine_json
 from ..common.vocab import ARRIVED, GOOD_INDEX, GOODS, SPOTS, accomplice_limit
 from .board import Boat, Rules
 from .notation import format_state, notation_to_dict
@@ -58,11 +58,9 @@ class VoyageState:
         is None) positions that cannot arise from a legal start are refused too.
         """
         try:
-            text = json.dumps(dict(data) if isinstance(data, Mapping) else data)
-        except (TypeError, ValueError) as exc:  # a value JSON has no word for
-            raise StateError([Problem("", f"not JSON ({exc})")]) from None
-        except RecursionError:
-            raise StateError([Problem("", "not JSON (nested too deeply)")]) from None
+            text = engine_json(data)
+        except ValueError as exc:
+            raise StateError([Problem("", str(exc))]) from None
         # The engine reads it (the reader the routes and the page use): the state as the
         # contract writes it, every field checked, or every problem.
         read, problems = _core.read_voyage_state(text, strict)

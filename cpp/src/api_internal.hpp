@@ -160,9 +160,8 @@ bool read_game(const Json& table, std::uint64_t seed, std::optional<GameState>& 
                std::string& error);
 
 // The state after every action of a record's history (engine.replay), each checked; with
-// `seeded` every chance
-// action must be the one the state's own generator draws there (and the generator is the
-// one those draws leave).
+// `seeded` every chance action must be the one the state's own generator draws there (and
+// the generator is the one those draws leave).
 bool replay_record(const RecordFields& record, bool seeded, std::optional<GameState>& out,
                    RecordProblem& problem);
 

@@ -79,13 +79,14 @@ std::optional<StateEvaluation> evaluate_state(const Json& state, std::optional<b
 bool read_table(std::string_view text, std::uint64_t seed, std::optional<GameState>& state,
                 int& viewer, std::string& error);
 
+// Keys a client may send beside a voyage state: request options, not part of the voyage.
+inline constexpr const char* kStateRequestKeys[] = {"exact", "strict", "version"};
+
 // A voyage state's JSON (`text`, in json.loads' dialect) read as the contract says
 // (docs/numbers.md; `strict` as VoyageState.from_dict takes it, none: the JSON's own
 // "strict"): the one reader of voyage states, for the routes and for Python
 // (manila.voyage.state, through the bindings). The state as the contract writes it
 // (VoyageState.to_dict's JSON), or none and every problem as (path, message, remedy).
-// Keys a client may send beside a voyage state: request options, not part of the voyage.
-inline constexpr const char* kStateRequestKeys[] = {"exact", "strict", "version"};
 struct VoyageStateRead {
     std::optional<Json> state;
     std::vector<std::tuple<std::string, std::string, std::string>> problems;

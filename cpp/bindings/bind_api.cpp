@@ -67,6 +67,22 @@ void register_api(py::module_& m) {
         "(the state as VoyageState.to_dict writes it, []) of a voyage state's JSON, or (None, "
         "every problem as (path, message, remedy)); `strict` None: the JSON's own.");
     m.def(
+        "read_game_rules",
+        [](const std::string& text) {
+            const JsonRead read = read_json(code_points(text), true);
+            if (!read.ok) throw std::invalid_argument("rules: not JSON (" + read.reason + ")");
+            Rules rules;
+            std::string error;
+            if (!api::read_game_rules(read.value, rules, error)) {
+                PyErr_SetObject(PyExc_ValueError, manila_bindings::to_python_str(error).ptr());
+                throw py::error_already_set();
+            }
+            return py::make_tuple(rules.thirteen_to_port, rules.pirate_variant);
+        },
+        py::arg("text"),
+        "(thirteen_to_port, pirate_variant) of a game's rule options given as JSON (null: the "
+        "defaults); ValueError with the first problem as a line (\"path: message\").");
+    m.def(
         "read_record_fields",
         [](const std::string& text) -> py::tuple {
             const JsonRead read = read_json(code_points(text), true);

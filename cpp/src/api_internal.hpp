@@ -1,7 +1,7 @@
 // The API's parts (api.hpp): Python's words for values, the readers and writers of the
 // voyage state, the position and the notation, and the routes that use them. The readers of
-// the voyage state, the table and a record's fields are Python's too (through the
-// bindings); the others follow a Python twin check for check (python/manila/voyage/
+// the voyage state, the table, a record's fields and the rule options are Python's too
+// (through the bindings); the others follow a Python twin check for check (python/manila/voyage/
 // position.py, notation.py; server/app.py for the bodies), so that both report the same
 // problems, in the same order and the same words; tests/test_contract.py holds them to it.
 // Nothing here throws on bad input: a problem is collected, never raised.
@@ -164,10 +164,6 @@ bool read_game(const Json& table, std::uint64_t seed, std::optional<GameState>& 
 // the generator is the one those draws leave).
 bool replay_record(const RecordFields& record, bool seeded, std::optional<GameState>& out,
                    RecordProblem& problem);
-
-// Game(players, seed, rules)'s reading of the rule options: false with the first
-// problem as a line ("path: message").
-bool read_game_rules(const Json& given, Rules& rules, std::string& error);
 
 // Python's `value == n` for a JSON value and an int: 1 == 1.0 == True.
 bool py_equals(const Json& v, std::int64_t n);

@@ -691,6 +691,9 @@ def read_voyage_state(
 ) -> tuple[dict[str, Any] | None, list[tuple[str, str, str]]]:
     """(the state as VoyageState.to_dict writes it, []) of a voyage state's JSON, or (None, every problem as (path, message, remedy)); `strict` None: the JSON's own."""
 
+def read_game_rules(text: str) -> tuple[bool, bool]:
+    """(thirteen_to_port, pirate_variant) of a game's rule options given as JSON (null: the defaults); ValueError with the first problem as a line ("path: message")."""
+
 def read_record_fields(
     text: str,
 ) -> tuple[tuple[int, int, bool, bool, list[int], int | None] | None, tuple[str, str, bool] | None]:

@@ -112,6 +112,10 @@ struct RecordFields {
     std::optional<std::uint64_t> rng;
 };
 bool read_record_fields(const Json& data, RecordFields& out, RecordProblem& problem);
+// A game's rule options (docs/rules.md) as Game(players, seed, rules) takes them: the one
+// reader of them (the records', the tables', the play route's and, through the bindings,
+// manila.game.Game's). False with the first problem as a line ("path: message").
+bool read_game_rules(const Json& given, Rules& rules, std::string& error);
 }  // namespace api
 
 // The contract's JSON of an evaluation: row `row` of a table, its sailing goods and its

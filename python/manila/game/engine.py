@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union, cast
 from .. import _core
 from ..common.inputs import engine_json, json_error_text
 from ..common.vocab import ARRIVED, GOODS, PLAYER_COUNTS, SPOTS
-from ..voyage.board import Rules, read_rules
+from ..voyage.board import Rules
 from ..voyage.evaluation import Evaluation, evaluate
 from ..voyage.reach import reachability_problems
 
@@ -125,10 +125,13 @@ def _rules(rules: RulesLike) -> Rules:
         rules = rules.to_dict()
     elif rules is not None and not isinstance(rules, Mapping):
         raise ValueError(f"rules: a manila.Rules or a dict of rule options, got {type(rules).__name__}")
-    parsed, problems = read_rules(rules)
-    if problems:
-        raise ValueError(problems[0].line())
-    return parsed
+    try:
+        text = engine_json(rules)
+    except ValueError as exc:
+        raise ValueError(f"rules: {exc}") from None
+    # The engine reads them (the reader of the records', the tables' and the play route's).
+    thirteen_to_port, pirate_variant = _core.read_game_rules(text)
+    return Rules("port" if thirteen_to_port else "shipyard", pirate_variant)
 
 
 class Game:

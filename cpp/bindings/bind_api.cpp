@@ -69,14 +69,10 @@ void register_api(py::module_& m) {
     m.def(
         "read_game_rules",
         [](const std::string& text) {
-            const JsonRead read = read_json(code_points(text), true);
-            if (!read.ok) throw std::invalid_argument("rules: not JSON (" + read.reason + ")");
             Rules rules;
             std::string error;
-            if (!api::read_game_rules(read.value, rules, error)) {
-                PyErr_SetObject(PyExc_ValueError, manila_bindings::to_python_str(error).ptr());
-                throw py::error_already_set();
-            }
+            if (!api::read_game_rules(manila_bindings::from_text(text, "rules"), rules, error))
+                manila_bindings::raise_value_error(error);
             return py::make_tuple(rules.thirteen_to_port, rules.pirate_variant);
         },
         py::arg("text"),
@@ -85,11 +81,10 @@ void register_api(py::module_& m) {
     m.def(
         "read_record_fields",
         [](const std::string& text) -> py::tuple {
-            const JsonRead read = read_json(code_points(text), true);
-            if (!read.ok) throw std::invalid_argument("record: not JSON (" + read.reason + ")");
-            api::RecordFields f;
+            const Json data = manila_bindings::from_text(text, "record");
+            api::RecordFields f;  // its history points into `data`
             api::RecordProblem problem;
-            if (!api::read_record_fields(read.value, f, problem))
+            if (!api::read_record_fields(data, f, problem))
                 return py::make_tuple(
                     py::none(),
                     py::make_tuple(manila_bindings::to_python_str(problem.message),

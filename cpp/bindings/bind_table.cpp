@@ -26,11 +26,8 @@ void register_table(py::module_& m) {
             std::optional<GameState> state;
             int viewer = -1;
             std::string error;
-            if (!read_table(text, seed, state, viewer, error)) {
-                // The message may quote a lone surrogate the table held: Python's str of it.
-                PyErr_SetObject(PyExc_ValueError, manila_bindings::to_python_str(error).ptr());
-                throw py::error_already_set();
-            }
+            if (!read_table(text, seed, state, viewer, error))
+                manila_bindings::raise_value_error(error);
             return py::make_tuple(std::move(*state), viewer);
         },
         py::arg("text"), py::arg("seed"),

@@ -23,6 +23,19 @@ inline py::str to_python_str(const std::string& s) {
     return py::reinterpret_steal<py::str>(o);
 }
 
+// A ValueError whose message is the engine's (it may quote a lone surrogate the input held).
+[[noreturn]] inline void raise_value_error(const std::string& message) {
+    PyErr_SetObject(PyExc_ValueError, to_python_str(message).ptr());
+    throw py::error_already_set();
+}
+
+// The JSON text Python wrote for a reader (common/inputs.engine_json) as the engine's value.
+inline Json from_text(const std::string& text, const char* what) {
+    manila::JsonRead read = manila::read_json(manila::code_points(text), true);
+    if (!read.ok) raise_value_error(std::string(what) + ": not JSON (" + read.reason + ")");
+    return std::move(read.value);
+}
+
 // The engine's JSON values as Python ones (objects keep their key order).
 inline py::object to_python(const Json& j) {
     switch (j.kind()) {

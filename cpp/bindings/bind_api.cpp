@@ -50,22 +50,35 @@ void register_api(py::module_& m) {
         py::arg("kind"), py::arg("to_move"), py::arg("names"), py::arg("costs"), py::arg("nets"),
         py::arg("denominator"), py::arg("best"), py::arg("line"), py::arg("payoffs"),
         py::arg("owners"), py::arg("exact"));
+    // The readers of the contract's JSON: (what was read, as the contract writes it, []) or
+    // (None, every problem as (path, message, remedy)).
+    const auto contract_read = [](const ContractRead& read) {
+        using manila_bindings::to_python_str;
+        py::list problems;
+        for (const auto& [path, message, remedy] : read.problems)
+            problems.append(
+                py::make_tuple(to_python_str(path), to_python_str(message), to_python_str(remedy)));
+        return py::make_tuple(
+            read.value ? manila_bindings::to_python(*read.value) : py::object(py::none()),
+            problems);
+    };
     m.def(
         "read_voyage_state",
-        [](const std::string& text, std::optional<bool> strict) {
-            using manila_bindings::to_python_str;
-            const VoyageStateRead read = read_voyage_state(text, strict);
-            py::list problems;
-            for (const auto& [path, message, remedy] : read.problems)
-                problems.append(py::make_tuple(to_python_str(path), to_python_str(message),
-                                               to_python_str(remedy)));
-            return py::make_tuple(
-                read.state ? manila_bindings::to_python(*read.state) : py::object(py::none()),
-                problems);
+        [contract_read](const std::string& text, std::optional<bool> strict) {
+            return contract_read(read_voyage_state(text, strict));
         },
         py::arg("text"), py::arg("strict"),
         "(the state as VoyageState.to_dict writes it, []) of a voyage state's JSON, or (None, "
         "every problem as (path, message, remedy)); `strict` None: the JSON's own.");
+    m.def(
+        "read_position",
+        [contract_read](const std::string& text, std::optional<bool> strict) {
+            return contract_read(read_position(text, strict));
+        },
+        py::arg("text"), py::arg("strict"),
+        "({\"state\": as VoyageState.to_dict writes it, \"moment\": as Moment.to_dict writes "
+        "it, \"extra_owners\": the round's players the state does not name}, []) of a "
+        "position's JSON, or (None, every problem as (path, message, remedy)).");
     m.def(
         "read_game_rules",
         [](const std::string& text) {
@@ -150,6 +163,7 @@ void register_api(py::module_& m) {
     };
     m.attr("ROUTES") = strings(kRoutes);
     m.attr("STATE_REQUEST_KEYS") = strings(kStateRequestKeys);
+    m.attr("MOMENT_KINDS") = strings(kMomentKinds);
     m.attr("MAX_ROLLOUTS") = kMaxRollouts;
     m.attr("VALUE_MAX_ROLLOUTS") = kValueMaxRollouts;
     m.attr("VALUE_ROLLOUTS") = kValueRollouts;

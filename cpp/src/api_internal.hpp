@@ -1,9 +1,9 @@
 // The API's parts (api.hpp): Python's words for values, the readers and writers of the
 // voyage state, the position and the notation, and the routes that use them. The readers of
-// the voyage state, the table, a record's fields and the rule options are Python's too
-// (through the bindings); the others follow a Python twin check for check (python/manila/voyage/
-// position.py, notation.py; server/app.py for the bodies), so that both report the same
-// problems, in the same order and the same words; tests/test_contract.py holds them to it.
+// the voyage state, the position, the table, a record's fields and the rule options are
+// Python's too (through the bindings); the others follow a Python twin check for check
+// (python/manila/voyage/notation.py; server/app.py for the bodies), so that both report the
+// same problems, in the same order and the same words; tests/test_contract.py holds them to it.
 // Nothing here throws on bad input: a problem is collected, never raised.
 #pragma once
 
@@ -115,6 +115,24 @@ bool read_state(const Json& data, std::optional<bool> strict, State& out, Proble
 // VoyageState.to_dict and str(state) (the canonical notation).
 Json state_json(const State& s);
 std::string state_notation(const State& s);
+
+// A reader's answer to Python (ContractRead): `text` read as JSON, then its value by
+// `read(value, problems)`, which gives what it read as the contract writes it or, with
+// problems, none.
+template <class Read>
+ContractRead read_contract(std::string_view text, Read read) {
+    ContractRead out;
+    const JsonRead parsed = read_json(code_points(text), true);
+    if (!parsed.ok) {
+        out.problems.emplace_back("", "not JSON (" + parsed.reason + ")", "");
+        return out;
+    }
+    Problems problems;
+    out.value = read(parsed.value, problems);
+    for (Problem& p : problems)
+        out.problems.emplace_back(std::move(p.path), std::move(p.message), std::move(p.remedy));
+    return out;
+}
 // The notation's reading into the JSON form (voyage/notation.notation_to_dict). A number
 // past Python's int() limit raises a ValueError there, which no reader catches: its
 // message goes to `value_error`, and the reading fails.
@@ -138,15 +156,17 @@ struct Position {
     int hand(const std::string& player) const;
 };
 
-// Position.from_dict.
+// Position.from_dict: true and `out` filled, or false with every problem.
 bool read_position(const Json& data, std::optional<bool> strict, Position& out, Problems& problems);
+// Moment.to_dict.
+Json moment_json(const Moment& m);
 // advise(position) and Advice.to_dict (POST /v1/advise's answer), floats unless `exact`.
 Json advise_position(const Position& pos, bool exact);
 
 // ------------------------------------------------------------------ games
 
 // The advice's kind of a decision in this phase ("placement", "pilot_small", "pilot_large",
-// "boarding"), or nullptr where the advice does not reach (voyage/position.py's kinds).
+// "boarding": kMomentKinds), or nullptr where the advice does not reach.
 const char* moment_kind(Phase phase);
 
 // A game record (game/engine.py's read_record, then replay: every action checked): the

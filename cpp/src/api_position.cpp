@@ -1,13 +1,14 @@
-// The position's reader: a voyage state with the decision that is due, the twin of
-// python/manila/voyage/position.py (Position.from_dict and its moment's parser).
+// The position's reader (the one: Position.from_dict reads through it): a voyage state
+// with the decision that is due, and the moment's writer (Moment.to_dict).
 #include <algorithm>
+#include <iterator>
 
 #include "api_internal.hpp"
 
 namespace manila::api {
 namespace {
 
-const std::vector<std::string> kKinds{"placement", "pilot_small", "pilot_large", "boarding"};
+const std::vector<std::string> kKinds(std::begin(kMomentKinds), std::end(kMomentKinds));
 const std::vector<std::string> kPositionMomentKeys{"kind",        "order",    "to_move",
                                                    "accomplices", "declined", "protected"};
 
@@ -293,4 +294,41 @@ bool read_position(const Json& data, std::optional<bool> strict, Position& out,
     return true;
 }
 
+Json moment_json(const Moment& m) {
+    Json out = Json::object();
+    out.set("kind", m.kind);
+    if (!m.order.empty()) out.set("order", Json::array_of(m.order));
+    if (m.to_move) out.set("to_move", *m.to_move);
+    if (!m.accomplices.empty()) {
+        Json hands = Json::object();
+        for (const auto& [player, n] : m.accomplices) hands.set(player, n);
+        out.set("accomplices", hands);
+    }
+    if (!m.declined.empty()) out.set("declined", Json::array_of(m.declined));
+    if (m.protected_seat) {
+        Json seat = Json::object();
+        seat.set("good", m.protected_seat->first);
+        seat.set("seat", m.protected_seat->second);
+        out.set("protected", seat);
+    }
+    return out;
+}
+
 }  // namespace manila::api
+
+namespace manila {
+
+ContractRead read_position(std::string_view text, std::optional<bool> strict) {
+    return api::read_contract(
+        text, [strict](const Json& data, api::Problems& problems) -> std::optional<Json> {
+            api::Position pos;
+            if (!api::read_position(data, strict, pos, problems)) return std::nullopt;
+            Json out = Json::object();
+            out.set("state", api::state_json(pos.state));
+            out.set("moment", api::moment_json(pos.moment));
+            out.set("extra_owners", Json::array_of(pos.state.extra_owners));
+            return out;
+        });
+}
+
+}  // namespace manila

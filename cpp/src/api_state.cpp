@@ -632,22 +632,13 @@ std::string state_notation(const State& s) {
 
 namespace manila {
 
-VoyageStateRead read_voyage_state(std::string_view text, std::optional<bool> strict) {
-    VoyageStateRead out;
-    const JsonRead read = read_json(code_points(text), true);
-    if (!read.ok) {
-        out.problems.emplace_back("", "not JSON (" + read.reason + ")", "");
-        return out;
-    }
-    api::State state;
-    api::Problems problems;
-    if (api::read_state(read.value, strict, state, problems)) {
-        out.state = api::state_json(state);
-    } else {
-        for (api::Problem& p : problems)
-            out.problems.emplace_back(std::move(p.path), std::move(p.message), std::move(p.remedy));
-    }
-    return out;
+ContractRead read_voyage_state(std::string_view text, std::optional<bool> strict) {
+    return api::read_contract(
+        text, [strict](const Json& data, api::Problems& problems) -> std::optional<Json> {
+            api::State state;
+            if (!api::read_state(data, strict, state, problems)) return std::nullopt;
+            return api::state_json(state);
+        });
 }
 
 }  // namespace manila

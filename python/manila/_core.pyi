@@ -657,6 +657,7 @@ def value_boundaries(
 # The HTTP API's POST routes in the engine (cpp/include/manila/api.hpp).
 ROUTES: tuple[str, ...]
 STATE_REQUEST_KEYS: tuple[str, ...]
+MOMENT_KINDS: tuple[str, ...]
 MAX_ROLLOUTS: int
 VALUE_MAX_ROLLOUTS: int
 VALUE_ROLLOUTS: int
@@ -690,6 +691,9 @@ def read_voyage_state(
     text: str, strict: bool | None
 ) -> tuple[dict[str, Any] | None, list[tuple[str, str, str]]]:
     """(the state as VoyageState.to_dict writes it, []) of a voyage state's JSON, or (None, every problem as (path, message, remedy)); `strict` None: the JSON's own."""
+
+def read_position(text: str, strict: bool | None) -> tuple[dict[str, Any] | None, list[tuple[str, str, str]]]:
+    """({"state": as VoyageState.to_dict writes it, "moment": as Moment.to_dict writes it, "extra_owners": the round's players the state does not name}, []) of a position's JSON, or (None, every problem as (path, message, remedy))."""
 
 def read_game_rules(text: str) -> tuple[bool, bool]:
     """(thirteen_to_port, pirate_variant) of a game's rule options given as JSON (null: the defaults); ValueError with the first problem as a line ("path: message")."""

@@ -79,19 +79,30 @@ std::optional<StateEvaluation> evaluate_state(const Json& state, std::optional<b
 bool read_table(std::string_view text, std::uint64_t seed, std::optional<GameState>& state,
                 int& viewer, std::string& error);
 
+// The kinds of decision a position's moment names (docs/advice.md).
+inline constexpr const char* kMomentKinds[] = {"placement", "pilot_small", "pilot_large",
+                                               "boarding"};
+
 // Keys a client may send beside a voyage state: request options, not part of the voyage.
 inline constexpr const char* kStateRequestKeys[] = {"exact", "strict", "version"};
 
+// What a reader of the contract's JSON gives Python: the value read, written as the
+// contract writes it, or none and every problem as (path, message, remedy).
+struct ContractRead {
+    std::optional<Json> value;
+    std::vector<std::tuple<std::string, std::string, std::string>> problems;
+};
 // A voyage state's JSON (`text`, in json.loads' dialect) read as the contract says
 // (docs/numbers.md; `strict` as VoyageState.from_dict takes it, none: the JSON's own
 // "strict"): the one reader of voyage states, for the routes and for Python
-// (manila.voyage.state, through the bindings). The state as the contract writes it
-// (VoyageState.to_dict's JSON), or none and every problem as (path, message, remedy).
-struct VoyageStateRead {
-    std::optional<Json> state;
-    std::vector<std::tuple<std::string, std::string, std::string>> problems;
-};
-VoyageStateRead read_voyage_state(std::string_view text, std::optional<bool> strict);
+// (manila.voyage.state, through the bindings). The state as VoyageState.to_dict writes it.
+ContractRead read_voyage_state(std::string_view text, std::optional<bool> strict);
+// A position's JSON (a voyage state with the decision that is due, its "moment":
+// docs/advice.md), read likewise: the one reader of positions, for /v1/advise, the play
+// route's hint and Python (manila.voyage.position). {"state": as VoyageState.to_dict
+// writes it, "moment": as Moment.to_dict writes it, "extra_owners": the round's players
+// the state does not name, who take part holding nothing yet}.
+ContractRead read_position(std::string_view text, std::optional<bool> strict);
 
 namespace api {
 // A game record's fields (State.serialize(), a line of simulate --record), each checked:

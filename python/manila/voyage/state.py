@@ -7,7 +7,7 @@ maximise (voyage income, or income plus share gains).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Optional, Union
@@ -57,15 +57,13 @@ class VoyageState:
         With ``strict`` (the default; or the JSON's own ``"strict"`` key when the argument
         is None) positions that cannot arise from a legal start are refused too.
         """
-        try:
-            text = engine_json(data)
-        except ValueError as exc:
-            raise StateError([Problem("", str(exc))]) from None
         # The engine reads it (the reader the routes and the page use): the state as the
         # contract writes it, every field checked, or every problem.
-        read, problems = _core.read_voyage_state(text, strict)
-        if read is None:
-            raise StateError([Problem(*p) for p in problems])
+        return cls._from_read(engine_read(_core.read_voyage_state, data, strict))
+
+    @classmethod
+    def _from_read(cls, read: Mapping[str, Any], extra_owners: tuple[str, ...] = ()) -> VoyageState:
+        """The state the engine's reader read (written as ``to_dict`` writes it): checked."""
         return cls(
             next_roll=read["next_roll"],
             boats={g: Boat(b["position"], tuple(b["crew"])) for g, b in read["boats"].items()},
@@ -77,6 +75,7 @@ class VoyageState:
             shares=read.get("shares", {}),
             prices=read.get("prices", {}),
             budget=read.get("budget", {}),
+            extra_owners=extra_owners,
         )
 
     def __str__(self) -> str:
@@ -150,6 +149,19 @@ class VoyageState:
             shares=[_share_row(self.shares.get(o)) for o in self.owners] if self.shares else [],
             budgets=[self.budget.get(o, -1) for o in self.owners] if self.budget else [],
         )
+
+
+def engine_read(reader: Callable[[str, Optional[bool]], Any], data: Any, strict: Optional[bool]) -> Any:
+    """What one of the engine's readers of the contract's JSON read of ``data``; StateError
+    with every problem it found."""
+    try:
+        text = engine_json(data)
+    except ValueError as exc:
+        raise StateError([Problem("", str(exc))]) from None
+    read, problems = reader(text, strict)
+    if read is None:
+        raise StateError([Problem(*p) for p in problems])
+    return read
 
 
 def parse(text: str, strict: Optional[bool] = True) -> VoyageState:

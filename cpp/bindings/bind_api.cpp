@@ -79,6 +79,40 @@ void register_api(py::module_& m) {
         "({\"state\": as VoyageState.to_dict writes it, \"moment\": as Moment.to_dict writes "
         "it, \"extra_owners\": the round's players the state does not name}, []) of a "
         "position's JSON, or (None, every problem as (path, message, remedy)).");
+    // The notation's readers; a number past int()'s limit is int()'s ValueError, as in Python.
+    const auto notation_read = [contract_read](const ContractRead& read,
+                                               const std::string& value_error) {
+        if (!value_error.empty()) manila_bindings::raise_value_error(value_error);
+        return contract_read(read);
+    };
+    m.def(
+        "read_notation",
+        [notation_read](const py::str& text) {
+            std::string value_error;
+            const ContractRead read =
+                read_notation(manila_bindings::from_python_str(text), value_error);
+            return notation_read(read, value_error);
+        },
+        py::arg("text"),
+        "(the state or position in its JSON form, []) of a notation, only its syntax checked, "
+        "or (None, every problem as (path, message, remedy)); ValueError for a number past "
+        "int()'s limit.");
+    m.def(
+        "read_notation_option",
+        [notation_read](const py::str& key, const std::vector<py::str>& values,
+                        const py::str& path) {
+            std::vector<std::string> texts;
+            for (const py::str& v : values) texts.push_back(manila_bindings::from_python_str(v));
+            std::string value_error;
+            const ContractRead read =
+                read_notation_option(manila_bindings::from_python_str(key), texts,
+                                     manila_bindings::from_python_str(path), value_error);
+            return notation_read(read, value_error);
+        },
+        py::arg("key"), py::arg("values"), py::arg("path"),
+        "(the JSON value of a state key written as notation items key=value, one per value "
+        "(None for none), []) or (None, every problem at `path`); ValueError for a number past "
+        "int()'s limit.");
     m.def(
         "read_game_rules",
         [](const std::string& text) {

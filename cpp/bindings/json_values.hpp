@@ -23,6 +23,13 @@ inline py::str to_python_str(const std::string& s) {
     return py::reinterpret_steal<py::str>(o);
 }
 
+// A Python str as the engine's UTF-8, a lone surrogate kept (to_python_str gives it back).
+inline std::string from_python_str(const py::str& s) {
+    PyObject* bytes = PyUnicode_AsEncodedString(s.ptr(), "utf-8", "surrogatepass");
+    if (!bytes) throw py::error_already_set();
+    return std::string(py::reinterpret_steal<py::bytes>(bytes));
+}
+
 // A ValueError whose message is the engine's (it may quote a lone surrogate the input held).
 [[noreturn]] inline void raise_value_error(const std::string& message) {
     PyErr_SetObject(PyExc_ValueError, to_python_str(message).ptr());

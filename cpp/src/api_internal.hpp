@@ -1,9 +1,9 @@
 // The API's parts (api.hpp): Python's words for values, the readers and writers of the
 // voyage state, the position and the notation, and the routes that use them. The readers of
-// the voyage state, the position, the table, a record's fields and the rule options are
-// Python's too (through the bindings); the others follow a Python twin check for check
-// (python/manila/voyage/notation.py; server/app.py for the bodies), so that both report the
-// same problems, in the same order and the same words; tests/test_contract.py holds them to it.
+// the voyage state, the position, the notation, the table, a record's fields and the rule
+// options are Python's too (through the bindings); the bodies' follow a Python twin check
+// for check (server/app.py), so that both report the same problems, in the same order and
+// the same words; tests/test_contract.py holds them to it.
 // Nothing here throws on bad input: a problem is collected, never raised.
 #pragma once
 
@@ -116,24 +116,21 @@ bool read_state(const Json& data, std::optional<bool> strict, State& out, Proble
 Json state_json(const State& s);
 std::string state_notation(const State& s);
 
-// A reader's answer to Python (ContractRead): `text` read as JSON, then its value by
+// What a reader read (none where it failed) and its problems, as Python takes them.
+ContractRead contract_read(std::optional<Json> value, Problems problems);
+// A reader's answer to Python: `text` read as JSON, then its value by
 // `read(value, problems)`, which gives what it read as the contract writes it or, with
 // problems, none.
 template <class Read>
 ContractRead read_contract(std::string_view text, Read read) {
-    ContractRead out;
     const JsonRead parsed = read_json(code_points(text), true);
-    if (!parsed.ok) {
-        out.problems.emplace_back("", "not JSON (" + parsed.reason + ")", "");
-        return out;
-    }
+    if (!parsed.ok)
+        return contract_read(std::nullopt, {{"", "not JSON (" + parsed.reason + ")", ""}});
     Problems problems;
-    out.value = read(parsed.value, problems);
-    for (Problem& p : problems)
-        out.problems.emplace_back(std::move(p.path), std::move(p.message), std::move(p.remedy));
-    return out;
+    std::optional<Json> value = read(parsed.value, problems);
+    return contract_read(std::move(value), std::move(problems));
 }
-// The notation's reading into the JSON form (voyage/notation.notation_to_dict). A number
+// The notation's reading into the JSON form (read_notation in api.hpp). A number
 // past Python's int() limit raises a ValueError there, which no reader catches: its
 // message goes to `value_error`, and the reading fails.
 bool read_notation(std::string_view text, Json& out, Problems& problems, std::string& value_error);

@@ -1,6 +1,6 @@
-// The one-line notation's reader, the twin of python/manila/voyage/notation.py's
-// notation_to_dict: it reads the syntax into the JSON form, and the state's reader checks
-// the rest. Offsets are in code points, as Python indexes a str.
+// The one-line notation's reader (the one: manila.voyage.notation reads through it): it
+// reads the syntax into the JSON form, and the state's reader checks the rest. Offsets are
+// in code points, as Python indexes a str.
 #include <algorithm>
 #include <tuple>
 
@@ -304,6 +304,42 @@ void read_item(Scanner& sc, std::size_t at, const Text& item, Json& data, Json& 
     }
 }
 
+bool read_option(std::string_view key, const std::vector<std::string>& values,
+                 const std::string& path, Json& out, Problems& problems, std::string& value_error) {
+    Json data = Json::object();
+    data.set("boats", Json::object());
+    data.set("spots", Json::object());
+    Json rules = Json::object();
+    std::vector<Text> seen;
+    const std::string name(key);
+    Problems all;
+    for (const std::string& value : values) {
+        const Text text = code_points(name + "=" + value);
+        Problems mine;
+        Scanner sc(text, mine);
+        const auto items = sc.items();
+        if (items.size() == 1) read_item(sc, items[0].first, items[0].second, data, rules, seen);
+        if (!sc.value_error.empty()) {
+            value_error = sc.value_error;
+            return false;
+        }
+        // Exactly one `key=` item: anything else read (a boat, a spot, another key) means
+        // the value held a space or another item's syntax.
+        bool other = !data.at("boats").members().empty() || !data.at("spots").members().empty() ||
+                     !rules.members().empty();
+        for (const auto& [k, v] : data.members())
+            other = other || (k != "boats" && k != "spots" && k != name);
+        if (items.size() != 1 || other)
+            mine = {{"", "expected one " + name + " value, without spaces", ""}};
+        for (const Problem& p : mine)
+            all.push_back({path, p.message + " (in " + py_repr(Json(value)) + ")", ""});
+    }
+    problems.insert(problems.end(), all.begin(), all.end());
+    const Json* given = data.find(name);
+    out = given ? *given : Json();
+    return all.empty();
+}
+
 }  // namespace
 
 bool read_notation(std::string_view utf8_text, Json& out, Problems& problems,
@@ -340,3 +376,24 @@ bool read_notation(std::string_view utf8_text, Json& out, Problems& problems,
 }
 
 }  // namespace manila::api
+
+namespace manila {
+
+ContractRead read_notation(std::string_view text, std::string& value_error) {
+    Json data;
+    api::Problems problems;
+    const bool ok = api::read_notation(text, data, problems, value_error);
+    return api::contract_read(ok ? std::optional<Json>(std::move(data)) : std::nullopt,
+                              std::move(problems));
+}
+
+ContractRead read_notation_option(std::string_view key, const std::vector<std::string>& values,
+                                  const std::string& path, std::string& value_error) {
+    Json value;
+    api::Problems problems;
+    const bool ok = api::read_option(key, values, path, value, problems, value_error);
+    return api::contract_read(ok ? std::optional<Json>(std::move(value)) : std::nullopt,
+                              std::move(problems));
+}
+
+}  // namespace manila

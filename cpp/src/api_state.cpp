@@ -628,6 +628,14 @@ std::string state_notation(const State& s) {
     return joined(parts, " ");
 }
 
+ContractRead contract_read(std::optional<Json> value, Problems problems) {
+    ContractRead out;
+    out.value = std::move(value);
+    for (Problem& p : problems)
+        out.problems.emplace_back(std::move(p.path), std::move(p.message), std::move(p.remedy));
+    return out;
+}
+
 }  // namespace manila::api
 
 namespace manila {

@@ -695,6 +695,14 @@ def read_voyage_state(
 def read_position(text: str, strict: bool | None) -> tuple[dict[str, Any] | None, list[tuple[str, str, str]]]:
     """({"state": as VoyageState.to_dict writes it, "moment": as Moment.to_dict writes it, "extra_owners": the round's players the state does not name}, []) of a position's JSON, or (None, every problem as (path, message, remedy))."""
 
+def read_notation(text: str) -> tuple[dict[str, Any] | None, list[tuple[str, str, str]]]:
+    """(the state or position in its JSON form, []) of a notation, only its syntax checked, or (None, every problem as (path, message, remedy)); ValueError for a number past int()'s limit."""
+
+def read_notation_option(
+    key: str, values: Sequence[str], path: str
+) -> tuple[Any, list[tuple[str, str, str]]]:
+    """(the JSON value of a state key written as notation items key=value, one per value (None for none), []) or (None, every problem at `path`); ValueError for a number past int()'s limit."""
+
 def read_game_rules(text: str) -> tuple[bool, bool]:
     """(thirteen_to_port, pirate_variant) of a game's rule options given as JSON (null: the defaults); ValueError with the first problem as a line ("path: message")."""
 

@@ -104,6 +104,17 @@ ContractRead read_voyage_state(std::string_view text, std::optional<bool> strict
 // the state does not name, who take part holding nothing yet}.
 ContractRead read_position(std::string_view text, std::optional<bool> strict);
 
+// The one-line notation (docs/notation.md) read into its JSON form, only its syntax checked
+// (the readers of the state and the position check the rest): the one reader of the
+// notation, for the routes and for Python (manila.voyage.notation). A number past Python's
+// int() limit is int()'s ValueError there: its message in `value_error`, and no value.
+ContractRead read_notation(std::string_view text, std::string& value_error);
+// The JSON value of a state key written as notation items `key=value`, one per value (the
+// command line's --shares, --prices and --budget: manila.voyage.notation.read_option),
+// null for none; the problems at `path`, each naming the value it is in.
+ContractRead read_notation_option(std::string_view key, const std::vector<std::string>& values,
+                                  const std::string& path, std::string& value_error);
+
 namespace api {
 // A game record's fields (State.serialize(), a line of simulate --record), each checked:
 // the one reader of them, for the routes (read_record, the play route's saved game) and

@@ -79,6 +79,13 @@ void register_api(py::module_& m) {
         "({\"state\": as VoyageState.to_dict writes it, \"moment\": as Moment.to_dict writes "
         "it, \"extra_owners\": the round's players the state does not name}, []) of a "
         "position's JSON, or (None, every problem as (path, message, remedy)).");
+    m.def(
+        "read_state_body",
+        [contract_read](const std::string& text) { return contract_read(read_state_body(text)); },
+        py::arg("text"),
+        "({} for a body that is the state or position itself, or {\"notation\": ..., "
+        "\"exact\": ..., \"strict\": ...} as given, []) of the body of /v1/validate, "
+        "/v1/evaluate or /v1/advise, or (None, every problem as (path, message, remedy)).");
     // The notation's readers; a number past int()'s limit is int()'s ValueError, as in Python.
     const auto notation_read = [contract_read](const ContractRead& read,
                                                const std::string& value_error) {

@@ -1,6 +1,7 @@
 // The voyage routes: /v1/validate, /v1/evaluate and /v1/advise, as server/app.py answers
-// them (its _state_input, route_validate and _computed), and the evaluation's and the
-// advice's JSON, which voyage/evaluation.py's and voyage/advice.py's to_dict read from here.
+// them (route_validate and _computed; their body's reader is this one, read_state_body),
+// and the evaluation's and the advice's JSON, which voyage/evaluation.py's and
+// voyage/advice.py's to_dict read from here.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -25,7 +26,7 @@ struct StateInput {
     std::optional<bool> exact, strict;
 };
 
-// app._state_input.
+// What a voyage route's body asks for (read_state_body).
 bool state_input(const Json& body, StateInput& in, Problems& problems) {
     if (!body.is_object()) {
         problems.push_back({"",
@@ -275,6 +276,20 @@ Answer route_advise(const Json& body) {
 }  // namespace manila::api
 
 namespace manila {
+
+ContractRead read_state_body(std::string_view text) {
+    return api::read_contract(text, [](const Json& body, api::Problems& problems) {
+        api::StateInput in;
+        std::optional<Json> out;
+        if (!api::state_input(body, in, problems)) return out;
+        out = Json::object();
+        if (in.state) return out;
+        out->set("notation", in.notation);
+        if (in.exact) out->set("exact", *in.exact);
+        if (in.strict) out->set("strict", *in.strict);
+        return out;
+    });
+}
 
 std::optional<StateEvaluation> evaluate_state(const Json& state, std::optional<bool> strict,
                                               int threads) {

@@ -695,6 +695,9 @@ def read_voyage_state(
 def read_position(text: str, strict: bool | None) -> tuple[dict[str, Any] | None, list[tuple[str, str, str]]]:
     """({"state": as VoyageState.to_dict writes it, "moment": as Moment.to_dict writes it, "extra_owners": the round's players the state does not name}, []) of a position's JSON, or (None, every problem as (path, message, remedy))."""
 
+def read_state_body(text: str) -> tuple[dict[str, Any] | None, list[tuple[str, str, str]]]:
+    """({} for a body that is the state or position itself, or {"notation": ..., "exact": ..., "strict": ...} as given, []) of the body of /v1/validate, /v1/evaluate or /v1/advise, or (None, every problem as (path, message, remedy))."""
+
 def read_notation(text: str) -> tuple[dict[str, Any] | None, list[tuple[str, str, str]]]:
     """(the state or position in its JSON form, []) of a notation, only its syntax checked, or (None, every problem as (path, message, remedy)); ValueError for a number past int()'s limit."""
 

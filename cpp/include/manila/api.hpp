@@ -104,6 +104,12 @@ ContractRead read_voyage_state(std::string_view text, std::optional<bool> strict
 // the state does not name, who take part holding nothing yet}.
 ContractRead read_position(std::string_view text, std::optional<bool> strict);
 
+// What the body of /v1/validate, /v1/evaluate or /v1/advise asks for, its shape read (the
+// state or position itself is read by its own reader): the one reader of it, for the
+// routes and the server (server/app.py, through the bindings). {} when the body is the
+// state or position; {"notation": ..., "exact": ..., "strict": ...} (the last two as given)
+// when it is a notation.
+ContractRead read_state_body(std::string_view text);
 // The one-line notation (docs/notation.md) read into its JSON form, only its syntax checked
 // (the readers of the state and the position check the rest): the one reader of the
 // notation, for the routes and for Python (manila.voyage.notation). A number past Python's

@@ -13,8 +13,10 @@ import json
 import os
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, BinaryIO, Optional
+
+from .errors import Problem, StateError
 
 MAX_INPUT = 4 * 1024 * 1024  # bytes; the largest state or game record is a few kB
 
@@ -58,6 +60,19 @@ def engine_json(value: Any) -> str:
         raise ValueError(f"not JSON ({exc})") from None
     except RecursionError:
         raise ValueError("not JSON (nested too deeply)") from None
+
+
+def engine_read(reader: Callable[..., Any], data: Any, *args: Any) -> Any:
+    """What one of the engine's readers of the contract's JSON (``reader(text, *args)``, which
+    answers (what it read, problems)) read of ``data``; StateError with every problem."""
+    try:
+        text = engine_json(data)
+    except ValueError as exc:
+        raise StateError([Problem("", str(exc))]) from None
+    read, problems = reader(text, *args)
+    if problems:
+        raise StateError([Problem(*p) for p in problems])
+    return read
 
 
 def json_type(value: Any) -> str:

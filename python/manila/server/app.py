@@ -62,7 +62,7 @@ from ..analysis.value import value as position_value
 from ..bots.builtin import bot_factory
 from ..common.cancel import Cancelled, CancelToken, cancellable
 from ..common.errors import Problem, StateError
-from ..common.inputs import json_error_text, json_type, no_json_constant
+from ..common.inputs import engine_read, json_error_text, json_type, no_json_constant
 from ..common.limits import MAX_SECONDS, check_number
 from ..common.version import __version__
 from ..voyage.advice import advise
@@ -95,7 +95,6 @@ LINGER_BYTES = 32 * 1024 * 1024  # what is read and discarded of a refused body,
 _RETRY = {"Retry-After": "1"}  # busy or too slow: try again in a second
 JSON_TYPE = _openapi.JSON_TYPE
 _FLAGS = {"1": True, "true": True, "0": False, "false": False}
-_NOTATION_KEYS = ("notation", "exact", "strict")
 # The page's own scripts, its worker and its service worker come from here; the engine is
 # WebAssembly ('wasm-unsafe-eval' lets it compile, and nothing else).
 _CSP = (
@@ -191,34 +190,14 @@ def _content_type_problem(ctype: str) -> Optional[str]:
 def _state_input(data: Any) -> tuple[Any, Optional[bool], Optional[bool]]:
     """(what to hand to manila: a state dict or a notation string, body's exact, body's strict).
 
-    A state's own keys, "exact" and "strict" among them, are checked by the state parser
-    (even where a query parameter overrides them); a notation body's here.
+    The engine reads the body's shape (its reader of these bodies, the routes'); a state's
+    own keys, "exact" and "strict" among them, are checked by the state's reader (even where
+    a query parameter overrides them).
     """
-    if not isinstance(data, dict):
-        raise StateError(
-            [
-                Problem(
-                    "",
-                    f"the body must be a JSON object (a voyage state, or "
-                    f'{{"notation": ...}}), not {json_type(data)}',
-                )
-            ]
-        )
-    if "notation" not in data:
-        return data, None, None  # the state's own "exact" and "strict" are read by manila
-    problems = [
-        Problem(k, f"unknown key beside notation; allowed: {', '.join(_NOTATION_KEYS)}")
-        for k in data
-        if k not in _NOTATION_KEYS
-    ]
-    for key in ("exact", "strict"):
-        if key in data and not isinstance(data[key], bool):
-            problems.append(Problem(key, f"must be true or false, got {data[key]!r}"))
-    if not isinstance(data["notation"], str):
-        problems.append(Problem("notation", 'must be a string such as "r1 ginseng@3 silk@2 nutmeg@4"'))
-    if problems:
-        raise StateError(problems)
-    return data["notation"], data.get("exact"), data.get("strict")
+    read = engine_read(_core.read_state_body, data)
+    if "notation" not in read:
+        return data, None, None
+    return read["notation"], read.get("exact"), read.get("strict")
 
 
 def _heavy_body(data: Any, keys: tuple[str, ...], required: str, what: str) -> dict[str, Any]:

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
 from .. import _core
+from ..common.inputs import engine_read
 from .notation import format_moment, notation_to_dict
-from .state import VoyageState, engine_read
+from .state import VoyageState
 
 KINDS: tuple[str, ...] = _core.MOMENT_KINDS
 PILOT_KINDS = ("pilot_small", "pilot_large")

@@ -7,14 +7,14 @@ maximise (voyage income, or income plus share gains).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Optional, Union
 
 from .. import _core
 from ..common.errors import Problem, StateError
-from ..common.inputs import engine_json
+from ..common.inputs import engine_read
 from ..common.vocab import ARRIVED, GOOD_INDEX, GOODS, SPOTS, accomplice_limit
 from .board import Boat, Rules
 from .notation import format_state, notation_to_dict
@@ -149,19 +149,6 @@ class VoyageState:
             shares=[_share_row(self.shares.get(o)) for o in self.owners] if self.shares else [],
             budgets=[self.budget.get(o, -1) for o in self.owners] if self.budget else [],
         )
-
-
-def engine_read(reader: Callable[[str, Optional[bool]], Any], data: Any, strict: Optional[bool]) -> Any:
-    """What one of the engine's readers of the contract's JSON read of ``data``; StateError
-    with every problem it found."""
-    try:
-        text = engine_json(data)
-    except ValueError as exc:
-        raise StateError([Problem("", str(exc))]) from None
-    read, problems = reader(text, strict)
-    if read is None:
-        raise StateError([Problem(*p) for p in problems])
-    return read
 
 
 def parse(text: str, strict: Optional[bool] = True) -> VoyageState:

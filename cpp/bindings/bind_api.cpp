@@ -86,6 +86,14 @@ void register_api(py::module_& m) {
         "({} for a body that is the state or position itself, or {\"notation\": ..., "
         "\"exact\": ..., \"strict\": ...} as given, []) of the body of /v1/validate, "
         "/v1/evaluate or /v1/advise, or (None, every problem as (path, message, remedy)).");
+    m.def(
+        "read_heavy_body",
+        [contract_read](const std::string& text, const std::string& route) {
+            return contract_read(read_heavy_body(text, route));
+        },
+        py::arg("text"), py::arg("route"),
+        "({}, []) for the body of a heavy route (/v1/analyse, /v1/value, /v1/review) of its "
+        "shape and within a server's bounds, or (None, [its first problem]).");
     // The notation's readers; a number past int()'s limit is int()'s ValueError, as in Python.
     const auto notation_read = [contract_read](const ContractRead& read,
                                                const std::string& value_error) {

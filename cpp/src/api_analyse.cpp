@@ -15,9 +15,6 @@
 namespace manila::api {
 namespace {
 
-const std::vector<std::string> kAnalysisKeyNames(std::begin(kAnalysisKeys),
-                                                 std::end(kAnalysisKeys));
-
 // The body's value at `key`, or `fallback` when it is absent (a keyword left to its default).
 Json option(const Json& body, const char* key, Json fallback) {
     const Json* v = body.find(key);
@@ -120,12 +117,8 @@ Json analysis_json(const Analysis& a) {
 namespace manila::api {
 
 Answer route_analyse(const Json& body) {
-    // app._heavy_body and _analysis_input.
-    Answer refused;
-    if (!heavy_body(body, kAnalysisKeyNames, "table",
-                    "the table to analyse (an observation or a serialized state)", refused) ||
-        !at_most(body, "rollouts", kAnalysisMaxRollouts, " per option", refused))
-        return refused;
+    Problems shape;
+    if (!heavy_body(body, *heavy_shape("/v1/analyse"), shape)) return error_answer(400, shape);
     const Json time_limit = capped_time_limit(body);
     // analysis.analyse's checks, in its order (max_rollouts and threads are the server's).
     const AnalysisConfig defaults;

@@ -195,14 +195,22 @@ std::string py_split_joined(const std::string& text);
 std::string unnamed_reason(const std::string& action, const std::string& reason);
 // ------------------------------------------------------------------ a heavy route's options
 
-// app._heavy_body: true for an object of known `keys` that has `required` (`what` says what
-// it is), else false with the 400 that refuses it.
-bool heavy_body(const Json& body, const std::vector<std::string>& keys, const char* required,
-                const char* what, Answer& refused);
-// app._at_most: a whole number at `key` above `cap` is refused ("at most {cap}{unit} on this
-// server").
-bool at_most(const Json& body, const char* key, std::int64_t cap, const char* unit,
-             Answer& refused);
+// A heavy route's body: an object of the route's `keys` that holds `required` (`what` says
+// what it is), the numbers at `capped` at most `cap` on a server ("at most {cap}{unit} on
+// this server").
+struct HeavyShape {
+    const char* route;
+    std::vector<std::string> keys;
+    const char* required;
+    const char* what;
+    std::vector<const char*> capped;
+    std::int64_t cap;
+    const char* unit;
+};
+// The shape of /v1/analyse's, /v1/value's or /v1/review's body, or nullptr.
+const HeavyShape* heavy_shape(std::string_view route);
+// True for a body of that shape, else false with its first problem.
+bool heavy_body(const Json& body, const HeavyShape& shape, Problems& problems);
 // common/limits.check_number: a whole number from low to high (as text: 2**64-1 too), or
 // any finite number from low to high; false with the ValueError's text.
 bool check_whole(const Json& v, const char* name, std::int64_t low, const std::string& high,

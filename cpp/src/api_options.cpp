@@ -1,9 +1,11 @@
-// The options of the routes that work on a table (api_value.cpp, api_analyse.cpp): their
-// body's shape (server/app.py's _heavy_body and _at_most) and the bounds of rollouts, seeds
-// and time limits (common/limits.py's check_number), in Python's words.
+// The options of the routes that work on a table or a record (api_value.cpp,
+// api_analyse.cpp, api_review.cpp): their body's shape (the one check of it, which the
+// server reads through read_heavy_body) and the bounds of rollouts, seeds and time limits
+// (common/limits.py's check_number), in Python's words.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 #include "api_internal.hpp"
 
@@ -21,34 +23,70 @@ std::string bound_text(double bound) {
 
 }  // namespace
 
-bool heavy_body(const Json& body, const std::vector<std::string>& keys, const char* required,
-                const char* what, Answer& refused) {
+namespace {
+
+std::vector<std::string> names(const char* const* first, const char* const* last) {
+    return {first, last};
+}
+
+// The heavy routes' bodies: their keys, what they must hold, and the server's bounds.
+const std::vector<HeavyShape> kHeavyShapes{
+    {"/v1/analyse",
+     names(std::begin(kAnalysisKeys), std::end(kAnalysisKeys)),
+     "table",
+     "the table to analyse (an observation or a serialized state)",
+     {"rollouts"},
+     kAnalysisMaxRollouts,
+     " per option"},
+    {"/v1/value",
+     names(std::begin(kValueKeys), std::end(kValueKeys)),
+     "table",
+     "the table to value (an observation or a serialized state)",
+     {"rollouts"},
+     kValueMaxRollouts,
+     ""},
+    {"/v1/review",
+     names(std::begin(kReviewKeys), std::end(kReviewKeys)),
+     "record",
+     "the game to review (a line of simulate --record, or State.serialize())",
+     {"rollouts", "luck_rollouts"},
+     kReviewMaxRollouts,
+     ""},
+};
+
+}  // namespace
+
+const HeavyShape* heavy_shape(std::string_view route) {
+    for (const HeavyShape& shape : kHeavyShapes)
+        if (route == shape.route) return &shape;
+    return nullptr;
+}
+
+bool heavy_body(const Json& body, const HeavyShape& shape, Problems& problems) {
     if (!body.is_object()) {
-        refused = error_answer(400, {{"",
-                                      std::string("the body must be a JSON object with a ") +
-                                          required + ", not " + json_type(body),
-                                      ""}});
+        problems.push_back({"",
+                            std::string("the body must be a JSON object with a ") + shape.required +
+                                ", not " + json_type(body),
+                            ""});
         return false;
     }
     for (const auto& [key, value] : body.members())
-        if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-            refused = error_answer(400, {{key, "unknown key; allowed: " + joined(keys), ""}});
+        if (std::find(shape.keys.begin(), shape.keys.end(), key) == shape.keys.end()) {
+            problems.push_back({key, "unknown key; allowed: " + joined(shape.keys), ""});
             return false;
         }
-    if (!body.find(required)) {
-        refused = error_answer(400, {{required, what, ""}});
+    if (!body.find(shape.required)) {
+        problems.push_back({shape.required, shape.what, ""});
+        return false;
+    }
+    for (const char* key : shape.capped) {
+        const Json* n = body.find(key);
+        if (!n || !n->is_integer() || n->negative() || n->int_in(0, shape.cap)) continue;
+        problems.push_back(
+            {key, "at most " + std::to_string(shape.cap) + shape.unit + " on this server", ""});
         return false;
     }
     return true;
-}
-
-bool at_most(const Json& body, const char* key, std::int64_t cap, const char* unit,
-             Answer& refused) {
-    const Json* n = body.find(key);
-    if (!n || !n->is_integer() || n->negative() || n->int_in(0, cap)) return true;
-    refused =
-        error_answer(400, {{key, "at most " + std::to_string(cap) + unit + " on this server", ""}});
-    return false;
 }
 
 bool check_whole(const Json& v, const char* name, std::int64_t low, const std::string& high,
@@ -89,3 +127,16 @@ bool check_choice(const Json& v, const char* name, const std::vector<std::string
 }
 
 }  // namespace manila::api
+
+namespace manila {
+
+ContractRead read_heavy_body(std::string_view text, std::string_view route) {
+    const api::HeavyShape* shape = api::heavy_shape(route);
+    if (!shape) throw std::invalid_argument("not a heavy route: " + std::string(route));
+    return api::read_contract(text, [shape](const Json& body, api::Problems& problems) {
+        return api::heavy_body(body, *shape, problems) ? std::optional<Json>(Json::object())
+                                                       : std::nullopt;
+    });
+}
+
+}  // namespace manila

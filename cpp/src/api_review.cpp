@@ -336,8 +336,6 @@ ReviewReport review_report(const GameState& initial, const std::vector<int>& his
 namespace api {
 namespace {
 
-const std::vector<std::string> kReviewKeyNames(std::begin(kReviewKeys), std::end(kReviewKeys));
-
 Answer refuse(const std::string& message, const std::string& path = "") {
     return error_answer(400, {{path, message, ""}});
 }
@@ -345,14 +343,8 @@ Answer refuse(const std::string& message, const std::string& path = "") {
 }  // namespace
 
 Answer route_review(const Json& body, const Progress& progress) {
-    // app._heavy_body and _review_input: the server's bounds.
-    Answer refused;
-    if (!heavy_body(body, kReviewKeyNames, "record",
-                    "the game to review (a line of simulate --record, or State.serialize())",
-                    refused) ||
-        !at_most(body, "rollouts", kReviewMaxRollouts, "", refused) ||
-        !at_most(body, "luck_rollouts", kReviewMaxRollouts, "", refused))
-        return refused;
+    Problems shape;
+    if (!heavy_body(body, *heavy_shape("/v1/review"), shape)) return error_answer(400, shape);
     const Json* record = body.find("record");
     const auto given = [&](const char* key, Json fallback) {
         const Json* v = body.find(key);

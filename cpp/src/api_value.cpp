@@ -48,19 +48,10 @@ Json value_json(const GameState& s, const ValueModel& m, const ValueConfig& c,
 }  // namespace manila
 
 namespace manila::api {
-namespace {
-
-const std::vector<std::string> kValueKeyNames(std::begin(kValueKeys), std::end(kValueKeys));
-
-}  // namespace
 
 Answer route_value(const Json& body) {
-    // app._heavy_body and _value_input.
-    Answer refused;
-    if (!heavy_body(body, kValueKeyNames, "table",
-                    "the table to value (an observation or a serialized state)", refused) ||
-        !at_most(body, "rollouts", kValueMaxRollouts, "", refused))
-        return refused;
+    Problems shape;
+    if (!heavy_body(body, *heavy_shape("/v1/value"), shape)) return error_answer(400, shape);
     const Json* table = body.find("table");
     const Json* rollouts = body.find("rollouts");
     // analysis/value.value.

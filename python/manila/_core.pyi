@@ -698,6 +698,9 @@ def read_position(text: str, strict: bool | None) -> tuple[dict[str, Any] | None
 def read_state_body(text: str) -> tuple[dict[str, Any] | None, list[tuple[str, str, str]]]:
     """({} for a body that is the state or position itself, or {"notation": ..., "exact": ..., "strict": ...} as given, []) of the body of /v1/validate, /v1/evaluate or /v1/advise, or (None, every problem as (path, message, remedy))."""
 
+def read_heavy_body(text: str, route: str) -> tuple[dict[str, Any] | None, list[tuple[str, str, str]]]:
+    """({}, []) for the body of a heavy route (/v1/analyse, /v1/value, /v1/review) of its shape and within a server's bounds, or (None, [its first problem])."""
+
 def read_notation(text: str) -> tuple[dict[str, Any] | None, list[tuple[str, str, str]]]:
     """(the state or position in its JSON form, []) of a notation, only its syntax checked, or (None, every problem as (path, message, remedy)); ValueError for a number past int()'s limit."""
 

@@ -110,6 +110,11 @@ ContractRead read_position(std::string_view text, std::optional<bool> strict);
 // state or position; {"notation": ..., "exact": ..., "strict": ...} (the last two as given)
 // when it is a notation.
 ContractRead read_state_body(std::string_view text);
+// The body of /v1/analyse, /v1/value or /v1/review (`route`), its shape checked: an object
+// of the route's keys that holds its table or record, its rollouts within a server's
+// bounds. The one check of it, for the routes and the server (server/app.py, through the
+// bindings): {}, or its first problem. std::invalid_argument for another route.
+ContractRead read_heavy_body(std::string_view text, std::string_view route);
 // The one-line notation (docs/notation.md) read into its JSON form, only its syntax checked
 // (the readers of the state and the position check the rest): the one reader of the
 // notation, for the routes and for Python (manila.voyage.notation). A number past Python's

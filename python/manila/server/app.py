@@ -62,7 +62,7 @@ from ..analysis.value import value as position_value
 from ..bots.builtin import bot_factory
 from ..common.cancel import Cancelled, CancelToken, cancellable
 from ..common.errors import Problem, StateError
-from ..common.inputs import engine_read, json_error_text, json_type, no_json_constant
+from ..common.inputs import engine_read, json_error_text, no_json_constant
 from ..common.limits import MAX_SECONDS, check_number
 from ..common.version import __version__
 from ..voyage.advice import advise
@@ -200,32 +200,21 @@ def _state_input(data: Any) -> tuple[Any, Optional[bool], Optional[bool]]:
     return read["notation"], read.get("exact"), read.get("strict")
 
 
-def _heavy_body(data: Any, keys: tuple[str, ...], required: str, what: str) -> dict[str, Any]:
-    """The options of a POST body for one of the heavy routes: an object of known keys
-    that has ``required`` (``what`` says what it is)."""
-    if not isinstance(data, dict):
-        raise ApiError(400, f"the body must be a JSON object with a {required}, not {json_type(data)}")
-    unknown = [k for k in data if k not in keys]
-    if unknown:
-        raise ApiError(400, f"unknown key; allowed: {', '.join(keys)}", unknown[0])
-    if required not in data:
-        raise ApiError(400, what, required)
+def _heavy_body(data: Any, route: str) -> dict[str, Any]:
+    """The options of a POST body for one of the heavy routes: the engine checks its shape
+    (an object of the route's keys that holds its table or record, within the server's
+    bounds); a 400 names the key at fault."""
+    try:
+        engine_read(_core.read_heavy_body, data, route)
+    except StateError as exc:
+        raise ApiError(400, exc.problems[0].message, exc.problems[0].path) from None
     return dict(data)
-
-
-def _at_most(kwargs: dict[str, Any], key: str, cap: int, unit: str = "") -> None:
-    n = kwargs.get(key)
-    if isinstance(n, int) and not isinstance(n, bool) and n > cap:
-        raise ApiError(400, f"at most {cap}{unit} on this server", key)
 
 
 def _analysis_input(data: Any, time_limit: float) -> dict[str, Any]:
     """The arguments of manila.analyse from a POST /v1/analyse body, bounded for a server:
     at most ANALYSIS_MAX_ROLLOUTS per option, and done well within the request's limit."""
-    kwargs = _heavy_body(
-        data, _openapi.ANALYSIS_KEYS, "table", "the table to analyse (an observation or a serialized state)"
-    )
-    _at_most(kwargs, "rollouts", _openapi.ANALYSIS_MAX_ROLLOUTS, " per option")
+    kwargs = _heavy_body(data, "/v1/analyse")
     cap = _core.ANALYSIS_TIME_SHARE * time_limit  # it stops by itself before the request does
     limit = kwargs.get("time_limit", cap)
     if isinstance(limit, (int, float)) and not isinstance(limit, bool):
@@ -245,10 +234,7 @@ def _analyse(kwargs: dict[str, Any]) -> dict[str, Any]:
 
 def _value_input(data: Any) -> dict[str, Any]:
     """The arguments of manila.analysis.value.value from a POST /v1/value body, bounded."""
-    kwargs = _heavy_body(
-        data, _openapi.VALUE_KEYS, "table", "the table to value (an observation or a serialized state)"
-    )
-    _at_most(kwargs, "rollouts", _openapi.VALUE_MAX_ROLLOUTS)
+    kwargs = _heavy_body(data, "/v1/value")
     kwargs["threads"] = 1
     return kwargs
 
@@ -265,16 +251,9 @@ class _ReviewCancelled(Exception):
 
 def _review_input(data: Any) -> dict[str, Any]:
     """The arguments of manila.review from a POST /v1/review body, bounded for a server."""
-    kwargs = _heavy_body(
-        data,
-        _openapi.REVIEW_KEYS,
-        "record",
-        "the game to review (a line of simulate --record, or State.serialize())",
-    )
+    kwargs = _heavy_body(data, "/v1/review")
     kwargs.setdefault("quick", _openapi.REVIEW_QUICK)
     cap = _openapi.REVIEW_MAX_ROLLOUTS
-    for key in ("rollouts", "luck_rollouts"):
-        _at_most(kwargs, key, cap)
     max_rollouts = kwargs.pop("max_rollouts", cap)
     check_number(max_rollouts, "max_rollouts", 2, integer=True)
     kwargs["max_rollouts"] = min(cap, max_rollouts)

@@ -253,6 +253,32 @@ def test_400_unreadable_bodies(srv):
             assert words in r.errors[0]["message"], (words, r.errors)
 
 
+@pytest.mark.parametrize(
+    ("path", "body", "at", "words"),
+    [
+        ("/v1/evaluate", [], "", "the body must be a JSON object (a voyage state, or"),
+        ("/v1/evaluate", {"notation": "r1", "extra": 1}, "extra", "unknown key beside notation"),
+        ("/v1/advise", {"notation": "r1", "exact": 1}, "exact", "must be true or false, got 1"),
+        ("/v1/validate", {"notation": 3}, "notation", "must be a string such as"),
+        ("/v1/analyse", [], "", "the body must be a JSON object with a table, not an array"),
+        (
+            "/v1/analyse",
+            {"table": {}, "rollouts": 2001},
+            "rollouts",
+            "at most 2000 per option on this server",
+        ),
+        ("/v1/value", {"tabel": {}}, "tabel", "unknown key; allowed: table, policy, rollouts, seed"),
+        ("/v1/value", {"seed": 1}, "table", "the table to value"),
+        ("/v1/review", {"record": {}, "luck_rollouts": 65}, "luck_rollouts", "at most 64 on this server"),
+    ],
+)
+def test_bodies_of_the_wrong_shape_are_refused_at_their_key(srv, path, body, at, words):
+    # The engine reads these bodies for the server and for the page alike: its words, pinned.
+    r = call(srv, "POST", path, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    assert r.status == 400, r.body
+    assert r.errors[0]["path"] == at and words in r.errors[0]["message"], r.errors
+
+
 def test_400_bad_query_parameters(srv):
     for query in (
         "exact=yes",

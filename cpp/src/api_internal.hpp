@@ -1,9 +1,10 @@
 // The API's parts (api.hpp): Python's words for values, the readers and writers of the
 // voyage state, the position and the notation, and the routes that use them. The readers of
-// the voyage state, the position, the notation, the table, a record's fields and the rule
-// options are Python's too (through the bindings); the bodies' follow a Python twin check
-// for check (server/app.py), so that both report the same problems, in the same order and
-// the same words; tests/test_contract.py holds them to it.
+// the voyage state, the position, the notation, the routes' bodies, the table, a record's
+// fields and the rule options are Python's too (through the bindings); the heavy routes'
+// options and a request's JSON errors follow a Python twin check for check (analysis/,
+// common/limits.py, server/app.py), so that both report the same problems, in the same
+// order and the same words; tests/test_contract.py holds them to it.
 // Nothing here throws on bad input: a problem is collected, never raised.
 #pragma once
 

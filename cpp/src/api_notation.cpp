@@ -304,6 +304,9 @@ void read_item(Scanner& sc, std::size_t at, const Text& item, Json& data, Json& 
     }
 }
 
+// The JSON value of a state key written as notation items `key=value`, one per value
+// (read_notation_option in api.hpp): false with every problem at `path`, or int()'s
+// ValueError in `value_error`.
 bool read_option(std::string_view key, const std::vector<std::string>& values,
                  const std::string& path, Json& out, Problems& problems, std::string& value_error) {
     Json data = Json::object();

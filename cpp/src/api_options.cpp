@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iterator>
+#include <stdexcept>
 
 #include "api_internal.hpp"
 
@@ -21,32 +22,24 @@ std::string bound_text(double bound) {
     return buffer;
 }
 
-}  // namespace
-
-namespace {
-
-std::vector<std::string> names(const char* const* first, const char* const* last) {
-    return {first, last};
-}
-
 // The heavy routes' bodies: their keys, what they must hold, and the server's bounds.
 const std::vector<HeavyShape> kHeavyShapes{
     {"/v1/analyse",
-     names(std::begin(kAnalysisKeys), std::end(kAnalysisKeys)),
+     {std::begin(kAnalysisKeys), std::end(kAnalysisKeys)},
      "table",
      "the table to analyse (an observation or a serialized state)",
      {"rollouts"},
      kAnalysisMaxRollouts,
      " per option"},
     {"/v1/value",
-     names(std::begin(kValueKeys), std::end(kValueKeys)),
+     {std::begin(kValueKeys), std::end(kValueKeys)},
      "table",
      "the table to value (an observation or a serialized state)",
      {"rollouts"},
      kValueMaxRollouts,
      ""},
     {"/v1/review",
-     names(std::begin(kReviewKeys), std::end(kReviewKeys)),
+     {std::begin(kReviewKeys), std::end(kReviewKeys)},
      "record",
      "the game to review (a line of simulate --record, or State.serialize())",
      {"rollouts", "luck_rollouts"},

@@ -52,15 +52,18 @@ void register_api(py::module_& m) {
         py::arg("owners"), py::arg("exact"));
     // The readers of the contract's JSON: (what was read, as the contract writes it, []) or
     // (None, every problem as (path, message, remedy)).
-    const auto contract_read = [](const ContractRead& read) {
+    const auto problem_list = [](const ProblemList& problems) {
         using manila_bindings::to_python_str;
-        py::list problems;
-        for (const auto& [path, message, remedy] : read.problems)
-            problems.append(
+        py::list out;
+        for (const auto& [path, message, remedy] : problems)
+            out.append(
                 py::make_tuple(to_python_str(path), to_python_str(message), to_python_str(remedy)));
+        return out;
+    };
+    const auto contract_read = [problem_list](const ContractRead& read) {
         return py::make_tuple(
             read.value ? manila_bindings::to_python(*read.value) : py::object(py::none()),
-            problems);
+            problem_list(read.problems));
     };
     m.def(
         "read_voyage_state",
@@ -94,6 +97,14 @@ void register_api(py::module_& m) {
         py::arg("text"), py::arg("route"),
         "({}, []) for the body of a heavy route (/v1/analyse, /v1/value, /v1/review) of its "
         "shape and within a server's bounds, or (None, [its first problem]).");
+    m.def(
+        "reachability_problems",
+        [problem_list](int next_roll, const std::vector<std::pair<std::string, int>>& positions) {
+            return problem_list(reachability_problems(next_roll, positions));
+        },
+        py::arg("next_roll"), py::arg("positions"),
+        "Why boats on these spaces ((name, space) each, ARRIVED once arrived) cannot stand "
+        "before roll next_roll in a real voyage, as (path, message, remedy); [] if they can.");
     // The notation's readers; a number past int()'s limit is int()'s ValueError, as in Python.
     const auto notation_read = [contract_read](const ContractRead& read,
                                                const std::string& value_error) {

@@ -111,6 +111,10 @@ struct State {
 
 // The rule options (voyage/board.read_rules): the defaults stand where a problem is.
 Problems read_rules(const Json& data, bool& thirteen_to_port, bool& pirate_variant);
+// Why boats at these spaces cannot stand before roll `next_roll` (reachability_problems in
+// api.hpp); the state's reader asks it of strict states.
+Problems reachability_problems(int next_roll,
+                               const std::vector<std::pair<std::string, int>>& positions);
 // VoyageState.from_dict: true and `out` filled, or false with every problem.
 bool read_state(const Json& data, std::optional<bool> strict, State& out, Problems& problems);
 // VoyageState.to_dict and str(state) (the canonical notation).

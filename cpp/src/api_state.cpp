@@ -74,7 +74,7 @@ class Count {
     std::string digits_ = "0";
 };
 
-// Start spaces from which a boat can stand on `position` after `made` rolls (reach.py).
+// Start spaces from which a boat can stand on `position` after `made` rolls.
 std::vector<int> starts_reaching(int position, int made) {
     std::vector<int> out;
     for (int s = 0; s <= kMaxStartSpace; ++s)
@@ -83,6 +83,48 @@ std::vector<int> starts_reaching(int position, int made) {
             out.push_back(s);
     return out;
 }
+
+// Whether some start spaces, one from each boat's `options` from `k` on, sum to `left`.
+bool sums_to(const std::vector<std::vector<int>>& options, std::size_t k, int left) {
+    if (k == options.size()) return left == 0;
+    return std::any_of(options[k].begin(), options[k].end(),
+                       [&](int start) { return sums_to(options, k + 1, left - start); });
+}
+
+}  // namespace
+
+Problems reachability_problems(int next_roll,
+                               const std::vector<std::pair<std::string, int>>& positions) {
+    const int made = next_roll - 1;
+    Problems problems;
+    std::vector<std::vector<int>> options;
+    for (const auto& [good, position] : positions) {
+        options.push_back(starts_reaching(position, made));
+        if (!options.back().empty()) continue;
+        const std::string where =
+            position == kArrived ? "have arrived" : "be on " + std::to_string(position);
+        const std::string rolls_made =
+            made == 0 ? "no roll yet" : std::to_string(made) + " roll" + (made > 1 ? "s" : "");
+        problems.push_back({"boats." + good + ".position",
+                            "a boat cannot " + where + " before roll " + std::to_string(next_roll) +
+                                ": it started on 0.." + std::to_string(kMaxStartSpace) +
+                                " and has made " + rolls_made,
+                            "strict"});
+    }
+    if (!problems.empty() || sums_to(options, 0, kStartSum)) return problems;
+    std::vector<std::string> spans;
+    for (std::size_t k = 0; k < options.size(); ++k)
+        spans.push_back(positions[k].first + " " + std::to_string(options[k].front()) + ".." +
+                        std::to_string(options[k].back()));
+    problems.push_back({"boats",
+                        "these positions cannot arise together: the start spaces must sum to " +
+                            std::to_string(kStartSum) + ", but they could only have been " +
+                            joined(spans, ", "),
+                        "strict"});
+    return problems;
+}
+
+namespace {
 
 class StateReader {
   public:
@@ -433,40 +475,13 @@ class StateReader {
         }
     }
 
-    // Whether the boats can stand where they are in a real voyage (reach.py).
+    // Whether the boats can stand where they are in a real voyage.
     void reachability(const State& s) {
-        const int made = s.next_roll - 1;
-        std::vector<std::vector<int>> options;
-        bool any_empty = false;
-        for (const StateBoat& b : s.boats) {
-            options.push_back(starts_reaching(b.position, made));
-            if (!options.back().empty()) continue;
-            any_empty = true;
-            const std::string where =
-                b.position == kArrived ? "have arrived" : "be on " + std::to_string(b.position);
-            const std::string rolls_made =
-                made == 0 ? "no roll yet" : std::to_string(made) + " roll" + (made > 1 ? "s" : "");
-            fail(
-                std::string("boats.") + kGoods[static_cast<std::size_t>(b.good)].name + ".position",
-                "a boat cannot " + where + " before roll " + std::to_string(s.next_roll) +
-                    ": it started on 0.." + std::to_string(kMaxStartSpace) + " and has made " +
-                    rolls_made,
-                "strict");
-        }
-        if (any_empty || options.size() != kNumBoats) return;
-        for (const int a : options[0])
-            for (const int b : options[1])
-                for (const int c : options[2])
-                    if (a + b + c == kStartSum) return;
-        std::vector<std::string> spans;
-        for (std::size_t k = 0; k < options.size(); ++k)
-            spans.push_back(std::string(kGoods[static_cast<std::size_t>(s.boats[k].good)].name) +
-                            " " + std::to_string(options[k].front()) + ".." +
-                            std::to_string(options[k].back()));
-        fail("boats",
-             "these positions cannot arise together: the start spaces must sum to " +
-                 std::to_string(kStartSum) + ", but they could only have been " + joined(spans),
-             "strict");
+        std::vector<std::pair<std::string, int>> positions;
+        for (const StateBoat& b : s.boats)
+            positions.emplace_back(kGoods[static_cast<std::size_t>(b.good)].name, b.position);
+        const Problems found = reachability_problems(s.next_roll, positions);
+        problems_.insert(problems_.end(), found.begin(), found.end());
     }
 
     Problems& problems_;
@@ -639,6 +654,12 @@ ContractRead contract_read(std::optional<Json> value, Problems problems) {
 }  // namespace manila::api
 
 namespace manila {
+
+ProblemList reachability_problems(int next_roll,
+                                  const std::vector<std::pair<std::string, int>>& positions) {
+    return api::contract_read(std::nullopt, api::reachability_problems(next_roll, positions))
+        .problems;
+}
 
 ContractRead read_voyage_state(std::string_view text, std::optional<bool> strict) {
     return api::read_contract(

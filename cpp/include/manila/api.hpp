@@ -86,12 +86,21 @@ inline constexpr const char* kMomentKinds[] = {"placement", "pilot_small", "pilo
 // Keys a client may send beside a voyage state: request options, not part of the voyage.
 inline constexpr const char* kStateRequestKeys[] = {"exact", "strict", "version"};
 
+// Problems with what a caller gave, each as (path, message, remedy).
+using ProblemList = std::vector<std::tuple<std::string, std::string, std::string>>;
 // What a reader of the contract's JSON gives Python: the value read, written as the
-// contract writes it, or none and every problem as (path, message, remedy).
+// contract writes it, or none and every problem.
 struct ContractRead {
     std::optional<Json> value;
-    std::vector<std::tuple<std::string, std::string, std::string>> problems;
+    ProblemList problems;
 };
+// Why boats on these spaces (each boat's name and space, kArrived once it has arrived)
+// cannot stand before roll `next_roll` in a real voyage, where the harbour master puts them
+// on 0..5 summing to 9 and each has made a die's move per roll since; none if they can. The
+// one check of it: the voyage state's reader makes it of strict states, Python's
+// manila.voyage.reach asks it, and the page's table of reachable boards is drawn from it.
+ProblemList reachability_problems(int next_roll,
+                                  const std::vector<std::pair<std::string, int>>& positions);
 // A voyage state's JSON (`text`, in json.loads' dialect) read as the contract says
 // (docs/numbers.md; `strict` as VoyageState.from_dict takes it, none: the JSON's own
 // "strict"): the one reader of voyage states, for the routes and for Python

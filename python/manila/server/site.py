@@ -64,7 +64,7 @@ class NoEngineError(OSError):
 def reachable_bitmap() -> str:
     """Which boat positions a real voyage reaches, for the page to tell without a server:
     bit ((roll - 1) * P + a) * P + b) * P + c for positions a, b, c of the boats in good
-    order (P = 15 positions, "arrived" last), base64. The rule stays in voyage/reach.py."""
+    order (P = 15 positions, "arrived" last), base64. The rule is the engine's (voyage/reach.py)."""
     n = len(POSITIONS)
     bits = bytearray((len(ROLLS) * n**3 + 7) // 8)
     i = 0

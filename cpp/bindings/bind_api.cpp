@@ -66,6 +66,17 @@ void register_api(py::module_& m) {
             problem_list(read.problems));
     };
     m.def(
+        "game_voyage_json",
+        [](const GameState& s, int player, int viewer, bool wealth, bool moment) {
+            return manila_bindings::to_python(
+                api::game_voyage_json(s, player, viewer, wealth, moment));
+        },
+        py::arg("state"), py::arg("player"), py::arg("viewer"), py::arg("wealth"),
+        py::arg("moment"),
+        "The voyage in progress as the contract's JSON, or None: `player` the point of view (-1: "
+        "none), the shares as `viewer` sees them (-1: every share), the objective wealth or "
+        "income; with `moment`, the decision due as a position, or None where none is.");
+    m.def(
         "read_voyage_state",
         [contract_read](const std::string& text, std::optional<bool> strict) {
             return contract_read(read_voyage_state(text, strict));

@@ -657,21 +657,26 @@ std::string pesos(double x) {
     return out;
 }
 
-// PlayerView.position(): the decision at hand from the player's view (State._voyage_json
-// with the shares the player sees, and State._moment), or null.
-Json view_position(const GameState& view, int me) {
-    const char* kind = moment_kind(view.board().phase);
-    const std::optional<Voyage> v = view.voyage();
-    if (!kind || !v) return Json();
-    const Board& b = view.board();
-    const int n = view.num_players();
+}  // namespace
+
+Json game_voyage_json(const GameState& s, int player, int viewer, bool wealth, bool with_moment) {
+    const std::optional<Voyage> v = s.voyage();
+    const char* kind = moment_kind(s.board().phase);
+    if (!v || (with_moment && !kind)) return Json();
+    const Board& b = s.board();
+    const int n = s.num_players();
+    if (player < -1 || player >= n)
+        throw std::invalid_argument("player: " + std::to_string(player) + " is not a seat");
+    if (viewer < -1 || viewer >= n)
+        throw std::invalid_argument("viewer: " + std::to_string(viewer) + " is not a seat");
     Json out = Json::object();
     out.set("rules", rules_json(b.rules));
     out.set("next_roll", v->next_roll);
-    out.set("player", player_name(me));
+    if (player >= 0) out.set("player", player_name(player));
     out.set("players", n);
     Json boats = Json::object();
     std::vector<std::string> boat_goods;
+    std::vector<std::pair<std::string, int>> positions;
     for (const Boat& boat : v->boats) {
         Json bd = Json::object();
         bd.set("position", boat.position == kArrived ? Json("arrived") : Json(boat.position));
@@ -681,6 +686,7 @@ Json view_position(const GameState& view, int me) {
         bd.set("crew", crew);
         boats.set(good_name(boat.good), bd);
         boat_goods.emplace_back(good_name(boat.good));
+        positions.emplace_back(good_name(boat.good), boat.position);
     }
     out.set("boats", boats);
     Json spots = Json::object();
@@ -689,10 +695,15 @@ Json view_position(const GameState& view, int me) {
             spots.set(kSpotNames[static_cast<std::size_t>(k)],
                       player_name(v->spots[static_cast<std::size_t>(k)]));
     out.set("spots", spots);
-    out.set("objective", "wealth");
+    if (wealth) out.set("objective", "wealth");
     Json shares = Json::object();
     for (int p = 0; p < n; ++p) {
-        const auto seen = known_shares(b, me, p, PrivateInfo::kSingle);
+        std::array<int, kNumGoods> seen{};
+        if (viewer >= 0)
+            seen = known_shares(b, viewer, p, PrivateInfo::kSingle);
+        else
+            std::copy(v->shares[static_cast<std::size_t>(p)].begin(),
+                      v->shares[static_cast<std::size_t>(p)].end(), seen.begin());
         Json held = Json::object();
         for (int g = 0; g < kNumGoods; ++g)
             if (seen[static_cast<std::size_t>(g)])
@@ -711,9 +722,10 @@ Json view_position(const GameState& view, int me) {
         budget.set(player_name(o), x == kUnlimited ? -1 : x);
     }
     out.set("budget", budget);
-    // A board a pilot made unreachable from a legal start is read without the strict
-    // checks; the advice is the same either way, so it is always read so here.
-    out.set("strict", false);
+    // A pilot may move a boat where no start leads: read without the strict checks.
+    if (!reachability_problems(v->next_roll, positions).empty()) out.set("strict", false);
+    if (!with_moment) return out;
+    const int me = s.current_player();
     Json moment = Json::object();
     moment.set("kind", kind);
     moment.set("to_move", player_name(me));
@@ -734,6 +746,8 @@ Json view_position(const GameState& view, int me) {
     out.set("moment", moment);
     return out;
 }
+
+namespace {
 
 bool advice_hint(const GameState& s, const Json& position, Json& out, Refused& refuse) {
     Position pos;
@@ -856,7 +870,9 @@ bool play_hint(Table& t, int rollouts, Json& out, Refused& refuse) {
     if (s.current_player() != t.human) return refuse("no decision of yours is due", "hint");
     out = answer(t, {});
     const GameState view = s.seen_by(t.human);
-    const Json position = view.current_player() == t.human ? view_position(view, t.human) : Json();
+    const Json position = view.current_player() == t.human
+                              ? game_voyage_json(view, t.human, t.human, true, true)
+                              : Json();
     Json hint;
     if (!(position.is_null() ? analysis_hint(t, view, rollouts, hint, refuse)
                              : advice_hint(s, position, hint, refuse)))

@@ -687,6 +687,11 @@ def advice_json(
     owners: Sequence[str],
     exact: bool,
 ) -> dict[str, Any]: ...
+def game_voyage_json(
+    state: GameState, player: int, viewer: int, wealth: bool, moment: bool
+) -> dict[str, Any] | None:
+    """The voyage in progress as the contract's JSON, or None: `player` the point of view (-1: none), the shares as `viewer` sees them (-1: every share), the objective wealth or income; with `moment`, the decision due as a position, or None where none is."""
+
 def read_voyage_state(
     text: str, strict: bool | None
 ) -> tuple[dict[str, Any] | None, list[tuple[str, str, str]]]:

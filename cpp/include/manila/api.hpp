@@ -158,6 +158,14 @@ bool read_record_fields(const Json& data, RecordFields& out, RecordProblem& prob
 // reader of them (the records', the tables', the play route's and, through the bindings,
 // manila.game.Game's). False with the first problem as a line ("path: message").
 bool read_game_rules(const Json& given, Rules& rules, std::string& error);
+// The voyage in progress in a game as the contract's JSON (docs/numbers.md), or null before
+// the boats are placed and once roll 3 is over: the players named p0, p1, ...; `player` the
+// point of view (-1: none); every player's shares as `viewer` sees them (-1: the referee's
+// view, every share); "objective": "wealth" with `wealth`; "strict": false where a pilot
+// moved a boat where no start leads. With `moment`, the decision due as a position
+// (docs/advice.md), or null where none is. The one writer of it: manila.game's
+// voyage_state and position (State's and PlayerView's), and the play route's hint.
+Json game_voyage_json(const GameState& s, int player, int viewer, bool wealth, bool moment);
 }  // namespace api
 
 // The contract's JSON of an evaluation: row `row` of a table, its sailing goods and its

@@ -32,17 +32,16 @@ from __future__ import annotations
 import json
 import operator
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union, cast
 
 from .. import _core
 from ..common.inputs import engine_json, json_error_text
-from ..common.vocab import ARRIVED, GOODS, PLAYER_COUNTS, SPOTS
+from ..common.vocab import OBJECTIVES, PLAYER_COUNTS
 from ..voyage.board import Rules
 from ..voyage.evaluation import Evaluation, evaluate
-from ..voyage.reach import reachability_problems
 
 if TYPE_CHECKING:
     import numpy as np
@@ -501,86 +500,26 @@ class State:
         This is the referee's view: the shares include the face-down ones of every player.
         A player's own view is ``PlayerView(state, player).voyage_state()``.
         """
-        if player is not None:
-            self._player(player)
-        v = self._s.voyage()
-        return None if v is None else self._voyage_json(v, player, objective, v.shares)
+        return self._voyage(-1 if player is None else self._player(player), -1, objective, False)
 
-    def _voyage_json(
-        self, v: _core.Voyage, player: Optional[int], objective: str, held: Sequence[Sequence[int]]
-    ) -> dict[str, Any]:
-        """The voyage ``v`` as JSON, with ``held`` as every player's shares (in good order)."""
-        name = self.player_name
-        out: dict[str, Any] = {"rules": self.game.rules.to_dict(), "next_roll": v.next_roll}
-        if player is not None:
-            out["player"] = name(player)
-        out["players"] = self.game.players
-        boats: dict[str, dict[str, Any]] = {}
-        for good, pos, crew in zip(v.goods, v.positions, v.crews):
-            boats[GOODS[good]] = {
-                "position": ARRIVED if pos == _core.ARRIVED else pos,
-                "crew": [name(o) for o in crew],
-            }
-        out["boats"] = boats
-        out["spots"] = {SPOTS[k]: name(o) for k, o in enumerate(v.spots) if o >= 0}
-        if objective != "income":
-            out["objective"] = objective
-        out["shares"] = {
-            name(p): {GOODS[g]: n for g, n in enumerate(counts) if n}
-            for p, counts in enumerate(held)
-            if any(counts)
-        }
-        out["prices"] = {GOODS[g]: price for g, price in enumerate(v.prices) if price}
-        out["budget"] = {name(p): budget for p, budget in enumerate(v.budgets)}
-        if reachability_problems(v.next_roll, {g: b["position"] for g, b in boats.items()}):
-            out["strict"] = False
-        return out
+    def _voyage(self, player: int, viewer: int, objective: str, moment: bool) -> Optional[dict[str, Any]]:
+        """The voyage from ``player``'s point of view (-1: none) with the shares ``viewer``
+        sees (-1: every share), and with ``moment`` the decision due: the engine writes both."""
+        if objective not in OBJECTIVES:
+            raise ValueError(f"objective: must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+        return _core.game_voyage_json(self._s, player, viewer, objective == "wealth", moment)
 
     def position(self, objective: str = "wealth") -> Optional[dict[str, Any]]:
         """The decision at hand as a position for ``manila.advise`` (docs/advice.md): a
         placement turn, a pilot's move or a pirate's boarding choice, from the mover's point
         of view; None at other moments. The referee's view, every share known; the mover's
         own is ``PlayerView(state, state.current_player()).position()``."""
-        return self._moment(
-            self.voyage_state(self.current_player(), objective) if self._moment_kind() else None
-        )
-
-    def _moment_kind(self) -> Optional[str]:
-        return _MOMENT_KINDS.get(self.phase)
-
-    def _moment(self, data: Optional[dict[str, Any]]) -> Optional[dict[str, Any]]:
-        """``data`` (the voyage from the mover's point of view) with the moment at hand."""
-        kind = self._moment_kind()
-        if kind is None or data is None:
-            return None
-        me = self.current_player()
-        name = self.player_name
-        snap = self._s.snapshot()
-        moment: dict[str, Any] = {"kind": kind, "to_move": name(me)}
-        if kind == "placement":
-            n, master = self.game.players, snap["harbour_master"]
-            moment["order"] = [name((master + k) % n) for k in range(n)]
-            declined = [name(p) for p, seen in enumerate(snap["players"]) if seen["declined"]]
-            if declined:
-                moment["declined"] = declined
-        elif kind == "boarding" and snap["boarding"]["guard"] is not None:
-            boat, seat = snap["boarding"]["guard"]
-            moment["protected"] = {"good": list(data["boats"])[boat], "seat": seat + 1}
-        data["moment"] = moment
-        return data
+        return self._voyage(max(self.current_player(), -1), -1, objective, True)
 
     def evaluate(self, player: Optional[int] = None, exact: bool = False, threads: int = 0) -> Evaluation:
         """``manila.evaluate`` of the voyage in progress, from ``player``'s point of view
         (the referee's view of the shares; a player's own: ``PlayerView.evaluate``)."""
         return _evaluate_voyage(self.voyage_state(player), self.phase, exact, threads)
-
-
-_MOMENT_KINDS = {
-    "placement": "placement",
-    "small_pilot": "pilot_small",
-    "large_pilot": "pilot_large",
-    "boarding": "boarding",
-}
 
 
 def _evaluate_voyage(data: Optional[dict[str, Any]], phase: str, exact: bool, threads: int) -> Evaluation:

@@ -30,7 +30,6 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
-from ..common.vocab import GOODS
 from .engine import Game, State, _evaluate_voyage
 
 if TYPE_CHECKING:
@@ -121,17 +120,13 @@ class PlayerView:
     def voyage_state(self, objective: str = "income") -> Optional[dict[str, Any]]:
         """The voyage on the table with the shares this player can see (docs/numbers.md):
         their own, and of the others only those bought from the supply."""
-        v = self._state._s.voyage()
-        if v is None:
-            return None
-        seen = [[p["shares"][g] for g in GOODS] for p in self.observation()["players"]]
-        return self._state._voyage_json(v, self.player, objective, seen)
+        return self._state._voyage(self.player, self.player, objective, False)
 
     def position(self, objective: str = "wealth") -> Optional[dict[str, Any]]:
         """The decision at hand, for ``manila.advise``, when it is this player's."""
         if self._state.current_player() != self.player:
             return None
-        return self._state._moment(self.voyage_state(objective))
+        return self._state._voyage(self.player, self.player, objective, True)
 
     def evaluate(self, exact: bool = False, threads: int = 0) -> Evaluation:
         """``manila.evaluate`` of the voyage on the table, as this player sees it."""

@@ -76,23 +76,25 @@ void register_api(py::module_& m) {
         "The voyage in progress as the contract's JSON, or None: `player` the point of view (-1: "
         "none), the shares as `viewer` sees them (-1: every share), the objective wealth or "
         "income; with `moment`, the decision due as a position, or None where none is.");
-    m.def(
-        "read_voyage_state",
-        [contract_read](const std::string& text, std::optional<bool> strict) {
-            return contract_read(read_voyage_state(text, strict));
-        },
-        py::arg("text"), py::arg("strict"),
-        "(the state as VoyageState.to_dict writes it, []) of a voyage state's JSON, or (None, "
-        "every problem as (path, message, remedy)); `strict` None: the JSON's own.");
-    m.def(
-        "read_position",
-        [contract_read](const std::string& text, std::optional<bool> strict) {
-            return contract_read(read_position(text, strict));
-        },
-        py::arg("text"), py::arg("strict"),
-        "({\"state\": as VoyageState.to_dict writes it, \"moment\": as Moment.to_dict writes "
-        "it, \"extra_owners\": the round's players the state does not name}, []) of a "
-        "position's JSON, or (None, every problem as (path, message, remedy)).");
+    // The readers of a voyage state and of a position (`strict` None: the JSON's own).
+    using StateReader = ContractRead (*)(std::string_view, std::optional<bool>);
+    for (const auto& [name, read, doc] : {
+             std::tuple<const char*, StateReader, const char*>{
+                 "read_voyage_state", &read_voyage_state,
+                 "(the state as VoyageState.to_dict writes it, []) of a voyage state's JSON, or "
+                 "(None, every problem as (path, message, remedy)); `strict` None: the JSON's "
+                 "own."},
+             {"read_position", &read_position,
+              "({\"state\": as VoyageState.to_dict writes it, \"moment\": as Moment.to_dict "
+              "writes it, \"extra_owners\": the round's players the state does not name}, []) "
+              "of a position's JSON, or (None, every problem as (path, message, remedy))."},
+         })
+        m.def(
+            name,
+            [contract_read, read = read](const std::string& text, std::optional<bool> strict) {
+                return contract_read(read(text, strict));
+            },
+            py::arg("text"), py::arg("strict"), doc);
     m.def(
         "read_state_body",
         [contract_read](const std::string& text) { return contract_read(read_state_body(text)); },

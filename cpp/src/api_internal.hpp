@@ -109,7 +109,7 @@ struct State {
     int on_board(const std::string& owner) const;
 };
 
-// The rule options (voyage/board.read_rules): the defaults stand where a problem is.
+// A voyage state's rule options: the defaults stand where a problem is.
 Problems read_rules(const Json& data, bool& thirteen_to_port, bool& pirate_variant);
 // Why boats at these spaces cannot stand before roll `next_roll` (reachability_problems in
 // api.hpp); the state's reader asks it of strict states.

@@ -675,8 +675,7 @@ Json game_voyage_json(const GameState& s, int player, int viewer, bool wealth, b
     if (player >= 0) out.set("player", player_name(player));
     out.set("players", n);
     Json boats = Json::object();
-    std::vector<std::string> boat_goods;
-    std::vector<std::pair<std::string, int>> positions;
+    std::vector<std::pair<std::string, int>> positions;  // each boat's good and space
     for (const Boat& boat : v->boats) {
         Json bd = Json::object();
         bd.set("position", boat.position == kArrived ? Json("arrived") : Json(boat.position));
@@ -685,7 +684,6 @@ Json game_voyage_json(const GameState& s, int player, int viewer, bool wealth, b
             crew.push(player_name(boat.crew[static_cast<std::size_t>(k)]));
         bd.set("crew", crew);
         boats.set(good_name(boat.good), bd);
-        boat_goods.emplace_back(good_name(boat.good));
         positions.emplace_back(good_name(boat.good), boat.position);
     }
     out.set("boats", boats);
@@ -739,7 +737,7 @@ Json game_voyage_json(const GameState& s, int player, int viewer, bool wealth, b
         if (!declined.items().empty()) moment.set("declined", declined);
     } else if (std::string(kind) == "boarding" && b.guard_boat >= 0) {
         Json guard = Json::object();
-        guard.set("good", boat_goods[static_cast<std::size_t>(b.guard_boat)]);
+        guard.set("good", positions[static_cast<std::size_t>(b.guard_boat)].first);
         guard.set("seat", b.guard_seat + 1);
         moment.set("protected", guard);
     }

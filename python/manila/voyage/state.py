@@ -162,8 +162,9 @@ def as_state(state: Union[VoyageState, Mapping[str, Any], str], strict: Optional
     A VoyageState is taken as it is unless strict=True asks for the reachability check.
     """
     if isinstance(state, VoyageState):
-        if strict and state.reachability_problems():
-            raise StateError(state.reachability_problems())
+        problems = state.reachability_problems() if strict else []
+        if problems:
+            raise StateError(problems)
         return state
     if isinstance(state, str):
         return parse(state, True if strict is None else strict)

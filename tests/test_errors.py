@@ -166,3 +166,21 @@ def test_a_value_json_has_no_word_for_is_named_by_every_reader():
     record = {"players": 3, "history": [], "rules": {"pirate_variant": {True}}}
     with pytest.raises(RecordError, match=r"^not a game record: not JSON \(Object of type set"):
         read_record(record)
+
+
+def test_a_games_voyage_refuses_an_unknown_objective_and_seat():
+    from manila import _core
+    from manila.game import Game
+
+    state = Game(players=4, seed=1).new_initial_state()
+    while state.voyage_state() is None:
+        state.apply_action(
+            state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0]
+        )
+    with pytest.raises(ValueError, match="objective: must be one of income, wealth, got 'gold'"):
+        state.voyage_state(objective="gold")
+    # The engine checks the seats it is given (Python's own calls always give good ones).
+    with pytest.raises(ValueError, match="viewer: 4 is not a seat"):
+        _core.game_voyage_json(state._s, -1, 4, False, False)
+    with pytest.raises(ValueError, match="player: -2 is not a seat"):
+        _core.game_voyage_json(state._s, -2, -1, False, False)

@@ -6,12 +6,34 @@ settings.register_profile("ci", deadline=None, print_blob=True)
 settings.load_profile("ci")
 
 
-def pytest_collection_modifyitems(config, items):
-    """MANILA_REFERENCE_SAMPLE=k keeps every k-th case of the tests marked ``reference``.
+# The files that take longest, longest first (about 140 to 30 seconds each on one core).
+# The workers take a file at a time in the order collected (--no-loadscope-reorder,
+# pyproject.toml): one of these started last would leave the other core idle for its length.
+LONGEST_FIRST = (
+    "test_advice.py",
+    "test_reference.py",
+    "test_value.py",
+    "test_wasm_browser.py",
+    "test_contract.py",
+    "test_play_browser.py",
+    "test_review.py",
+    "test_wealth.py",
+    "test_browser.py",
+    "test_server.py",
+    "test_cli.py",
+    "test_wasm.py",
+)
 
-    Their time goes into a slow Python reference, not the engine: the sanitizers' run
-    (.ci/sanitize) needs the engine driven through every kind of case, not every case again.
-    The plain test run keeps them all."""
+
+def pytest_collection_modifyitems(config, items):
+    """The longest files first; and MANILA_REFERENCE_SAMPLE=k keeps every k-th case of the
+    tests marked ``reference``.
+
+    Their time goes into Python (a slow reference, invariants checked in Python), not the
+    engine: the sanitizers' run (.ci/sanitize) needs the engine driven through every kind of
+    case, not every case again. The plain test run keeps them all."""
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: files stay whole
     k = int(os.environ.get("MANILA_REFERENCE_SAMPLE", "1"))
     if k <= 1:
         return

@@ -20,7 +20,7 @@ from helpers.reference import evaluate_reference
 from helpers.states import SeededDraws, add_wealth, build_state, states, wealth_states
 from manila import server as web
 
-SAMPLES = [(3, 200), (2, 110), (1, 30)]
+SAMPLES = [(3, 200), (2, 110), (1, 20)]
 
 
 def sample(next_roll, count):

@@ -9,7 +9,7 @@ import manila
 from helpers.states import random_state
 
 # (next_roll, how many states): a few hundred in all; roll 1 states are the slowest to check.
-SAMPLES = [(3, 300), (2, 200), (1, 60)]
+SAMPLES = [(3, 300), (2, 200), (1, 40)]
 
 
 def sample(next_roll, count):

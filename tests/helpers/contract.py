@@ -540,8 +540,8 @@ REQUESTS = {
     "json_text": text_requests(),
     "analyses": analysis_requests(),
 }
-# Analyses and reviews take longer than the other routes' work: the tests draw fewer of them.
-FEWER_EXAMPLES = {"analyses": 100, "reviews": 10}  # a review: a second or so
+# A review takes longer than the other routes' work (a second or so): the tests draw fewer.
+FEWER_EXAMPLES = {"reviews": 10}
 
 
 def played(players: int, seed: int, stop: Callable[[State], bool]) -> State:

@@ -307,9 +307,9 @@ def test_train_value_on_a_dask_cluster_writes_the_same_model(tmp_path: Path, cap
 
 
 def test_training_is_reproducible_from_its_seed() -> None:
-    a = vt.train(seed=5, games=4, held_out=4, epochs=2)
-    b = vt.train(seed=5, games=4, held_out=4, epochs=2)
-    c = vt.train(seed=6, games=4, held_out=4, epochs=2)
+    a = vt.train(seed=5, games=2, held_out=2, epochs=2)
+    b = vt.train(seed=5, games=2, held_out=2, epochs=2)
+    c = vt.train(seed=6, games=2, held_out=2, epochs=2)
     assert vt.model_source(a.model) == vt.model_source(b.model)
     assert vt.model_source(a.model) != vt.model_source(c.model)
     assert a.info["accuracy"]["positions"] == a.accuracy.positions > 0

@@ -43,7 +43,7 @@ from helpers.contract import (
 from helpers.serving import serving
 from manila import _core
 
-EXAMPLES = 100  # per form (a notation goes to all three routes): a second or two each alone
+EXAMPLES = 100  # per form (a notation goes to all three routes): a few seconds each
 # The play route's games are played by the bots: few of them (CI's budget), seconds in all.
 PLAY_EXAMPLES = {"play": 60, "play_expert": 3}
 

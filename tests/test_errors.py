@@ -173,6 +173,11 @@ def test_a_games_voyage_refuses_an_unknown_objective_and_seat():
     from manila.game import Game
 
     state = Game(players=4, seed=1).new_initial_state()
+    # Before there is a voyage too: a seat is wrong whatever the moment.
+    with pytest.raises(ValueError, match="player: 4 is not a seat"):
+        _core.game_voyage_json(state._s, 4, -1, False, False)
+    with pytest.raises(ValueError, match="objective: must be one of income, wealth, got 'gold'"):
+        state.voyage_state(objective="gold")
     while state.voyage_state() is None:
         state.apply_action(
             state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0]

@@ -121,7 +121,8 @@ bool read_state(const Json& data, std::optional<bool> strict, State& out, Proble
 Json state_json(const State& s);
 std::string state_notation(const State& s);
 
-// What a reader read (none where it failed) and its problems, as Python takes them.
+// Problems as Python takes them; and what a reader read (none where it failed) with its.
+ProblemList problem_list(Problems problems);
 ContractRead contract_read(std::optional<Json> value, Problems problems);
 // A reader's answer to Python: `text` read as JSON, then its value by
 // `read(value, problems)`, which gives what it read as the contract writes it or, with

@@ -660,15 +660,16 @@ std::string pesos(double x) {
 }  // namespace
 
 Json game_voyage_json(const GameState& s, int player, int viewer, bool wealth, bool with_moment) {
-    const std::optional<Voyage> v = s.voyage();
-    const char* kind = moment_kind(s.board().phase);
-    if (!v || (with_moment && !kind)) return Json();
-    const Board& b = s.board();
     const int n = s.num_players();
+    // The seats are checked whatever the moment: a call is wrong or right, not by the phase.
     if (player < -1 || player >= n)
         throw std::invalid_argument("player: " + std::to_string(player) + " is not a seat");
     if (viewer < -1 || viewer >= n)
         throw std::invalid_argument("viewer: " + std::to_string(viewer) + " is not a seat");
+    const std::optional<Voyage> v = s.voyage();
+    const char* kind = moment_kind(s.board().phase);
+    if (!v || (with_moment && !kind)) return Json();
+    const Board& b = s.board();
     Json out = Json::object();
     out.set("rules", rules_json(b.rules));
     out.set("next_roll", v->next_roll);

@@ -643,12 +643,15 @@ std::string state_notation(const State& s) {
     return joined(parts, " ");
 }
 
-ContractRead contract_read(std::optional<Json> value, Problems problems) {
-    ContractRead out;
-    out.value = std::move(value);
+ProblemList problem_list(Problems problems) {
+    ProblemList out;
     for (Problem& p : problems)
-        out.problems.emplace_back(std::move(p.path), std::move(p.message), std::move(p.remedy));
+        out.emplace_back(std::move(p.path), std::move(p.message), std::move(p.remedy));
     return out;
+}
+
+ContractRead contract_read(std::optional<Json> value, Problems problems) {
+    return {std::move(value), problem_list(std::move(problems))};
 }
 
 }  // namespace manila::api
@@ -657,8 +660,7 @@ namespace manila {
 
 ProblemList reachability_problems(int next_roll,
                                   const std::vector<std::pair<std::string, int>>& positions) {
-    return api::contract_read(std::nullopt, api::reachability_problems(next_roll, positions))
-        .problems;
+    return api::problem_list(api::reachability_problems(next_roll, positions));
 }
 
 ContractRead read_voyage_state(std::string_view text, std::optional<bool> strict) {

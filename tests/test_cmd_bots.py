@@ -18,7 +18,7 @@ import pytest
 
 from helpers.serving import call, serving
 from manila import Cancelled, CancelToken, _core, cancellable, ladder, simulate
-from manila.bots import BotError, CmdBot, RandomBot, bot_factory, bot_seed, bots_for
+from manila.bots import BotError, CmdBot, RandomBot, bot_factory, bot_seed, bots_for, program_seed
 from manila.bots.cmd import Limits, parse_cmd, stop_idle_programs
 from manila.cli import main
 from manila.game import Game, play
@@ -129,6 +129,42 @@ def test_the_messages_are_the_seats_table_and_its_legal_actions(tmp_path):
         assert message["type"] == "move" and message["observation"] == observation
         assert message["legal"] == [{"id": a, "name": n} for a, n in zip(legal, names)]
         assert 0 < message["time_left"] <= 5.0
+
+
+def game_seed_behind(seat_seed: int, seat: int) -> int:
+    """The game seed whose seat ``seat`` has seed ``seat_seed`` by derive_seed (splitmix64,
+    run backwards): what a bot handed the seat's seed itself could compute, and replay
+    the deal and the dice from."""
+    mask, golden = 2**64 - 1, 0x9E3779B97F4A7C15
+
+    def unshift(y: int, s: int) -> int:
+        x = y
+        for _ in range(64 // s + 1):
+            x = y ^ (x >> s)
+        return x & mask
+
+    z = unshift(seat_seed ^ (seat + 1), 31)
+    z = unshift(z * pow(0x94D049BB133111EB, -1, 2**64) & mask, 27)
+    z = unshift(z * pow(0xBF58476D1CE4E5B9, -1, 2**64) & mask, 30)
+    return ((z - 2 * golden) & mask) ^ ((seat + 1) * 0xD1B54A32D192ED03 & mask)
+
+
+def test_a_bot_from_outside_the_engine_cannot_compute_the_games_seed(tmp_path):
+    from helpers import ladder_bots
+
+    for seed in (5, 2**64 - 1):  # the inverse is right: the seat's own seed gives the game's
+        assert game_seed_behind(bot_seed(seed, 2), 2) == seed
+    ladder_bots.SEEDS_SEEN.clear()
+    simulate(players=3, games=1, bots=["greedy", "greedy", "helpers.ladder_bots:SeedKeeper"], seed=4)
+    log = tmp_path / "messages.jsonl"
+    play(Game(3, seed=6), bots_for(["greedy", helper("record", log), "greedy"], 6))
+    start = json.loads(log.read_text().splitlines()[0])["message"]
+    for (seat, seed), game_seed in [
+        (ladder_bots.SEEDS_SEEN[0], _core.derive_seed(4, 0)),
+        ((1, start["seed"]), 6),
+    ]:
+        assert seed == program_seed(bot_seed(game_seed, seat))  # reproducible
+        assert game_seed_behind(seed, seat) != game_seed
 
 
 def test_a_program_is_started_once_and_plays_game_after_game(tmp_path):

@@ -56,6 +56,21 @@ def test_simulate_json(capsys, monkeypatch):
     assert again == out and err == ""
 
 
+def test_a_random_seed_is_drawn_anew_and_printed_to_repeat_the_run(capsys):
+    argv = ["--players", "3", "--games", "6", "--bots", "random", "--json", "--no-progress"]
+    results = []
+    for seed in ("random", "random"):
+        assert run("simulate", [*argv, "--seed", seed]) == 0
+        results.append(json.loads(capsys.readouterr().out))
+    first, second = results
+    assert first["seed"] != second["seed"] and 0 <= first["seed"] < 2**64
+    assert run("simulate", [*argv, "--seed", str(first["seed"])]) == 0
+    assert json.loads(capsys.readouterr().out) == first
+    with pytest.raises(SystemExit):
+        run("simulate", [*argv, "--seed", "often"])
+    assert "not an integer or 'random': 'often'" in capsys.readouterr().err
+
+
 def test_simulate_table(capsys):
     assert (
         run(

@@ -41,3 +41,19 @@ class Illegal:
         if self.moves < 2:
             return legal[0]
         return next(a for a in range(2000) if a not in legal)
+
+
+SEEDS_SEEN = []  # (seat, the seed its constructor was given), in the order they first move
+
+
+class SeedKeeper:
+    """The first legal action; records the seed it was made with and its seat."""
+
+    def __init__(self, seed):
+        self.seed, self.seen = seed, False
+
+    def step(self, view):
+        if not self.seen:
+            self.seen = True
+            SEEDS_SEEN.append((view.player, self.seed))
+        return view.legal_actions()[0]

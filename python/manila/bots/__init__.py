@@ -14,6 +14,7 @@ from .builtin import (
     is_core_bot,
     load_bot,
     make_bot,
+    program_seed,
     register_bot,
 )
 from .cmd import BotError, CmdBot
@@ -33,5 +34,6 @@ __all__ = [
     "is_core_bot",
     "load_bot",
     "make_bot",
+    "program_seed",
     "register_bot",
 ]

@@ -50,12 +50,14 @@ player's information (tests/test_view.py checks every bot).
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import inspect
 from collections.abc import Sequence
 from typing import Any, Callable, cast
 
 from .. import _core
+from ..common.limits import check_number
 from ..common.text import did_you_mean
 from ..game.play import Bot
 from ..game.view import PlayerView
@@ -231,15 +233,33 @@ def bot_factory(spec: str) -> BotFactory:
 
         return policy_factory(spec[len("policy:") :])
     if is_cmd_spec(spec):
-        return cmd_factory(spec)
+        return _outside(cmd_factory(spec))
     if ":" in spec:
-        return load_bot(spec)
+        return _outside(load_bot(spec))
     if spec not in _REGISTRY:
         raise ValueError(
             f"unknown bot {spec!r}{did_you_mean(spec, _REGISTRY)}; the built-in bots "
             f"are {', '.join(_REGISTRY)}, or give a Python bot as module:Class or a program as cmd:PROGRAM ARGS"
         )
-    return _REGISTRY[spec]
+    factory = _REGISTRY[spec]
+    return factory if factory is _BUILTIN.get(spec) else _outside(factory)
+
+
+def program_seed(seat_seed: int) -> int:
+    """The seed a bot from outside the engine gets for a seat of seed ``seat_seed``.
+
+    A seat's seed comes from the game's by splitmix64, which can be run backwards, and the
+    game's seed replays the deal and the dice: a program handed it could read the others'
+    face-down shares. This one is a one-way hash of it (BLAKE2b), as reproducible."""
+    check_number(seat_seed, "seed", 0, integer=True)
+    digest = hashlib.blake2b(seat_seed.to_bytes(8, "little"), digest_size=8, person=b"manila seat")
+    return int.from_bytes(digest.digest(), "little")
+
+
+def _outside(factory: BotFactory) -> BotFactory:
+    """``factory`` handed the seat's seed through program_seed (a program, a Python class,
+    a registered bot of the user's: anything but the engine's own bots)."""
+    return lambda seed: factory(program_seed(seed))
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:

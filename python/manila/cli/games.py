@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import sys
 from typing import IO, Any, Callable, Optional
 
@@ -13,6 +14,18 @@ from ..bots.builtin import bot_names
 from ..common.progress import ProgressBar, terminal_bar
 from ..voyage.board import Rules
 from .rules import add_rule_arguments, rules_from_args, rules_text
+
+
+def run_seed(text: str) -> int:
+    """A run's seed: an integer, or 'random', drawn from the system (64 bits), which the
+    result prints so that the run can be repeated. Programs in the run cannot guess it:
+    a small seed they could find by trying every one (docs/bots.md)."""
+    if text == "random":
+        return secrets.randbits(64)
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer or 'random': {text!r}") from None
 
 
 def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,7 +39,7 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"a bot per seat, comma-separated ({', '.join(bot_names())}, a Python bot as "
         "module:Class, or a program as 'cmd:PROGRAM ARGS', docs/bots.md), or one for all (default random)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
+    parser.add_argument("--seed", type=run_seed, default=0, help="seed of the run, or 'random' (default 0)")
     parser.add_argument(
         "--threads", type=int, default=0, metavar="N", help="threads to play games on (default 0: all cores)"
     )
@@ -124,7 +137,9 @@ def add_ladder_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--games", type=int, default=200, metavar="N", help="games, a multiple of --players (default 200)"
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the ladder (default 0)")
+    parser.add_argument(
+        "--seed", type=run_seed, default=0, help="seed of the ladder, or 'random' (default 0)"
+    )
     parser.add_argument(
         "--executor",
         choices=("threads", "processes"),

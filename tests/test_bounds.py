@@ -221,3 +221,58 @@ def test_an_office_worth_nothing_prints_no_negative_zero():
         screened_out=0,
     )
     assert "-0.00" not in words and "up to 1 is 0.00 ± 0.00 pesos worse than passing" in words
+
+
+def _position() -> str:
+    return "r3 ginseng@9:a silk@11:b jade@10:c,d turn=a order=a,b,c,d"
+
+
+# Every public call that takes one of these options, and what it says when it is wrong: a
+# ValueError naming the field and the rule, never the binding's signature nor a quiet yes.
+ARGUMENTS = [
+    (lambda: manila.evaluate(manila.EXAMPLE, threads=-1), "threads: must be an integer from 0 to 256"),
+    (lambda: manila.evaluate(manila.EXAMPLE, threads=1.5), "threads: must be an integer from 0 to 256"),
+    (lambda: manila.evaluate(manila.EXAMPLE, threads=257), "threads: must be an integer from 0 to 256"),
+    (lambda: manila.evaluate(manila.EXAMPLE, strict="no"), "strict: must be true or false, or null"),
+    (lambda: manila.evaluate(manila.EXAMPLE, exact="yes"), "exact: must be true or false, or null"),
+    (lambda: manila.evaluate_many([manila.EXAMPLE], threads=10**6), "threads: must be an integer"),
+    (lambda: manila.evaluate_many(None), "states: must be a list, got NoneType"),
+    (lambda: manila.advise(_position(), threads=None), "threads: must be an integer"),
+    (lambda: manila.sweep(next_roll=3, threads=-1), "threads: must be an integer"),
+    (lambda: manila.simulate(4, 4, "random", threads=10000), "threads: must be an integer"),
+    (lambda: manila.simulate(4, 0, "random"), "games: must be an integer from 1"),
+    (lambda: manila.simulate(4, 2, 7), "bots: must be a list, got int"),
+    (lambda: manila.ladder(4, "greedy,random,random,random", games=4, threads=-1), "threads: must be"),
+    (lambda: manila.ladder(4, "greedy,random,random,random", games=0), "games: must be an integer from 1"),
+    (lambda: manila.rank_starts(3), "goods: three goods"),
+    (lambda: manila.VectorEnv(10**9), "num_envs: must be an integer from 1 to 262144"),
+    (lambda: manila.VectorEnv(True), "num_envs: must be an integer"),
+    (lambda: manila.VectorEnv(2, threads=1000), "threads: must be an integer"),
+    (lambda: manila.VectorEnv(2, autoreset="no"), "autoreset: must be true or false, got 'no'"),
+    (lambda: manila.VectorEnv(2, explicit_chance=2), "explicit_chance: must be true or false"),
+    (lambda: manila.VectorEnv(2).chance_outcomes(1.5), r"env: must be 0\.\.1, got 1\.5"),
+    (lambda: manila.VectorEnv(2).state(True), r"env: must be 0\.\.1, got True"),
+    (lambda: manila.VectorEnv(2).observe(0, None), r"player: must be 0\.\.3, got None"),
+    (lambda: manila.VectorEnv(2).sample_actions("x"), "rng: a manila.Rng or None, got str"),
+    (lambda: manila.CancelToken(time_limit="1"), "time_limit: must be a number from 0 to 86400"),
+    (lambda: manila.cancellable("x").__enter__(), "token: a manila.CancelToken or None, got str"),
+    (lambda: manila.Rules("x"), 'rules.thirteen_after_last_roll: must be "port" or "shipyard"'),
+    (lambda: manila.Rules("port", "yes"), "rules.pirate_variant: must be true or false"),
+]
+
+
+@pytest.mark.parametrize(("call_it", "message"), ARGUMENTS, ids=range(len(ARGUMENTS)))
+def test_every_calls_options_are_checked_naming_the_field(call_it, message):
+    with pytest.raises(ValueError, match=message):
+        call_it()
+
+
+def test_a_seat_that_is_no_player_is_refused_not_taken_for_another(table):
+    state = table_state(table)
+    assert state.legal_actions(state.current_player()) == state.legal_actions()
+    assert state.legal_actions((state.current_player() + 1) % 4) == []  # another player: none
+    for seat in (99, -7, "p1", 1.0, True):
+        with pytest.raises(ValueError, match=r"^player: must be 0\.\.3"):
+            state.legal_actions(seat)
+        with pytest.raises(ValueError, match=r"^player: must be 0\.\.3"):
+            state.wealth(seat)

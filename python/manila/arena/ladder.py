@@ -50,6 +50,7 @@ from typing import Any, Callable, Optional, Union, cast
 
 from .. import _core
 from ..bots.builtin import bot_factory, bot_seed, is_core_bot
+from ..common.limits import check_number, check_threads
 from ..common.version import install_hint
 from ..game.engine import Game, IllegalActionError, RulesLike
 from ..game.play import bot_move
@@ -404,16 +405,14 @@ def ladder(
     """
     base = Game(players=players, seed=seed, rules=rules)  # checks players, seed and rules
     lineup = _lineup(bots, players)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise ValueError(f"games: a number of games >= 0, got {games!r}")
+    check_number(games, "games", 1, integer=True)  # no rates of no games
     if games % players:
         lower, upper = games - games % players, games - games % players + players
         raise ValueError(
             f"games: must be a multiple of {players} (one rotation puts each bot in each "
             f"seat once), got {games}; use {lower or upper} or {upper}"
         )
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
-        raise ValueError(f"threads: >= 0 (0: all cores), got {threads!r}")
+    check_threads(threads)
     if not isinstance(stop_early, (bool, Sprt)):
         raise ValueError(f"stop_early: True, False or a Sprt, got {stop_early!r}")
     test = (Sprt() if stop_early is True else stop_early).check(lineup) if stop_early else None

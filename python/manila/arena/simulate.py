@@ -21,6 +21,7 @@ from typing import Any, Callable, Optional, Union
 
 from .. import _core
 from ..bots.builtin import BotFactory, bot_factory, bot_seed, is_core_bot
+from ..common.limits import as_list, check_number, check_threads
 from ..game.engine import Game, RulesLike
 from ..game.play import bot_move
 
@@ -126,7 +127,7 @@ def game_record(
 def lineup_of(bots: Union[str, Sequence[BotSpec]], players: int) -> list[BotSpec]:
     if isinstance(bots, str):
         bots = [b.strip() for b in bots.split(",")]
-    bots = list(bots)
+    bots = as_list(bots, "bots")
     if len(bots) == 1:
         bots = bots * players
     if len(bots) != players:
@@ -164,10 +165,8 @@ def simulate(
     every game's record in game order. ``progress(n)`` is called as games finish.
     ``check`` verifies the invariants after every action (slower).
     """
-    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise ValueError(f"games: a number of games >= 0, got {games!r}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
-        raise ValueError(f"threads: >= 0 (0: all cores), got {threads!r}")
+    check_number(games, "games", 1, integer=True)  # no rates of no games
+    check_threads(threads)
     base = Game(players=players, seed=seed, rules=rules)
     specs = lineup_of(bots, players)
     labels = [_label(b) for b in specs]

@@ -276,7 +276,7 @@ class State:
 
     def legal_actions(self, player: Optional[int] = None) -> list[int]:
         """Sorted legal action ids (chance outcomes at a chance node); [] for another player."""
-        if player is not None and player != self._s.current_player():
+        if player is not None and self._player(player) != self._s.current_player():
             return []
         return self._s.legal_actions()
 
@@ -333,7 +333,7 @@ class State:
         return self.returns()
 
     def wealth(self, player: int) -> int:
-        return self._s.wealth(player)
+        return self._s.wealth(self._player(player))
 
     def winners(self) -> list[int]:
         """The players of highest wealth (all of them on a tie); [] before the end."""

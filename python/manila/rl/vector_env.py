@@ -62,6 +62,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
+from ..common.limits import check_flag, check_number, check_threads
 from ..game.engine import CHANCE, Game, RulesLike, State
 
 NUM_PLAYER_ACTIONS: int = _core.NUM_PLAYER_ACTIONS
@@ -126,6 +127,10 @@ class VectorEnv:
         explicit_chance: bool = False,
     ):
         self.game = Game(players=players, rules=rules)  # checks players and rules
+        check_number(num_envs, "num_envs", 1, integer=True)
+        check_threads(threads)
+        check_flag(autoreset, "autoreset")
+        check_flag(explicit_chance, "explicit_chance")
         if not isinstance(reward, str):
             choices = ", ".join(f'"{r}"' for r in REWARDS)  # as the engine names them
             raise ValueError(f"reward: one of {choices}, got {reward!r}")
@@ -136,7 +141,7 @@ class VectorEnv:
             threads=threads,
             autoreset=autoreset,
             reward=reward,
-            explicit_chance=bool(explicit_chance),
+            explicit_chance=explicit_chance,
             thirteen_to_port=self.game.rules.thirteen_after_last_roll == "port",
             pirate_variant=self.game.rules.pirate_variant,
         )
@@ -229,6 +234,8 @@ class VectorEnv:
         """A random legal move for every env (from ``rng``, else the env's own generator,
         seeded by ``reset``): uniform among the legal actions, or at a chance node drawn by
         the outcomes' probabilities."""
+        if rng is not None and not isinstance(rng, _core.Rng):
+            raise ValueError(f"rng: a manila.Rng or None, got {type(rng).__name__}")
         return self._env.sample_actions(self._rng if rng is None else rng)
 
     def sample_chance(self) -> npt.NDArray[np.int64]:
@@ -264,8 +271,7 @@ class VectorEnv:
     def chance_outcomes(self, env: int) -> list[tuple[int, Fraction]]:
         """The chance outcomes of env ``env`` with their exact probabilities, as
         ``(outcome, probability)`` in outcome order (empty unless at a chance node)."""
-        if not 0 <= env < self.num_envs:
-            raise ValueError(f"env: must be 0..{self.num_envs - 1}, got {env}")
+        self._check_env(env)
         den = int(self._env.chance_denominators[env])
         weights = self._env.chance_weights[env]
         return [(int(k), Fraction(int(weights[k]), den)) for k in np.flatnonzero(weights)]
@@ -312,9 +318,17 @@ class VectorEnv:
 
     def observe(self, env: int, seat: int) -> npt.NDArray[np.float32]:
         """Seat ``seat``'s observation of the game in ``env`` now (a new array; any seat)."""
-        return self._env.observe(env, seat)
+        self._check_env(env)
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.players:
+            raise ValueError(f"player: must be 0..{self.players - 1}, got {seat!r}")
+        return self._env.observe(int(env), int(seat))
+
+    def _check_env(self, env: object) -> None:
+        if isinstance(env, bool) or not isinstance(env, (int, np.integer)) or not 0 <= env < self.num_envs:
+            raise ValueError(f"env: must be 0..{self.num_envs - 1}, got {env!r}")
 
     def state(self, env: int) -> State:
         """A copy of the game in progress in ``env``, as a ``manila.game.State``."""
-        core = self._env.game(env)
+        self._check_env(env)
+        core = self._env.game(int(env))
         return State(Game(self.players, core.seed, self.game.rules), core)

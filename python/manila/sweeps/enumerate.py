@@ -169,6 +169,9 @@ def good_triples(goods: Any) -> list[tuple[str, ...]]:
         return []
     if isinstance(goods, str):
         goods = goods.split(",")
+    if isinstance(goods, Mapping) or not isinstance(goods, Iterable):
+        what = "three goods (a list, or 'silk,jade,ginseng') or a list of such triples"
+        raise StateError([Problem("goods", f"{what}, got {type(goods).__name__}")])
     listed = list(goods)
     if listed and all(isinstance(g, str) for g in listed):
         return [goods_triple(listed)]
@@ -193,7 +196,7 @@ def _fixed_codes(fixed: Any, triples: list[tuple[str, ...]]) -> list[int]:
             if good not in triples[0]:
                 raise StateError([Problem(f"fixed.{good}", f"not a sailing good of {', '.join(triples[0])}")])
         return [position_code(fixed[g], f"fixed.{g}") if g in fixed else -1 for g in triples[0]]
-    by_boat = list(fixed)
+    by_boat = list(fixed) if isinstance(fixed, Iterable) else []
     if len(by_boat) != 3:
         raise StateError([Problem("fixed", "one position (or None) per boat is needed")])
     return [-1 if p is None else position_code(p, f"fixed[{i}]") for i, p in enumerate(by_boat)]

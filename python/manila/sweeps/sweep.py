@@ -46,6 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _core
+from ..common.limits import check_threads
 from ..common.progress import ProgressBar
 from ..common.text import is_int
 from ..common.version import install_hint
@@ -134,6 +135,9 @@ def sweep(
     number of C++ threads per chunk (default: every core without an executor, 1 with one).
     ``progress``: True for a bar on standard error, or a callable ``f(done, total)``.
     """
+    if threads is None:
+        threads = 0 if executor is None else 1
+    check_threads(threads)
     pattern = Pattern.of(pattern, **fields)
     fam = family(next_roll, goods=goods, start=start, reachable=reachable, fixed=fixed)
     present = sorted({tuple(row) for row in fam.goods.tolist()})
@@ -145,8 +149,6 @@ def sweep(
         chunk_size = max(64, math.ceil(n / 64))
     elif not (is_int(chunk_size) and chunk_size > 0):
         raise ValueError(f"chunk_size: must be a positive integer, got {chunk_size!r}")
-    if threads is None:
-        threads = 0 if executor is None else 1
     bounds = [(a, min(a + chunk_size, n)) for a in range(0, n, chunk_size)]
     goods_rows, position_rows = np.asarray(fam.goods), np.asarray(fam.positions)
 

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any, Optional, Union
 
 from .. import _core
-from .evaluation import TABLE_SPOTS, SpotValue
+from .evaluation import TABLE_SPOTS, SpotValue, check_options
 from .position import Position, as_position
 
 Number = Union[float, Fraction]
@@ -99,6 +99,7 @@ def advise(
     """The advice for a position: a dict (a voyage state with a ``"moment"``), its notation,
     or a Position. ``exact`` gives fractions (None: as the JSON's ``"exact"`` says);
     ``threads`` spreads a placement search's first options (0: every core)."""
+    check_options(exact, threads, strict)
     if exact is None:
         exact = isinstance(position, Mapping) and position.get("exact") is True
     pos = as_position(position, strict)

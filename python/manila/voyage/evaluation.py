@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any, Optional, TypedDict, Union
 
 from .. import _core
+from ..common.limits import as_list, check_flag, check_threads
 from ..common.text import is_mapping
 from ..common.vocab import GOODS, SPOTS
 from .state import VoyageState, as_state
@@ -129,6 +130,13 @@ class Evaluation:
         return f"Evaluation({self.to_dict()!r})"
 
 
+def check_options(exact: Any, threads: Any, strict: Any) -> None:
+    """The options every voyage computation takes (evaluate, evaluate_many, advise)."""
+    check_flag(exact, "exact", optional=True)
+    check_threads(threads)
+    check_flag(strict, "strict", optional=True)
+
+
 def _wants_exact(state: StateLike, exact: Optional[bool]) -> bool:
     """``exact`` when given, else the JSON's own ``"exact": true`` (docs/numbers.md)."""
     if exact is not None:
@@ -152,6 +160,7 @@ def evaluate(
     ``strict=False`` accepts positions no real voyage can reach (see
     VoyageState.from_dict).
     """
+    check_options(exact, threads, strict)
     exact = _wants_exact(state, exact)
     if player is None and type(state) is dict:
         # The engine's reader of the state reads a plain dict as it is (no JSON text in
@@ -173,7 +182,8 @@ def evaluate_many(
     strict: Optional[bool] = None,
 ) -> list[Evaluation]:
     """Evaluates many states in one call into C++, spread over ``threads`` (0: all cores)."""
-    given = list(states)
+    check_options(exact, threads, strict)
+    given = as_list(states, "states")
     parsed = [as_state(s, strict) for s in given]
     table = _core.analyse_batch(
         [s.to_core() for s in parsed],

@@ -177,6 +177,17 @@ def test_bad_arguments_name_the_field() -> None:
         manila.value(state, policy="expert")
     with pytest.raises(ValueError, match="table_or_state"):
         manila.value(42)  # type: ignore[arg-type]
+    # A view where no player decides (a roll, the end): the moment named; the State answers.
+    rolling = play_to(4, 1, lambda s: s.is_chance_node() and s.phase == "roll")
+    assert rolling is not None and manila.value(rolling).players
+    with pytest.raises(ValueError, match="a player's view at a roll of the dice is at no decision"):
+        manila.value(PlayerView(rolling, 0))
+    while not rolling.is_terminal():
+        rolling.apply_action(
+            rolling.sample_chance() if rolling.is_chance_node() else _core.bot_action(rolling._s, "greedy")
+        )
+    with pytest.raises(ValueError, match="a player's view at the game's end is at no decision"):
+        manila.value(PlayerView(rolling, 2))
 
 
 def test_the_engine_computes_the_network_trained_in_numpy() -> None:

@@ -111,6 +111,13 @@ def _state_of(table_or_state: Union[State, PlayerView, TableLike], seed: int) ->
     if isinstance(table_or_state, State):
         return table_or_state, None
     if isinstance(table_or_state, PlayerView):
+        if table_or_state.is_chance_node() or table_or_state.is_terminal():
+            # A table is at a player's decision: the engine reads no other (docs/value.md).
+            moment = "the game's end" if table_or_state.is_terminal() else "a roll of the dice"
+            raise ValueError(
+                f"table_or_state: a player's view at {moment} is at no decision, which a "
+                "table must be; give the State, or the view at the next decision"
+            )
         # Its table, not the referee's state behind it: that holds every face-down share.
         table_or_state = table_or_state.observation()
     if isinstance(table_or_state, (str, Mapping)):

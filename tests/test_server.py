@@ -360,6 +360,22 @@ def test_malformed_requests_get_json_errors(srv):
     assert status == 414 and json.loads(body)["errors"]
 
 
+@pytest.mark.parametrize(
+    "line, status",
+    [
+        (b"GET /healthz", 505),  # HTTP/0.9: its answer would have no status line
+        (b"GET /nope", 505),
+        (b"GET  HTTP/1.1", 400),  # no path
+        (b"GET /healthz HTTP/2.0", 505),
+        (b"GET /healthz HTTP/1.1 x", 400),
+    ],
+)
+def test_request_lines_no_one_serves_get_a_status_line_and_json(srv, line, status):
+    got, headers, body = raw(srv, line + b"\r\n\r\n")
+    assert got == status and headers["content-type"] == "application/json", body
+    assert json.loads(body)["errors"][0]["message"] and headers["connection"] == "close"
+
+
 def test_408_slow_body_and_503_slow_evaluation():
     with serving(time_limit=0.5) as s:
         start = time.monotonic()

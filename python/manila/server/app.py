@@ -19,8 +19,9 @@ Routes (see docs/http.md, and ``GET /openapi.json`` for the full description)::
 Every error is JSON, ``{"errors": [{"path": ..., "message": ...}]}``, with its status: 400
 (unreadable JSON, an invalid state, a bad query parameter), 404, 405 (with ``Allow``), 408
 (the body did not arrive within the time limit), 411 (no Content-Length), 413 (a body over
-64 KiB), 415 (not ``application/json``), 500 (an internal error: logged, never shown) and
-503 (the evaluation outran the time limit, or too many advice searches are running).
+64 KiB), 415 (not ``application/json``), 500 (an internal error: logged, never shown),
+503 (the evaluation outran the time limit, or too many advice searches are running) and 505
+(not HTTP/1.x: HTTP/0.9's request line without a version, or HTTP/2.0).
 
 A state at its last roll is evaluated in microseconds, on the connection's own thread.
 Other evaluations and advice run on a small pool of worker threads: the C++ core releases
@@ -280,6 +281,10 @@ class Handler(BaseHTTPRequestHandler):
     server: ManilaServer
     protocol_version = "HTTP/1.1"
     server_version = f"manila/{__version__}"
+    # What an answer is written as until the request line says otherwise: http.server's
+    # default, HTTP/0.9, writes no status line and no headers, so a refusal of a malformed
+    # request line (HTTP/2.0, a line of four words) would be a bare body.
+    default_request_version = "HTTP/1.1"
     sys_version = ""
     timeout = IDLE_TIMEOUT
     error_content_type = JSON_TYPE
@@ -293,6 +298,24 @@ class Handler(BaseHTTPRequestHandler):
         if name.startswith("do_") and name[3:].isalpha() and name[3:].isupper():
             return lambda: self._dispatch(name[3:])
         raise AttributeError(name)
+
+    def parse_request(self) -> bool:
+        # A request line of two words is HTTP/0.9 to http.server ("GET /path", or "GET
+        # HTTP/1.1" with its path left out), whose answer is a body alone: refused here,
+        # before its headers are waited for, with a status line like any other refusal.
+        line = str(self.raw_requestline, "iso-8859-1").rstrip("\r\n")
+        words = line.split()
+        if len(words) != 2:
+            return super().parse_request()
+        self.command, self.requestline = "", line
+        self.request_version = self.default_request_version
+        if words[1].startswith("HTTP/"):
+            self.send_error(400, f"the request line has no path: {line[:100]!r}")
+        else:
+            self.send_error(
+                505, f"HTTP/0.9 is not served: end the request line with HTTP/1.1 ({line[:100]!r})"
+            )
+        return False
 
     def _dispatch(self, method: str) -> None:
         self._deadline = time.monotonic() + self.server.time_limit

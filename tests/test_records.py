@@ -97,3 +97,18 @@ def test_a_record_reads_back_as_the_state_it_was():
         replay(read_record({**RECORD, "history": RECORD["history"][:40]}), finished=True)
     with pytest.raises(RecordError, match=r"not a game record: a game record is a JSON object, not an array"):
         read_record("[1, 2]")
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ('{"players": 3, "seed": ' + "9" * 5000 + ', "history": []}', "a number of more than 4300 digits"),
+        ('{"players": 3, "seed": NaN, "history": []}', "NaN is not a JSON number"),
+        ("[" * 100_000, "nested too deeply"),
+        ('{"players": 3,', "a key in double quotes was expected at line 1 column 15"),
+    ],
+    ids=["long number", "NaN", "deep", "cut"],
+)
+def test_a_record_that_is_no_json_says_why_in_the_senders_words(text, why):
+    with pytest.raises(RecordError, match=f"^not a game record: not valid JSON: {why}$"):
+        read_record(text)

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any, Optional
 
-from ..common.inputs import json_error_text, read_text
+from ..common.inputs import json_value, read_text
 from ..game.engine import RecordError, State, read_record, replay
 from ..game.view import PlayerView
 from .rules import rules_text
@@ -24,8 +24,8 @@ def read_records(source: str) -> list[dict[str, Any]]:
     if not stripped:
         raise ValueError(f"{name}: empty")
     try:
-        whole = json.loads(stripped)
-    except (json.JSONDecodeError, RecursionError):
+        whole = json_value(stripped)
+    except ValueError:
         whole = None
     if isinstance(whole, dict):
         _check_record(whole, name)
@@ -34,13 +34,9 @@ def read_records(source: str) -> list[dict[str, Any]]:
     for n, line in enumerate(text.splitlines(), 1):
         if line.strip():
             try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(
-                    f"{name}, line {n}: not a game record: not valid JSON: {json_error_text(exc)}"
-                ) from None
-            except RecursionError:
-                raise ValueError(f"{name}, line {n}: not a game record: nested too deeply") from None
+                record = json_value(line)
+            except ValueError as exc:
+                raise ValueError(f"{name}, line {n}: not a game record: {exc}") from None
             _check_record(record, f"{name}, line {n}")
             records.append(record)
     return records

@@ -14,7 +14,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Mapping
-from typing import Any, BinaryIO, Optional
+from typing import Any, BinaryIO, Optional, Union
 
 from .errors import Problem, StateError
 
@@ -96,16 +96,30 @@ def no_json_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def parse_json(text: str, name: str) -> Any:
-    """The JSON value in `text`; InputError naming `name` and the place of a mistake."""
+def json_value(text: Union[str, bytes]) -> Any:
+    """The JSON value in ``text``: the one reader of JSON a caller sends (files, standard
+    input, HTTP bodies, records and tables given as text). A ValueError says why it is not
+    JSON, in words for the sender: where the mistake is, NaN and Infinity (which JSON does
+    not have), a number too long to read, nesting too deep."""
     try:
         return json.loads(text, parse_constant=no_json_constant)
     except json.JSONDecodeError as exc:
-        raise InputError(f"{name}: not valid JSON: {json_error_text(exc)}") from None
-    except ValueError as exc:
-        raise InputError(f"{name}: not valid JSON: {exc}") from None
+        raise ValueError(f"not valid JSON: {json_error_text(exc)}") from None
     except RecursionError:
-        raise InputError(f"{name}: not valid JSON: nested too deeply") from None
+        raise ValueError("not valid JSON: nested too deeply") from None
+    except ValueError as exc:
+        if "digits" in str(exc):  # Python's guard against quadratic int parsing
+            limit = sys.get_int_max_str_digits()
+            raise ValueError(f"not valid JSON: a number of more than {limit} digits") from None
+        raise ValueError(f"not valid JSON: {exc}") from None
+
+
+def parse_json(text: str, name: str) -> Any:
+    """The JSON value in `text`; InputError naming `name` and the place of a mistake."""
+    try:
+        return json_value(text)
+    except ValueError as exc:
+        raise InputError(f"{name}: {exc}") from None
 
 
 def _read_limited(stream: BinaryIO, limit: int) -> Optional[bytes]:

@@ -38,7 +38,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union, cast
 
 from .. import _core
-from ..common.inputs import engine_json, json_error_text
+from ..common.inputs import engine_json, json_value
 from ..common.vocab import OBJECTIVES, PLAYER_COUNTS
 from ..voyage.board import Rules
 from ..voyage.evaluation import Evaluation, evaluate
@@ -580,11 +580,9 @@ def read_record(data: RecordLike) -> Record:
     """
     if isinstance(data, (str, bytes)):
         try:
-            data = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise _not_a_record(f"not valid JSON: {json_error_text(exc)}") from None
-        except RecursionError:
-            raise _not_a_record("not valid JSON: nested too deeply") from None
+            data = json_value(data)
+        except ValueError as exc:
+            raise _not_a_record(str(exc)) from None
     try:
         text = engine_json(data)
     except ValueError as exc:

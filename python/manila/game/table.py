@@ -21,12 +21,11 @@ Every refusal is a ``TableError`` (a ``ValueError``) naming the field.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any, Optional, Union
 
 from .. import _core
-from ..common.inputs import engine_json
+from ..common.inputs import engine_json, json_value
 from ..common.text import is_int
 from .engine import Game, State
 
@@ -53,9 +52,9 @@ def is_serialized_state(data: Mapping[str, Any]) -> bool:
 def _load(table: TableLike) -> dict[str, Any]:
     if isinstance(table, str):
         try:
-            table = json.loads(table)
-        except json.JSONDecodeError as exc:
-            raise TableError(f"table: not JSON ({exc})") from None
+            table = json_value(table)
+        except ValueError as exc:
+            raise TableError(f"table: {exc}") from None
     if not isinstance(table, Mapping):
         raise TableError(f"table: a JSON object, got {type(table).__name__}")
     return dict(table)

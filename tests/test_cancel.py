@@ -95,6 +95,23 @@ def test_a_client_that_goes_away_frees_its_slot():
         assert _advise(s, CHEAP).status == 200
 
 
+@pytest.mark.parametrize("route", ["/v1/advise", "/v1/analyse", "/v1/value", "/v1/review", "/v1/play"])
+def test_a_body_still_arriving_holds_no_slot(route):
+    # The slots bound the searches running: a client slow to send its body (or one that
+    # never finishes it) must not turn the others away for the whole time limit.
+    with serving(time_limit=3) as s, socket.create_connection(s.server_address[:2]) as stalled:
+        stalled.sendall(
+            b"POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"hint": true, ' % route.encode()
+        )
+        time.sleep(0.2)  # the server is waiting for the rest of that body
+        assert _advise(s, CHEAP).status == 200
+        r = call(s, "POST", route, b"not json", {"Content-Type": "application/json"})
+        assert r.status == 400 and "not valid JSON" in r.errors[0]["message"]
+        r = call(s, "POST", f"{route}?x=1", {})
+        assert r.status == 400 and r.errors[0]["path"] == "query.x"
+
+
 LONG_SIMULATION = [
     "simulate",
     "--players",

@@ -164,6 +164,10 @@ def _cancellable(token: CancelToken, fn: Callable[..., Any], *args: Any) -> Any:
         return fn(*args)
 
 
+def _release(slots: threading.BoundedSemaphore, done: concurrent.futures.Future[Any]) -> None:
+    slots.release()
+
+
 def _compute(evaluator: Compute, state: Any, exact: Optional[bool], strict: Optional[bool]) -> dict[str, Any]:
     """Runs on a worker thread: parse, evaluate or advise (GIL released in C++), convert to JSON."""
     return evaluator(state, exact, strict=strict, threads=1).to_dict()
@@ -572,9 +576,13 @@ class Handler(BaseHTTPRequestHandler):
     def route_advise(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         # A search can take seconds early in a voyage: only a few run at once, and a request
         # beyond them is turned away at once rather than queued behind them.
-        heavy = self.server.heavy
-        self._take(heavy, f"{self.server.heavy_limit} advice search(es)")
-        return self._computed(query, self.server.adviser, "the advice", on_done=heavy.release)
+        return self._computed(
+            query,
+            self.server.adviser,
+            "the advice",
+            slots=self.server.heavy,
+            busy=f"{self.server.heavy_limit} advice search(es)",
+        )
 
     def _heavy_table_route(
         self,
@@ -587,13 +595,11 @@ class Handler(BaseHTTPRequestHandler):
         shares the heavy searches' slots with the advice, and is turned away at once when
         those are taken; a bad table or argument is a 400 naming the field."""
 
-        def work() -> tuple[Callable[..., Any], tuple[Any, ...]]:
-            self._params(query, ())
-            return fn, (read(self._read_json()),)
-
+        self._params(query, ())
         late = f"{what} took longer than the time limit of {self.server.time_limit:g} s"
         try:
-            result = self._on_pool(self.server.heavy, self._heavy_busy(), late, work)
+            kwargs = read(self._read_json())
+            result = self._on_pool(self.server.heavy, self._heavy_busy(), late, fn, kwargs)
         except ValueError as exc:
             raise ApiError(400, str(exc)) from None
         return self._json(result)
@@ -610,18 +616,15 @@ class Handler(BaseHTTPRequestHandler):
     def route_review(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         # A review runs many analyses: it takes a heavy slot like /v1/analyse, and stops
         # itself (503) rather than outlive the request.
-        def work() -> tuple[Callable[..., Any], tuple[Any, ...]]:
-            self._params(query, ())
-            kwargs = _review_input(self._read_json())
-            deadline = time.monotonic() + 0.8 * max(0.0, self._deadline - time.monotonic())
-            return _review, (kwargs, deadline)
-
+        self._params(query, ())
         late = (
             f"the review took longer than the time limit of {self.server.time_limit:g} s "
             "(review long games with python -m manila review)"
         )
         try:
-            result = self._on_pool(self.server.heavy, self._heavy_busy(), late, work)
+            kwargs = _review_input(self._read_json())
+            deadline = time.monotonic() + 0.8 * max(0.0, self._deadline - time.monotonic())
+            result = self._on_pool(self.server.heavy, self._heavy_busy(), late, _review, kwargs, deadline)
         except _ReviewCancelled:
             raise ApiError(503, late, headers=_RETRY) from None
         except ValueError as exc:  # a bad record or argument (the message names the action)
@@ -638,24 +641,27 @@ class Handler(BaseHTTPRequestHandler):
 
     def _on_pool(
         self,
-        slots: threading.BoundedSemaphore,
+        slots: Optional[threading.BoundedSemaphore],
         busy: str,
         late: str,
-        work: Callable[[], tuple[Callable[..., Any], tuple[Any, ...]]],
+        fn: Callable[..., Any],
+        *args: Any,
     ) -> Any:
-        """``fn(*args)`` on the pool in one of ``slots`` (see _take), where ``work()``, called
-        once the slot is held, reads the request into ``(fn, args)``. The slot is released
-        when ``fn`` ends, or at once if ``work`` fails; the answer is awaited (_await)."""
-        self._take(slots, busy)
-        future = None
+        """``fn(*args)`` on the pool, in one of ``slots`` if given (see _take), its answer
+        awaited (_await); the slot is released when ``fn`` ends. Callers read and check the
+        request first: the slots bound the searches running, and a client slow to send its
+        body, or sending a bad one, must not hold one."""
+        if slots is not None:
+            self._take(slots, busy)
         token = CancelToken()
         try:
-            fn, args = work()
             future = self.server.pool.submit(_cancellable, token, fn, *args)
-            future.add_done_callback(lambda _: slots.release())
-        finally:
-            if future is None:
+        except BaseException:
+            if slots is not None:
                 slots.release()
+            raise
+        if slots is not None:
+            future.add_done_callback(functools.partial(_release, slots))
         return self._await(future, token, late)
 
     def _await(self, future: concurrent.futures.Future[Any], token: CancelToken, late: str) -> Any:
@@ -690,40 +696,30 @@ class Handler(BaseHTTPRequestHandler):
         query: str,
         compute: Compute,
         what: str,
-        on_done: Optional[Callable[[], Any]] = None,
         inline: Optional[Callable[[Any], bool]] = None,
+        slots: Optional[threading.BoundedSemaphore] = None,
+        busy: str = "",
     ) -> tuple[int, bytes, str, dict[str, str]]:
         """Reads the body, runs ``compute`` within the time limit, answers JSON: on this
-        thread when ``inline`` says the input is cheap, else on the pool. ``on_done`` runs
-        once the computation has finished, even past the time limit."""
-        future = None
-        token = CancelToken()
+        thread when ``inline`` says the input is cheap, else on the pool (_on_pool, in one
+        of ``slots`` if given)."""
+        params = self._params(query, ("exact", "strict"))
+        data = self._read_json()
         try:
-            params = self._params(query, ("exact", "strict"))
-            data = self._read_json()
-            try:
-                given, body_exact, body_strict = _state_input(data)
-            except StateError as exc:
-                raise ApiError(400, str(exc), problems=exc.problems) from None
-            args = (compute, given, params.get("exact", body_exact), params.get("strict", body_strict))
-            if inline is None or not inline(given):
-                future = self.server.pool.submit(_cancellable, token, _compute, *args)
-        except BaseException:
-            if on_done is not None:
-                on_done()
-            raise
-        if on_done is not None and future is not None:
-            future.add_done_callback(lambda _: on_done())
+            given, body_exact, body_strict = _state_input(data)
+        except StateError as exc:
+            raise ApiError(400, str(exc), problems=exc.problems) from None
+        args = (compute, given, params.get("exact", body_exact), params.get("strict", body_strict))
         late = f"{what} took longer than the time limit of {self.server.time_limit:g} s"
         try:
-            result = _compute(*args) if future is None else self._await(future, token, late)
+            if inline is not None and inline(given):
+                result = _compute(*args)
+            else:
+                result = self._on_pool(slots, busy, late, _compute, *args)
         except StateError as exc:
             raise ApiError(400, str(exc), problems=exc.problems) from None
         except ValueError as exc:  # the engine's own argument checks
             raise ApiError(400, str(exc)) from None
-        finally:
-            if on_done is not None and future is None:
-                on_done()
         return self._json(result)
 
     def route_validate(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
@@ -761,8 +757,8 @@ class Handler(BaseHTTPRequestHandler):
         # advice search or rollouts, up to seconds) run on the pool, bounded: hints share
         # the heavy slots with advice and analysis, moves have slots of their own; a request
         # beyond them is turned away at once. Bots stop at half the time limit and the
-        # answer says the game is pending: the page sends it again to go on. The engine
-        # reads the request and refuses what is wrong (400) once the slot is held.
+        # answer says the game is pending: the page sends it again to go on. The body is
+        # read before a slot is taken; the engine checks the game (milliseconds) in the slot.
         self._params(query, ())
         data = self._read_json()
         want_hint = isinstance(data, dict) and data.get("hint") is True
@@ -771,17 +767,16 @@ class Handler(BaseHTTPRequestHandler):
         else:
             slots, busy = self.server.play_slots, f"{self.server.play_limit} games"
 
-        def work() -> tuple[Callable[..., Any], tuple[Any, ...]]:
-            budget = max(0.0, self._deadline - time.monotonic())
-            hint_time = min(self.server.hint_time, _core.PLAY_HINT_TIME_SHARE * budget)
-            deadline = time.monotonic() + _core.PLAY_BOTS_TIME_SHARE * budget
-            return play, (data, self.server.allowed_bots, deadline, hint_time)
-
+        budget = max(0.0, self._deadline - time.monotonic())
+        hint_time = min(self.server.hint_time, _core.PLAY_HINT_TIME_SHARE * budget)
+        deadline = time.monotonic() + _core.PLAY_BOTS_TIME_SHARE * budget
         late = (
             f"{'the hint' if want_hint else 'the bots'} took longer than the time limit of "
             f"{self.server.time_limit:g} s"
         )
-        status, text = self._on_pool(slots, busy, late, work)
+        status, text = self._on_pool(
+            slots, busy, late, play, data, self.server.allowed_bots, deadline, hint_time
+        )
         return status, text.encode("utf-8"), JSON_TYPE, {}
 
     def route_play_page(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:

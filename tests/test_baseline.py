@@ -193,7 +193,7 @@ def test_the_command_line_names_the_option_at_fault(tmp_path, capsys):
         (["--opponents", "mybots:Bot"], "--opponents: bot 'mybots:Bot': cannot import mybots"),
         (["--opponents", "manila.bots.builtin:RandomBot"], "is not played inside VectorEnv"),
         (["--minutes", "0"], "--minutes: must be above 0"),
-        (["--hidden", "0"], "--hidden: one or more layer widths of at least 1"),
+        (["--hidden", "0"], "--hidden: one or more layer widths from 1 to 4096"),
     ]:
         assert main(["train-policy", "--out", out, *argv]) == 2
         assert message in capsys.readouterr().err, argv

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -276,3 +277,34 @@ def test_a_seat_that_is_no_player_is_refused_not_taken_for_another(table):
             state.legal_actions(seat)
         with pytest.raises(ValueError, match=r"^player: must be 0\.\.3"):
             state.wealth(seat)
+
+
+# Command-line options that were taken quietly or ended in a traceback: refused before any
+# work, naming the option and the rule.
+OPTIONS = [
+    (["evaluate", START, "--threads", "99999999999999999999"], "threads: must be an integer from 0 to 256"),
+    (["evaluate", START, "--threads", "-5"], "threads: must be an integer from 0 to 256"),
+    (["train-policy", "--quiet", "--out", "p.npz", "--hidden", "99999999999"], "from 1 to 4096"),
+    (["train-value", "--out", "m.inc", "--seed", "-1"], "seed: must be an integer from 0"),
+    (
+        ["train-value", "--out", "m.inc", "--games", "4", "--held-out", "4", "--threads", "999"],
+        "threads: must be an integer",
+    ),
+    (["ladder", "--games", "8", "--delta", "nan"], "--delta: only with --stop-early"),
+    (["web", "--out", ""], "a folder is needed, got an empty name"),
+    (["review", "tests/golden/4p-mixed-bots.jsonl", "--worst", "-1"], "--worst: must be at least 0"),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), OPTIONS, ids=[" ".join(a[:2]) for a, _ in OPTIONS])
+def test_command_line_options_are_refused_naming_the_option(capsys, tmp_path, monkeypatch, argv, message):
+    monkeypatch.chdir(tmp_path)  # whatever a wrong option would write lands here, and is seen
+    if argv[0] == "review":
+        argv = [argv[0], str(Path(__file__).parent / "golden" / "4p-mixed-bots.jsonl"), *argv[2:]]
+    try:
+        status = main(argv)
+    except SystemExit as exc:  # argparse's own refusals
+        status = exc.code
+    err = capsys.readouterr().err
+    assert status == 2 and message in err, err
+    assert "Traceback" not in err and list(tmp_path.iterdir()) == []

@@ -26,6 +26,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from .. import _core
+from ..common.limits import check_number, check_threads
 
 __all__ = [
     "EPOCHS",
@@ -431,6 +432,14 @@ def held_out_seed(seed: int) -> int:
     return int(np.random.default_rng([seed, HELD_OUT_KEY]).integers(2**62))
 
 
+def check_training(seed: Any, games: Any, held_out: Any, epochs: Any, threads: Any) -> None:
+    """The training's arguments, refused naming the field before any game is played."""
+    check_number(seed, "seed", 0, integer=True)
+    for name, count in (("games", games), ("held_out", held_out), ("epochs", epochs)):
+        check_number(count, name, 1, integer=True)
+    check_threads(threads)
+
+
 def train(
     seed: int = SEED,
     games: int = GAMES,
@@ -446,6 +455,7 @@ def train(
     network on 90% of the training games' boundaries (the rest choose the epoch), and
     measures it on the held-out games. ``progress(games played, games in all)``;
     ``executor``: where the games are played (``collect``)."""
+    check_training(seed, games, held_out, epochs, threads)
     total = games + held_out
 
     def part(offset: int) -> Optional[Progress]:

@@ -173,6 +173,9 @@ def add_ladder_arguments(parser: argparse.ArgumentParser) -> None:
 def run_ladder(args: argparse.Namespace) -> int:
     """``python -m manila ladder``: a table, or JSON with --json; a progress bar on a terminal."""
     rules = rules_from_args(args)
+    if args.delta != Sprt.delta and not args.stop_early:  # nan != nan: a nan is refused too
+        print("manila: error: --delta: only with --stop-early, which it is the margin of", file=sys.stderr)
+        return 2
     bar = _bar(args.games, "ladder", enabled=True)
     try:
         result = ladder(

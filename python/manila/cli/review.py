@@ -11,6 +11,7 @@ from typing import Any, Optional
 
 from ..analysis.analysis import HORIZONS, POLICIES, VALUE_SOURCES
 from ..analysis.review import REVIEW_POLICY, Review, render_review, review
+from ..common.inputs import InputError
 from ..common.progress import ProgressBar, terminal_bar
 from .output import add_output_flags, wants_json
 from .replay import read_records
@@ -109,6 +110,8 @@ def review_records(args: argparse.Namespace, records: list[tuple[str, dict[str, 
 
 
 def run_review(args: argparse.Namespace) -> int:
+    if args.worst < 0:
+        raise InputError(f"--worst: must be at least 0, got {args.worst}")
     results = review_records(args, selected_records(args.record, args.game))
     if wants_json(args):
         for r in results:

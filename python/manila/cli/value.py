@@ -94,17 +94,13 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from ..analysis.value_train import model_source, train
+    from ..analysis.value_train import check_training, model_source, train
 
-    for field in ("games", "held_out", "epochs"):
-        if getattr(args, field) < 1:
-            raise InputError(f"--{field.replace('_', '-')}: must be at least 1, got {getattr(args, field)}")
     out = Path(args.out)
     if not out.parent.is_dir():
         raise InputError(f"--out: no such folder: {out.parent}")
-    if args.threads is not None and args.threads < 0:
-        raise InputError(f"--threads: must be at least 0, got {args.threads}")
     threads = args.threads if args.threads is not None else (1 if args.dask else 0)
+    check_training(args.seed, args.games, args.held_out, args.epochs, threads)
     pool = dask_executor(args.dask) if args.dask else nullcontext()
     total = args.games + args.held_out
     bar = terminal_bar(total, "game", "train-value", enabled=not args.no_progress, keep=False)

@@ -10,9 +10,16 @@ from ..server.names import page_data
 from ..server.site import NoEngineError, write_site
 
 
+def _folder(text: str) -> Path:
+    # Path("") is the working directory: an empty --out would write the site over it.
+    if not text.strip():
+        raise argparse.ArgumentTypeError("a folder is needed, got an empty name")
+    return Path(text)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--out", required=True, type=Path, metavar="DIR", help="the folder to write (made if missing)"
+        "--out", required=True, type=_folder, metavar="DIR", help="the folder to write (made if missing)"
     )
 
 

@@ -53,6 +53,7 @@ from .vector_env import VectorEnv
 
 Array = npt.NDArray[Any]
 EVAL_OPPONENTS = ("random", "greedy")
+MAX_WIDTH = 4096  # a layer's units: past it the weights alone outgrow the memory of a machine
 CURVE_COLUMNS = [
     "update",
     "games",
@@ -116,8 +117,10 @@ class TrainConfig:
                     f"opponents: {name!r} is not played inside VectorEnv; the engine's bots are "
                     f"{', '.join(sorted(_core.CORE_BOTS))}"
                 )
-        if not self.hidden or min(self.hidden) < 1:
-            raise ValueError(f"hidden: one or more layer widths of at least 1, got {list(self.hidden)}")
+        if not self.hidden or min(self.hidden) < 1 or max(self.hidden) > MAX_WIDTH:
+            raise ValueError(
+                f"hidden: one or more layer widths from 1 to {MAX_WIDTH}, got {list(self.hidden)}"
+            )
         for name in ("learning_rate", "clip", "max_grad_norm"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name}: must be above 0, got {getattr(self, name)}")

@@ -177,8 +177,12 @@ def test_a_missing_or_corrupt_file_is_refused(tmp_path):
         manila.ladder(bots=f"policy:{tmp_path / 'nothing.npz'},random,random,random", games=4)
     text = tmp_path / "text.npz"
     text.write_text("not a zip")
-    with pytest.raises(ValueError, match=r"text.npz': not a policy file \(.npz from train-policy\)"):
+    with pytest.raises(ValueError, match=r"text.npz': not a policy file \(.npz from train-policy\)$"):
         Policy.load(text)
+    pickled = tmp_path / "pickled.npy"
+    np.save(pickled, np.array([{"a": 1}], dtype=object), allow_pickle=True)
+    with pytest.raises(ValueError, match=r"pickled.npy': not a policy file \(.npz from train-policy\)$"):
+        Policy.load(pickled)  # never numpy's advice to load it unsafely
     with pytest.raises(ValueError, match="a folder, not a policy file"):
         Policy.load(tmp_path)
     with pytest.raises(ValueError, match="give the policy file after 'policy:'"):

@@ -292,6 +292,7 @@ OPTIONS = [
     ),
     (["ladder", "--games", "8", "--delta", "nan"], "--delta: only with --stop-early"),
     (["web", "--out", ""], "a folder is needed, got an empty name"),
+    (["sweep", "-o", "x.npz", "--workers", "-1", "--executor", "process"], "--workers: must be at least 1"),
     (["review", "tests/golden/4p-mixed-bots.jsonl", "--worst", "-1"], "--worst: must be at least 0"),
 ]
 

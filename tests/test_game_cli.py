@@ -160,7 +160,7 @@ def test_replay_a_serialized_state_and_errors(tmp_path, capsys):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"players": 4, "history": [5]}\n')
     assert run("replay", [str(bad)]) == 2
-    assert "history[0]: action 5 (bid 5)" in capsys.readouterr().err
+    assert f"error: {bad}: history[0]: action 5 (bid 5)" in capsys.readouterr().err  # as review says it
     done = play(Game(3, 4), bots_for(["random"] * 3, 4))
     record = {**json.loads(done.serialize()), "wealth": [w + 1 for w in done.returns()]}
     with pytest.raises(ValueError, match="the record says"):
@@ -205,3 +205,13 @@ def test_replay_to_a_move_and_show_the_position(tmp_path, capsys):
     ]:
         assert run("replay", [str(path), *argv]) == 2
         assert message in capsys.readouterr().err
+
+
+def test_the_table_widens_to_a_long_bot_name(capsys):
+    assert (
+        run("simulate", ["--players", "3", "--games", "3", "--bots", "greedy-wealth", "--no-progress"]) == 0
+    )
+    header, *rows = capsys.readouterr().out.splitlines()[1:5]
+    end = header.index("wins") + len("wins")
+    for row in rows:  # every number under its heading, right-aligned to it
+        assert row.split()[1] == "greedy-wealth" and row[:end].endswith(row.split()[2])

@@ -189,8 +189,9 @@ class Policy:
             raise ValueError(f"{where}: no such file") from None
         except IsADirectoryError:
             raise ValueError(f"{where}: a folder, not a policy file") from None
-        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-            raise ValueError(f"{where}: not a policy file (.npz from train-policy): {exc}") from None
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile):
+            # numpy's own words would advise loading it unsafely (allow_pickle)
+            raise ValueError(f"{where}: not a policy file (.npz from train-policy)") from None
         return cls._from_arrays(arrays, where)
 
     @classmethod

@@ -57,14 +57,15 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def format_result(result: SimulationResult) -> str:
+    width = max(8, *map(len, result.bots))  # a program's command line can be long
     lines = [
         f"{result.games} games, {result.players} players, seed {result.seed} "
         f"({rules_text(Rules(**result.rules))})",
-        f"{'seat':<5} {'bot':<8} {'wins':>8} {'win rate':>9} {'mean wealth':>12}",
+        f"{'seat':<5} {'bot':<{width}} {'wins':>8} {'win rate':>9} {'mean wealth':>12}",
     ]
     for p in range(result.players):
         lines.append(
-            f"{p:<5} {result.bots[p]:<8} {result.wins[p]:>8.1f} "
+            f"{p:<5} {result.bots[p]:<{width}} {result.wins[p]:>8.1f} "
             f"{100 * result.win_rates[p]:>8.1f}% {result.mean_wealth[p]:>12.1f}"
         )
     lines.append(f"shared wins: {result.ties}")

@@ -218,6 +218,10 @@ def run_replay(args: argparse.Namespace) -> int:
             return 0
         for line in replay_lines(record, board=args.board, to=args.to):
             print(line)
+    except RecordError as exc:  # an action the game does not allow: where, as review says it
+        name = "standard input" if args.file == "-" else args.file
+        print(f"manila: error: {name}: {exc}", file=sys.stderr)
+        return 2
     except ValueError as exc:
         print(f"manila: error: {exc}", file=sys.stderr)
         return 2

@@ -299,11 +299,13 @@ def _executor(args: argparse.Namespace) -> AbstractContextManager[Optional[cf.Ex
         if args.executor != "none":
             raise ValueError("--dask, --executor: give one or the other")
         return dask_executor(args.dask)
+    if args.workers is not None and args.workers < 1:
+        raise ValueError(f"--workers: must be at least 1, got {args.workers}")
     if args.executor == "thread":
         return cf.ThreadPoolExecutor(args.workers or os.cpu_count())
     if args.executor == "process":
         return cf.ProcessPoolExecutor(args.workers or os.cpu_count())
-    if args.workers:
+    if args.workers is not None:
         raise ValueError("--workers: only with --executor thread or process")
     return _NoExecutor()
 

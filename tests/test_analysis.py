@@ -376,6 +376,16 @@ def test_the_server_caps_the_time_limit(given: Any, limit: float) -> None:
     assert _analysis_input(body, 10.0)["time_limit"] == limit
 
 
+def test_the_server_cuts_a_fixed_number_of_rollouts_short_at_its_cap(auction: State) -> None:
+    """2000 rollouts of 11 options take seconds: on a server with 2 s a request, the analysis
+    stops by itself at 80% of them and answers with what it has (not a 503 at 2 s)."""
+    body = {"table": auction.observation(0), "rollouts": 2000, "max_bids": 10}
+    with serving(time_limit=2) as server:
+        status, _, data = post(server, body)
+    assert status == 200, data
+    assert data["stop"] == "time" and 0 < data["rollouts"] < 2000
+
+
 def test_the_server_is_busy_at_its_heavy_limit(srv: Any, auction: State) -> None:
     assert srv.heavy.acquire(blocking=False)
     try:

@@ -216,25 +216,39 @@ def _heavy_body(data: Any, route: str) -> dict[str, Any]:
     return dict(data)
 
 
-def _analysis_input(data: Any, time_limit: float) -> dict[str, Any]:
+def _analysis_input(data: Any, budget: float) -> dict[str, Any]:
     """The arguments of manila.analyse from a POST /v1/analyse body, bounded for a server:
-    at most ANALYSIS_MAX_ROLLOUTS per option, and done well within the request's limit."""
+    at most ANALYSIS_MAX_ROLLOUTS per option, and done well within ``budget``, the seconds
+    the request has left once it is read."""
     kwargs = _heavy_body(data, "/v1/analyse")
-    cap = _core.ANALYSIS_TIME_SHARE * time_limit  # it stops by itself before the request does
+    cap = _core.ANALYSIS_TIME_SHARE * budget  # it stops by itself before the request does
     limit = kwargs.get("time_limit", cap)
     if isinstance(limit, (int, float)) and not isinstance(limit, bool):
         # Compared as given: float() of an int past a float's range would raise (a 500). 0
         # is analyse's "no time limit", which the cap is for too.
         kwargs["time_limit"] = cap if limit == 0 else min(limit, cap)
+    if kwargs.get("rollouts") is not None:
+        # The time limit bounds the stop rule alone: analyse plays a fixed number of
+        # rollouts to the end, which could outrun the request (a 503 with nothing to show).
+        # The server cuts it short at the cap, between two batches (_analyse).
+        kwargs["progress"] = _before(time.monotonic() + cap)
     kwargs["max_rollouts"] = _openapi.ANALYSIS_MAX_ROLLOUTS
     kwargs["threads"] = 1
     return kwargs
 
 
+def _before(deadline: float) -> Callable[[int, float], bool]:
+    """An analysis's progress that goes on until ``deadline`` (time.monotonic)."""
+    return lambda done, gap: time.monotonic() < deadline
+
+
 def _analyse(kwargs: dict[str, Any]) -> dict[str, Any]:
     """Runs on a worker thread (GIL released in C++)."""
     args = dict(kwargs)
-    return analyse(args.pop("table"), **args).to_dict()
+    answer: dict[str, Any] = analyse(args.pop("table"), **args).to_dict()
+    if answer.get("stop") == "cancelled":  # by the server's clock, its only progress
+        answer["stop"] = "time"
+    return answer
 
 
 def _value_input(data: Any) -> dict[str, Any]:
@@ -605,10 +619,10 @@ class Handler(BaseHTTPRequestHandler):
         return self._json(result)
 
     def route_analyse(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
-        limit = self.server.time_limit
-        return self._heavy_table_route(
-            query, _analyse, lambda data: _analysis_input(data, limit), "the analysis"
-        )
+        def read(data: Any) -> dict[str, Any]:
+            return _analysis_input(data, max(0.0, self._deadline - time.monotonic()))
+
+        return self._heavy_table_route(query, _analyse, read, "the analysis")
 
     def route_value(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         return self._heavy_table_route(query, _value, _value_input, "the value")

@@ -95,6 +95,25 @@ def test_a_client_that_goes_away_frees_its_slot():
         assert _advise(s, CHEAP).status == 200
 
 
+def test_a_client_that_only_stops_writing_still_gets_its_answer():
+    # nc -N and some clients shut down their writing side once the request is sent, and
+    # read on: the end of their input is not their going away.
+    with serving(time_limit=1) as s, socket.create_connection(s.server_address[:2], timeout=10) as sock:
+        body = json.dumps({"notation": LONG}).encode()
+        sock.sendall(
+            b"POST /v1/advise HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+        )
+        sock.shutdown(socket.SHUT_WR)
+        got = b""
+        while chunk := sock.recv(65536):
+            got += chunk
+    final = got.removeprefix(b"HTTP/1.1 100 Continue\r\n\r\n")  # an interim answer, which clients skip
+    head, _, answer = final.partition(b"\r\n\r\n")
+    assert head.split(b" ")[1] in (b"200", b"503"), got  # advice, or its time limit (1 s)
+    assert json.loads(answer)
+
+
 @pytest.mark.parametrize("route", ["/v1/advise", "/v1/analyse", "/v1/value", "/v1/review", "/v1/play"])
 def test_a_body_still_arriving_holds_no_slot(route):
     # The slots bound the searches running: a client slow to send its body (or one that

@@ -339,6 +339,7 @@ class Handler(BaseHTTPRequestHandler):
         self._deadline = time.monotonic() + self.server.time_limit
         self._body_read = False
         self._abandoned = False  # the client stalled or cut its body short: read no more
+        self._probed = False  # an interim answer has asked a client at its input's end (_client_gone)
         head = method == "HEAD"
         try:
             path, _, query = self.path.partition("?")
@@ -441,18 +442,37 @@ class Handler(BaseHTTPRequestHandler):
             pass
 
     def _client_gone(self) -> bool:
-        """Whether the client has closed its connection (nobody would read an answer)."""
+        """Whether the client has closed its connection (nobody would read an answer).
+
+        The end of its input alone does not say so: a client may shut down its writing side
+        once its request is sent and still read the answer (nc -N, some HTTP/1.0 clients).
+        An HTTP/1.1 client is then sent an interim ``100 Continue``, which it must accept
+        and skip: a client that has closed answers it with a reset, which the next look
+        sees (as the socket's error: past the end of the input, recv reports no error). An
+        HTTP/1.0 client may not be sent one: its work runs on (to the time limit).
+        """
         sock = self.connection
         previous = sock.gettimeout()
         try:
             sock.settimeout(0)
-            return bool(sock.recv(1, socket.MSG_PEEK) == b"")
+            if sock.recv(1, socket.MSG_PEEK) != b"":
+                return False  # it sent more (its next request): still there
         except (BlockingIOError, InterruptedError):
             return False  # connected, nothing sent: still waiting for its answer
         except OSError:
             return True
         finally:
             sock.settimeout(previous)
+        if sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR):
+            return True
+        if self._probed or self.request_version == "HTTP/1.0":
+            return False
+        self._probed = True
+        try:
+            self.wfile.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+        except OSError:
+            return True
+        return False
 
     def _pending_body(self) -> bool:
         length = self.headers.get("Content-Length", "0").strip()

@@ -314,7 +314,7 @@ def test_train_value_on_a_dask_cluster_writes_the_same_model(tmp_path: Path, cap
     assert main([*run, "--out", str(tmp_path / "none.inc"), "--dask", "127.0.0.1:1"]) == 2
     assert "--dask needs Dask's distributed package" in capsys.readouterr().err
     assert main([*run, "--out", str(tmp_path / "none.inc"), "--threads", "-1"]) == 2
-    assert "--threads: must be at least 0" in capsys.readouterr().err
+    assert "threads: must be an integer from 0 to 256, got -1" in capsys.readouterr().err
 
 
 def test_training_is_reproducible_from_its_seed() -> None:

@@ -96,13 +96,14 @@ def no_json_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def json_value(text: Union[str, bytes]) -> Any:
+def json_value(text: Union[str, bytes], constants: bool = False) -> Any:
     """The JSON value in ``text``: the one reader of JSON a caller sends (files, standard
     input, HTTP bodies, records and tables given as text). A ValueError says why it is not
     JSON, in words for the sender: where the mistake is, NaN and Infinity (which JSON does
-    not have), a number too long to read, nesting too deep."""
+    not have, unless ``constants``: read as numbers, as the engine's reader of records
+    does), a number too long to read, nesting too deep."""
     try:
-        return json.loads(text, parse_constant=no_json_constant)
+        return json.loads(text, parse_constant=None if constants else no_json_constant)
     except json.JSONDecodeError as exc:
         raise ValueError(f"not valid JSON: {json_error_text(exc)}") from None
     except RecursionError:

@@ -580,7 +580,7 @@ def read_record(data: RecordLike) -> Record:
     """
     if isinstance(data, (str, bytes)):
         try:
-            data = json_value(data)
+            data = json_value(data, constants=True)  # as the engine reads a record's text
         except ValueError as exc:
             raise _not_a_record(str(exc)) from None
     try:

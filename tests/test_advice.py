@@ -126,6 +126,11 @@ BAD = {
         "moment.kind",
         "onto 13",
     ),
+    "a seat to respect with two pirates on the ship": (
+        "r3 ginseng@13:a silk@13:b jade@10:c pirate_1=c pirate_2=d moment=boarding variant protect=silk:1",
+        "moment.protected",
+        "the captain has not boarded: d is still on the ship",
+    ),
     "boarding before roll 3": (
         "r2 ginseng@13:a silk@11:b jade@10:c pirate_1=a moment=boarding",
         "moment.kind",

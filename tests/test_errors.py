@@ -1,6 +1,7 @@
 """Bad input is refused with a ValueError naming the field; nothing crashes."""
 
 import copy
+import json
 
 import pytest
 
@@ -189,3 +190,12 @@ def test_a_games_voyage_refuses_an_unknown_objective_and_seat():
         _core.game_voyage_json(state._s, -1, 4, False, False)
     with pytest.raises(ValueError, match="player: -2 is not a seat"):
         _core.game_voyage_json(state._s, -2, -1, False, False)
+
+
+def test_a_name_known_elsewhere_is_never_suggested_to_itself():
+    from manila.common.text import did_you_mean
+
+    assert did_you_mean("next_roll", ["next_roll", "table"]) == ""
+    assert did_you_mean("tabel", ["next_roll", "table"]) == ' (did you mean "table"?)'
+    status, text = _core.call("/v1/value", json.dumps({"next_roll": 2, "table": {}}))
+    assert status == 400 and "did you mean" not in text and "unknown key" in text

@@ -143,7 +143,14 @@ def test_the_best_option_is_the_loss_free_one_when_rolled_again() -> None:
 
 def split_gain_reference(values: list[list[float]]) -> tuple[float, float]:
     """The estimator written out: the best option picked by one half of the rollouts (even or
-    odd), its paired gain over option 0 measured on the other half, the two ways averaged."""
+    odd), its paired gain over option 0 measured on the other half, the two ways averaged.
+    Below 4 rollouts a half holds one gain, whose spread is unknown: the best by all the
+    rollouts (of the options that have them all), its paired gain over all of them."""
+    n = len(values[0])
+    if n < 4:
+        full = [statistics.fmean(v[:n]) if len(v) >= n else -math.inf for v in values]
+        gains = [a - b for a, b in zip(values[full.index(max(full))], values[0])]
+        return statistics.fmean(gains), 1.96 * statistics.stdev(gains) / math.sqrt(n) if n > 1 else 0.0
     means, halves = [], []
     for pick in (0, 1):
         half_means = [statistics.fmean(v[pick::2]) if v[pick::2] else -math.inf for v in values]
@@ -165,6 +172,9 @@ def test_split_gain_is_the_estimator_written_out() -> None:
             [rng.gauss(0, 10) for _ in range(rng.randint(1, rollouts))] for _ in range(rng.randint(0, 12))
         ]
         assert _core.split_gain(values) == pytest.approx(split_gain_reference(values), abs=1e-9)
+    # Two rollouts, an option ahead on both: a gain with an interval, not one of width 0.
+    gain, ci95 = _core.split_gain([[0.0, 1.0], [5.0, 9.0]])
+    assert (gain, ci95) == pytest.approx((6.5, 1.96 * math.sqrt(4.5) / math.sqrt(2)))
     with pytest.raises(ValueError, match="values"):
         _core.split_gain([])
 

@@ -561,6 +561,20 @@ std::vector<std::size_t> screen_order(const GameState& s,
 // halves are paired across options).
 std::pair<double, double> split_gain(const std::vector<std::vector<double>>& values) {
     if (values.empty()) invalid("values: at least one option (the chosen) is needed");
+    if (values[0].size() < 4) {
+        // A half of one rollout has no spread to measure (its interval would read 0): the
+        // best by every rollout against the chosen, paired, biased up but honest in width.
+        std::size_t pick = 0;
+        double top = -std::numeric_limits<double>::infinity();
+        const std::size_t n = values[0].size();
+        for (std::size_t k = 0; k < values.size(); ++k)
+            if (values[k].size() >= n && n > 0) {
+                const double m = moments(values[k], n).mean;
+                if (m > top) top = m, pick = k;
+            }
+        const Moments m = moments(values[pick], n, &values[0]);
+        return {m.mean, m.ci95};
+    }
     double mean = 0, variance = 0;
     for (std::size_t half = 0; half < 2; ++half) {
         std::size_t pick = 0;

@@ -467,10 +467,17 @@ bool read_record_fields(const Json& data, RecordFields& out, RecordProblem& prob
     if (!game_rules(rules_given, rules, why)) return refuse(why, "rules");
     if (const Json* actions = data.find("actions");
         actions && actions->is_integer() &&
-        !actions->is_int(static_cast<std::int64_t>(history.items().size())))
+        !actions->is_int(static_cast<std::int64_t>(history.items().size()))) {
+        const std::string held = std::to_string(history.items().size());
+        // A history longer than the record says is not cut short: it runs past its end.
+        if (actions->int_in(0, static_cast<std::int64_t>(history.items().size())))
+            return refuse("the record says " + py_repr(*actions) + " actions, its history holds " +
+                              held + ": actions after its end",
+                          "history", false);
         return refuse("cut short: the record says " + py_repr(*actions) +
-                          " actions, its history holds " + std::to_string(history.items().size()),
+                          " actions, its history holds " + held,
                       "", false);
+    }
     out.rng.reset();
     if (const Json* given = data.find("rng"); given && !given->is_null()) {
         bool hex = false;

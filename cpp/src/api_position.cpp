@@ -243,6 +243,11 @@ class MomentReader {
             if (m.to_move && *m.to_move != *captain)
                 fail("protected",
                      "only the pirate left after the captain boarded has a seat to respect");
+            else if (other)  // the captain who boards leaves one pirate, who takes pirate_1
+                fail("protected",
+                     "the captain has not boarded: " + *other +
+                         " is still on the ship (spots.pirate_2); once the captain boards, the "
+                         "pirate left is the captain");
             else if (boat == state.boats.end() || static_cast<int>(boat->crew.size()) < seat)
                 fail("protected", good + " has no seat " + std::to_string(seat) + " taken");
         }

@@ -377,6 +377,7 @@ std::string did_you_mean(const std::string& word, const std::vector<std::string>
     double best = 0;
     const std::string* found = nullptr;
     for (const std::string& choice : choices) {
+        if (choice == word) continue;  // known elsewhere, unknown here: no help in itself
         const std::u32string a = code_points(choice);
         const double r = Matcher(a, b).ratio();
         // get_close_matches keeps the highest (ratio, choice): a tie goes to the larger name.

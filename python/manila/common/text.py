@@ -13,7 +13,9 @@ if TYPE_CHECKING:
 
 def did_you_mean(word: Any, choices: Iterable[str]) -> str:
     """`` (did you mean "silk"?)`` for the closest choice, or an empty string."""
-    close = difflib.get_close_matches(str(word), list(choices), n=1) if isinstance(word, str) else []
+    # A name known elsewhere but unknown here is no help as its own suggestion.
+    others = [c for c in choices if c != word]
+    close = difflib.get_close_matches(word, others, n=1) if isinstance(word, str) else []
     return f' (did you mean "{close[0]}"?)' if close else ""
 
 

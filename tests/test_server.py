@@ -265,11 +265,24 @@ def test_400_unreadable_bodies(srv):
             "/v1/analyse",
             {"table": {}, "rollouts": 2001},
             "rollouts",
-            "at most 2000 per option on this server",
+            "must be an integer from 1 to 2000 per option on this server, got 2001",
         ),
+        (
+            "/v1/analyse",
+            {"table": {}, "rollouts": 0},
+            "rollouts",
+            "must be an integer from 1 to 2000 per option on this server, got 0",
+        ),
+        ("/v1/value", {"table": {}, "rollouts": "8"}, "rollouts", "from 1 to 1000 on this server, got '8'"),
         ("/v1/value", {"tabel": {}}, "tabel", "unknown key; allowed: table, policy, rollouts, seed"),
         ("/v1/value", {"seed": 1}, "table", "the table to value"),
-        ("/v1/review", {"record": {}, "luck_rollouts": 65}, "luck_rollouts", "at most 64 on this server"),
+        (
+            "/v1/review",
+            {"record": {}, "luck_rollouts": 65},
+            "luck_rollouts",
+            "from 0 to 64 on this server, got 65",
+        ),
+        ("/v1/review", {"record": {}, "rollouts": True}, "rollouts", "from 1 to 64 on this server, got True"),
     ],
 )
 def test_bodies_of_the_wrong_shape_are_refused_at_their_key(srv, path, body, at, words):

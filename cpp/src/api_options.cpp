@@ -72,11 +72,17 @@ bool heavy_body(const Json& body, const HeavyShape& shape, Problems& problems) {
         problems.push_back({shape.required, shape.what, ""});
         return false;
     }
+    // The server's bounds, said as its own (not the library's million): a count of chance
+    // events' rollouts may be 0 (no luck), of an option's at least 1. Null is the route's.
     for (const char* key : shape.capped) {
         const Json* n = body.find(key);
-        if (!n || !n->is_integer() || n->negative() || n->int_in(0, shape.cap)) continue;
-        problems.push_back(
-            {key, "at most " + std::to_string(shape.cap) + shape.unit + " on this server", ""});
+        const std::int64_t low = std::string_view(key) == "luck_rollouts" ? 0 : 1;
+        if (!n || n->is_null() || (n->is_integer() && n->int_in(low, shape.cap))) continue;
+        problems.push_back({key,
+                            "must be an integer from " + std::to_string(low) + " to " +
+                                std::to_string(shape.cap) + shape.unit + " on this server, got " +
+                                py_repr(*n),
+                            ""});
         return false;
     }
     return true;

@@ -275,6 +275,9 @@ def test_400_unreadable_bodies(srv):
         ),
         ("/v1/value", {"table": {}, "rollouts": "8"}, "rollouts", "from 1 to 1000 on this server, got '8'"),
         ("/v1/value", {"tabel": {}}, "tabel", "unknown key; allowed: table, policy, rollouts, seed"),
+        ("/v1/value", {"table": {}, "seed": -1}, "seed", "must be an integer from 0 to 18446744073709551615"),
+        ("/v1/analyse", {"table": {}, "policy": "nope"}, "policy", "must be one of greedy, greedy-wealth"),
+        ("/v1/review", {"record": {}, "quick": 1}, "quick", "true or false, got 1"),
         ("/v1/value", {"seed": 1}, "table", "the table to value"),
         (
             "/v1/review",

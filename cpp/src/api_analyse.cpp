@@ -118,7 +118,8 @@ namespace manila::api {
 
 Answer route_analyse(const Json& body) {
     Problems shape;
-    if (!heavy_body(body, *heavy_shape("/v1/analyse"), shape)) return error_answer(400, shape);
+    const HeavyShape& options = *heavy_shape("/v1/analyse");
+    if (!heavy_body(body, options, shape)) return error_answer(400, shape);
     const Json time_limit = capped_time_limit(body);
     // analysis.analyse's checks, in its order (max_rollouts and threads are the server's).
     const AnalysisConfig defaults;
@@ -143,9 +144,9 @@ Answer route_analyse(const Json& body) {
         check_real(time_limit, "time_limit", 0, kMaxSeconds, error) &&
         check_whole(max_bids, "max_bids", 0, max_int, error) &&
         (screen.is_null() || check_whole(screen, "screen", 0, max_int, error));
-    if (!options_ok) return error_answer(400, {{"", error, ""}});
+    if (!options_ok) return option_refused(error, options);
     if (!exact.is_bool())
-        return error_answer(400, {{"", "exact: true or false, got " + py_repr(exact), ""}});
+        return option_refused("exact: true or false, got " + py_repr(exact), options);
     const std::uint64_t seed_value = seed.kind() == Json::Kind::kInt
                                          ? static_cast<std::uint64_t>(seed.as_int())
                                          : std::stoull(seed.as_string());

@@ -217,6 +217,8 @@ struct HeavyShape {
 const HeavyShape* heavy_shape(std::string_view route);
 // True for a body of that shape, else false with its first problem.
 bool heavy_body(const Json& body, const HeavyShape& shape, Problems& problems);
+// A refusal of one of the body's options ("seed: must be ..."), said at its key: a 400.
+Answer option_refused(const std::string& error, const HeavyShape& shape);
 // common/limits.check_number: a whole number from low to high (as text: 2**64-1 too), or
 // any finite number from low to high; false with the ValueError's text.
 bool check_whole(const Json& v, const char* name, std::int64_t low, const std::string& high,

@@ -88,6 +88,16 @@ bool heavy_body(const Json& body, const HeavyShape& shape, Problems& problems) {
     return true;
 }
 
+Answer option_refused(const std::string& error, const HeavyShape& shape) {
+    // The checks word a refusal "key: rule" (Python's check_number); server.app's _at_key
+    // places it alike, so that the server and the engine's routes answer the same.
+    const std::size_t colon = error.find(": ");
+    if (colon != std::string::npos &&
+        std::find(shape.keys.begin(), shape.keys.end(), error.substr(0, colon)) != shape.keys.end())
+        return error_answer(400, {{error.substr(0, colon), error.substr(colon + 2), ""}});
+    return error_answer(400, {{"", error, ""}});
+}
+
 bool check_whole(const Json& v, const char* name, std::int64_t low, const std::string& high,
                  std::string& error) {
     const bool whole = v.is_integer();

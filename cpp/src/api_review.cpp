@@ -344,7 +344,8 @@ Answer refuse(const std::string& message, const std::string& path = "") {
 
 Answer route_review(const Json& body, const Progress& progress) {
     Problems shape;
-    if (!heavy_body(body, *heavy_shape("/v1/review"), shape)) return error_answer(400, shape);
+    const HeavyShape& options = *heavy_shape("/v1/review");
+    if (!heavy_body(body, options, shape)) return error_answer(400, shape);
     const Json* record = body.find("record");
     const auto given = [&](const char* key, Json fallback) {
         const Json* v = body.find(key);
@@ -365,9 +366,11 @@ Answer route_review(const Json& body, const Progress& progress) {
     if (!check_choice(horizon, "horizon", horizons, error) ||
         !check_choice(policy, "policy", policies, error) ||
         !check_choice(value, "value", values, error))
-        return refuse(error);
-    if (!quick.is_bool()) return refuse("quick: true or false, got " + py_repr(quick));
-    if (!exact.is_bool()) return refuse("exact: true or false, got " + py_repr(exact));
+        return option_refused(error, options);
+    if (!quick.is_bool())
+        return option_refused("quick: true or false, got " + py_repr(quick), options);
+    if (!exact.is_bool())
+        return option_refused("exact: true or false, got " + py_repr(exact), options);
     const std::string most = std::to_string(kMaxRollouts);
     const Json seed = given("seed", Json(0));
     const Json rollouts = given("rollouts", Json());
@@ -376,7 +379,7 @@ Answer route_review(const Json& body, const Progress& progress) {
                      error) ||
         (!rollouts.is_null() && !check_whole(rollouts, "rollouts", 2, most, error)) ||
         (!luck_rollouts.is_null() && !check_whole(luck_rollouts, "luck_rollouts", 0, most, error)))
-        return refuse(error);
+        return option_refused(error, options);
     // The record (game/engine.read_record, then replay: finished).
     Json data = *record;
     if (record->is_string()) {

@@ -66,6 +66,8 @@ from ..common.errors import Problem, StateError
 from ..common.inputs import engine_read, json_error_text, no_json_constant
 from ..common.limits import MAX_SECONDS, check_number
 from ..common.version import __version__
+from ..game.engine import RecordError
+from ..game.table import TableError
 from ..voyage.advice import advise
 from ..voyage.evaluation import evaluate
 from ..voyage.example import EXAMPLE
@@ -214,6 +216,24 @@ def _heavy_body(data: Any, route: str) -> dict[str, Any]:
     except StateError as exc:
         raise ApiError(400, exc.problems[0].message, exc.problems[0].path) from None
     return dict(data)
+
+
+# The keys of each heavy route's body (the engine's lists, which its own routes check).
+_HEAVY_KEYS = {
+    "/v1/analyse": _core.ANALYSIS_KEYS,
+    "/v1/value": _core.VALUE_KEYS,
+    "/v1/review": _core.REVIEW_KEYS,
+}
+
+
+def _refused(exc: ValueError, route: str) -> ApiError:
+    """The 400 of an analysis, value or review that refused its input: an option's refusal
+    ("seed: must be ...") said at its key, as the engine's routes say it (option_refused,
+    api_options.cpp); a table's or a record's whole, its own paths in its words."""
+    key, sep, rule = str(exc).partition(": ")
+    if sep and not isinstance(exc, (TableError, RecordError)) and key in _HEAVY_KEYS[route]:
+        return ApiError(400, rule, key)
+    return ApiError(400, str(exc))
 
 
 def _analysis_input(data: Any, budget: float) -> dict[str, Any]:
@@ -621,6 +641,7 @@ class Handler(BaseHTTPRequestHandler):
     def _heavy_table_route(
         self,
         query: str,
+        route: str,
         fn: Callable[[dict[str, Any]], dict[str, Any]],
         read: Callable[[Any], dict[str, Any]],
         what: str,
@@ -635,17 +656,17 @@ class Handler(BaseHTTPRequestHandler):
             kwargs = read(self._read_json())
             result = self._on_pool(self.server.heavy, self._heavy_busy(), late, fn, kwargs)
         except ValueError as exc:
-            raise ApiError(400, str(exc)) from None
+            raise _refused(exc, route) from None
         return self._json(result)
 
     def route_analyse(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         def read(data: Any) -> dict[str, Any]:
             return _analysis_input(data, max(0.0, self._deadline - time.monotonic()))
 
-        return self._heavy_table_route(query, _analyse, read, "the analysis")
+        return self._heavy_table_route(query, "/v1/analyse", _analyse, read, "the analysis")
 
     def route_value(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
-        return self._heavy_table_route(query, _value, _value_input, "the value")
+        return self._heavy_table_route(query, "/v1/value", _value, _value_input, "the value")
 
     def route_review(self, query: str) -> tuple[int, bytes, str, dict[str, str]]:
         # A review runs many analyses: it takes a heavy slot like /v1/analyse, and stops
@@ -662,7 +683,7 @@ class Handler(BaseHTTPRequestHandler):
         except _ReviewCancelled:
             raise ApiError(503, late, headers=_RETRY) from None
         except ValueError as exc:  # a bad record or argument (the message names the action)
-            raise ApiError(400, str(exc)) from None
+            raise _refused(exc, "/v1/review") from None
         return self._json(result)
 
     def _heavy_busy(self) -> str:

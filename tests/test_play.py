@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 import time
 
 import pytest
@@ -318,6 +319,16 @@ def test_hints_mark_a_legal_best_option(srv):
             seen[answer["phase"]] = h
         answer = ok(srv, {"game": answer["game"], "action": human_move(answer, me)})
     assert {"auction", "placement"} <= set(seen), seen.keys()
+
+
+def test_a_hint_of_many_rollouts_answers_within_its_time(srv):
+    # 2,000 rollouts of every bid would take far longer than the server's 0.5 s for a hint
+    # (and its 10 s for the request): the hint answers with the rollouts played by then.
+    answer = ok(srv, {"new": {"players": 3, "seed": 8, "human": 0, "bots": ["greedy", "greedy"]}})
+    assert answer["phase"] == "auction"
+    hint = ok(srv, {"game": answer["game"], "hint": True, "rollouts": 2000})["hint"]
+    played = re.search(r"\((\d+) rollouts", hint["words"][-1])
+    assert hint["source"] == "analysis" and played and 0 < int(played[1]) < 2000, hint["words"]
 
 
 def test_the_play_page_is_served(srv):

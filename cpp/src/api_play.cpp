@@ -6,6 +6,7 @@
 // module:Class bots play only on a server started with them) are refused as by a server
 // without an allow-list, and the bots play to the player's next decision without a clock.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <iterator>
 #include <map>
@@ -810,7 +811,13 @@ bool analysis_hint(const Table& t, const GameState& view, int rollouts, Json& ou
     c.exact_answers = viewer == table->current_player();
     c.sample_hidden = true;
     c.screen = kHarbourScreen;
-    const Analysis a = analyse_decision(*table, c);
+    // Fixed rollouts are all played, whatever the time (the analysis's rule): a hint still
+    // answers within its time, with the rollouts played by then.
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    const AnalysisProgress in_time = [until](int, double) {
+        return std::chrono::steady_clock::now() < until;
+    };
+    const Analysis a = analyse_decision(*table, c, rollouts ? in_time : AnalysisProgress{});
     // An option of the harbour master is a whole combination: the decision due now is its
     // first action; each is shown with its best combination.
     std::vector<std::pair<std::string, Json>> first;

@@ -285,7 +285,8 @@ def test_400_unreadable_bodies(srv):
             "luck_rollouts",
             "from 0 to 64 on this server, got 65",
         ),
-        ("/v1/review", {"record": {}, "rollouts": True}, "rollouts", "from 1 to 64 on this server, got True"),
+        ("/v1/review", {"record": {}, "rollouts": True}, "rollouts", "from 2 to 64 on this server, got True"),
+        ("/v1/review", {"record": {}, "rollouts": 1}, "rollouts", "from 2 to 64 on this server, got 1"),
     ],
 )
 def test_bodies_of_the_wrong_shape_are_refused_at_their_key(srv, path, body, at, words):

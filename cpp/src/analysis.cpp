@@ -567,11 +567,11 @@ std::pair<double, double> split_gain(const std::vector<std::vector<double>>& val
         std::size_t pick = 0;
         double top = -std::numeric_limits<double>::infinity();
         const std::size_t n = values[0].size();
-        for (std::size_t k = 0; k < values.size(); ++k)
-            if (values[k].size() >= n && n > 0) {
-                const double m = moments(values[k], n).mean;
-                if (m > top) top = m, pick = k;
-            }
+        for (std::size_t k = 0; k < values.size(); ++k) {
+            if (values[k].size() < n) continue;  // an option raced out early
+            const double m = moments(values[k], n).mean;
+            if (m > top) top = m, pick = k;
+        }
         const Moments m = moments(values[pick], n, &values[0]);
         return {m.mean, m.ci95};
     }

@@ -202,14 +202,14 @@ std::string unnamed_reason(const std::string& action, const std::string& reason)
 // ------------------------------------------------------------------ a heavy route's options
 
 // A heavy route's body: an object of the route's `keys` that holds `required` (`what` says
-// what it is), the numbers at `capped` at most `cap` on a server ("at most {cap}{unit} on
-// this server").
+// what it is), the whole numbers at `capped` from their least value to `cap` on a server
+// ("from {low} to {cap}{unit} on this server").
 struct HeavyShape {
     const char* route;
     std::vector<std::string> keys;
     const char* required;
     const char* what;
-    std::vector<const char*> capped;
+    std::vector<std::pair<const char*, std::int64_t>> capped;  // key, its least value
     std::int64_t cap;
     const char* unit;
 };

@@ -28,21 +28,21 @@ const std::vector<HeavyShape> kHeavyShapes{
      {std::begin(kAnalysisKeys), std::end(kAnalysisKeys)},
      "table",
      "the table to analyse (an observation or a serialized state)",
-     {"rollouts"},
+     {{"rollouts", 1}},
      kAnalysisMaxRollouts,
      " per option"},
     {"/v1/value",
      {std::begin(kValueKeys), std::end(kValueKeys)},
      "table",
      "the table to value (an observation or a serialized state)",
-     {"rollouts"},
+     {{"rollouts", 1}},
      kValueMaxRollouts,
      ""},
     {"/v1/review",
      {std::begin(kReviewKeys), std::end(kReviewKeys)},
      "record",
      "the game to review (a line of simulate --record, or State.serialize())",
-     {"rollouts", "luck_rollouts"},
+     {{"rollouts", 2}, {"luck_rollouts", 0}},  // a review pairs halves; 0: no luck
      kReviewMaxRollouts,
      ""},
 };
@@ -72,11 +72,9 @@ bool heavy_body(const Json& body, const HeavyShape& shape, Problems& problems) {
         problems.push_back({shape.required, shape.what, ""});
         return false;
     }
-    // The server's bounds, said as its own (not the library's million): a count of chance
-    // events' rollouts may be 0 (no luck), of an option's at least 1. Null is the route's.
-    for (const char* key : shape.capped) {
+    // The server's bounds, said as its own (not the library's million). Null is the route's.
+    for (const auto& [key, low] : shape.capped) {
         const Json* n = body.find(key);
-        const std::int64_t low = std::string_view(key) == "luck_rollouts" ? 0 : 1;
         if (!n || n->is_null() || (n->is_integer() && n->int_in(low, shape.cap))) continue;
         problems.push_back({key,
                             "must be an integer from " + std::to_string(low) + " to " +
@@ -89,7 +87,7 @@ bool heavy_body(const Json& body, const HeavyShape& shape, Problems& problems) {
 }
 
 Answer option_refused(const std::string& error, const HeavyShape& shape) {
-    // The checks word a refusal "key: rule" (Python's check_number); server.app's _at_key
+    // The checks word a refusal "key: rule" (Python's check_number); server.app's _refused
     // places it alike, so that the server and the engine's routes answer the same.
     const std::size_t colon = error.find(": ");
     if (colon != std::string::npos &&

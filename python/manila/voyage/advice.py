@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any, Optional, Union
 
 from .. import _core
-from .evaluation import TABLE_SPOTS, SpotValue, check_options
+from .evaluation import TABLE_SPOTS, SpotValue, check_options, wants_exact
 from .position import Position, as_position
 
 Number = Union[float, Fraction]
@@ -100,8 +100,7 @@ def advise(
     or a Position. ``exact`` gives fractions (None: as the JSON's ``"exact"`` says);
     ``threads`` spreads a placement search's first options (0: every core)."""
     check_options(exact, threads, strict)
-    if exact is None:
-        exact = isinstance(position, Mapping) and position.get("exact") is True
+    exact = wants_exact(position, exact)
     pos = as_position(position, strict)
     state, owners = pos.state, pos.state.owners
     voyage = state.to_core()

@@ -137,7 +137,7 @@ def check_options(exact: Any, threads: Any, strict: Any) -> None:
     check_flag(strict, "strict", optional=True)
 
 
-def _wants_exact(state: StateLike, exact: Optional[bool]) -> bool:
+def wants_exact(state: object, exact: Optional[bool]) -> bool:
     """``exact`` when given, else the JSON's own ``"exact": true`` (docs/numbers.md)."""
     if exact is not None:
         return exact
@@ -161,7 +161,7 @@ def evaluate(
     VoyageState.from_dict).
     """
     check_options(exact, threads, strict)
-    exact = _wants_exact(state, exact)
+    exact = wants_exact(state, exact)
     if player is None and type(state) is dict:
         # The engine's reader of the state reads a plain dict as it is (no JSON text in
         # between); whatever it refuses, from_dict below reads again for every problem.
@@ -191,7 +191,7 @@ def evaluate_many(
         [s.max_accomplices for s in parsed],
         threads,
     )
-    return [Evaluation(s, table, i, _wants_exact(g, exact)) for i, (g, s) in enumerate(zip(given, parsed))]
+    return [Evaluation(s, table, i, wants_exact(g, exact)) for i, (g, s) in enumerate(zip(given, parsed))]
 
 
 def _with_player(state: VoyageState, player: Optional[str]) -> VoyageState:

@@ -13,6 +13,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -253,6 +254,12 @@ def test_400_unreadable_bodies(srv):
             assert words in r.errors[0]["message"], (words, r.errors)
 
 
+_TABLE = json.loads(
+    (Path(__file__).resolve().parent.parent / "docs/examples/analysis-auction.json").read_text()
+)
+_START_OF_GAME = manila.Game(4, seed=2).new_initial_state().to_json()
+
+
 @pytest.mark.parametrize(
     ("path", "body", "at", "words"),
     [
@@ -287,6 +294,28 @@ def test_400_unreadable_bodies(srv):
         ),
         ("/v1/review", {"record": {}, "rollouts": True}, "rollouts", "from 2 to 64 on this server, got True"),
         ("/v1/review", {"record": {}, "rollouts": 1}, "rollouts", "from 2 to 64 on this server, got 1"),
+        # A table's or a record's problem at its path within it (the reader's, or the
+        # engine's once the reader let it through, as the voyage 0 here).
+        ("/v1/analyse", {"table": _TABLE | {"players": []}}, "table.players", "a list with one object per"),
+        ("/v1/value", {"table": _TABLE | {"voyage": 0}}, "table.voyage", "must be at least 1, got 0"),
+        ("/v1/value", {"table": []}, "table", "a player's view, or a table (JSON), got list"),
+        (
+            "/v1/value",
+            {"table": "{"},
+            "table",
+            "not valid JSON: a key in double quotes was expected at line 1",
+        ),
+        ("/v1/value", {"table": '{"voyage": NaN}'}, "table", "not valid JSON: NaN is not a JSON number"),
+        ("/v1/analyse", {"table": _START_OF_GAME}, "table", "chance moves next (a deal or a roll)"),
+        ("/v1/review", {"record": []}, "record", "not a game record: a game record is a JSON object"),
+        (
+            "/v1/review",
+            {"record": {"seed": "x", "history": []}},
+            "record.seed",
+            "a whole number in 0..2**64-1",
+        ),
+        ("/v1/review", {"record": {"history": [9999]}}, "record.history[0]", "action 9999: no such action"),
+        ("/v1/review", {"record": {"history": []}}, "record", "cut short: the game is not over after its 0"),
     ],
 )
 def test_bodies_of_the_wrong_shape_are_refused_at_their_key(srv, path, body, at, words):

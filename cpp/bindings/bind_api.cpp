@@ -110,6 +110,9 @@ void register_api(py::module_& m) {
         py::arg("text"), py::arg("route"),
         "({}, []) for the body of a heavy route (/v1/analyse, /v1/value, /v1/review) of its "
         "shape and within a server's bounds, or (None, [its first problem]).");
+    m.def("heavy_refusal", &heavy_refusal, py::arg("route"), py::arg("error"), py::arg("input"),
+          "(path, message): where a heavy route's refusal belongs, an option's at its key, its "
+          "table's or record's (input=True, or no option's) within it: table.players[0].cash.");
     m.def(
         "reachability_problems",
         [problem_list](int next_roll, const std::vector<std::pair<std::string, int>>& positions) {

@@ -186,11 +186,15 @@ Answer ok(const Json& body) { return render(200, body); }
 
 }  // namespace api
 
-Answer answer_for_exception(const std::type_info& type, const char* what) {
+Answer answer_for_exception(const std::type_info& type, const char* what, std::string_view route) {
     // pybind11 turns these into ValueError, which the server answers 400 in its own words.
     if (type == typeid(std::invalid_argument) || type == typeid(std::domain_error) ||
-        type == typeid(std::length_error) || type == typeid(std::range_error))
+        type == typeid(std::length_error) || type == typeid(std::range_error)) {
+        // A heavy route's options are checked before any work: what throws is its input's.
+        if (const api::HeavyShape* shape = api::heavy_shape(route))
+            return api::input_refused(what ? what : "", *shape);
         return api::error_answer(400, {{"", what ? what : "", ""}});
+    }
     return api::error_answer(500, {{"", "internal server error", ""}});
 }
 
@@ -204,7 +208,7 @@ Answer call(std::string_view route, std::string_view body, const Progress& progr
     } catch (const Cancelled&) {
         throw;  // the caller's own token stopped the work: no answer is due
     } catch (const std::exception& e) {
-        return answer_for_exception(typeid(e), e.what());
+        return answer_for_exception(typeid(e), e.what(), route);
     }
 #endif
 }

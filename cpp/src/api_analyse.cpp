@@ -153,12 +153,11 @@ Answer route_analyse(const Json& body) {
     std::optional<GameState> state;
     int viewer = -1;
     if (!read_game(*body.find("table"), seed_value, state, viewer, error))
-        return error_answer(400, {{"", error, ""}});
+        return input_refused(error, options);
     if (state->is_terminal())
-        return error_answer(400, {{"", "state: the game is over, no decision is due", ""}});
+        return input_refused("state: the game is over, no decision is due", options);
     if (state->is_chance_node())
-        return error_answer(
-            400, {{"", "state: chance moves next (a deal or a roll), not a player", ""}});
+        return input_refused("state: chance moves next (a deal or a roll), not a player", options);
 
     AnalysisConfig c;
     c.horizon =

@@ -551,14 +551,11 @@ bool read_game(const Json& table, std::uint64_t seed, std::optional<GameState>& 
                std::string& error) {
     Json data = table;
     if (table.is_string()) {
-        // A table given as JSON text is read by Python's json.loads (NaN and all).
-        const JsonRead read = read_json(code_points(table.as_string()), true);
+        // A table given as JSON text is read as common/inputs.json_value reads it (no NaN).
+        const JsonRead read = read_json(code_points(table.as_string()));
         if (!read.ok) {
-            error = read.decode_error
-                        ? "table: not JSON (" + read.reason + ": line " +
-                              std::to_string(read.line) + " column " + std::to_string(read.column) +
-                              " (char " + std::to_string(read.pos) + "))"
-                        : read.reason;
+            error = "table: not valid JSON: " +
+                    (read.decode_error ? json_error_text(read) : read.reason);
             return false;
         }
         data = read.value;

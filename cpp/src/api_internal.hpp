@@ -217,8 +217,13 @@ struct HeavyShape {
 const HeavyShape* heavy_shape(std::string_view route);
 // True for a body of that shape, else false with its first problem.
 bool heavy_body(const Json& body, const HeavyShape& shape, Problems& problems);
-// A refusal of one of the body's options ("seed: must be ..."), said at its key: a 400.
+// Where a refusal belongs: an option's ("seed: must be ...") at its key; the table's or the
+// record's (`input`, or no option's) within it, "players[0].cash: ..." at
+// table.players[0].cash, the whole at "table" or "record".
+Problem refusal_at(const std::string& error, const HeavyShape& shape, bool input);
+// A refusal of one of the body's options, or of its table or record: a 400, placed so.
 Answer option_refused(const std::string& error, const HeavyShape& shape);
+Answer input_refused(const std::string& error, const HeavyShape& shape);
 // common/limits.check_number: a whole number from low to high (as text: 2**64-1 too), or
 // any finite number from low to high; false with the ValueError's text.
 bool check_whole(const Json& v, const char* name, std::int64_t low, const std::string& high,

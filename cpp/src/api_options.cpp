@@ -3,6 +3,7 @@
 // server reads through read_heavy_body) and the bounds of rollouts, seeds and time limits
 // (common/limits.py's check_number), in Python's words.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <iterator>
@@ -47,6 +48,33 @@ const std::vector<HeavyShape> kHeavyShapes{
      ""},
 };
 
+// The length of the JSON path `text` starts with (players[0].cash, history[3]), 0 if none.
+std::size_t path_length(const std::string& text) {
+    const auto word = [&](std::size_t i) {
+        if (i >= text.size() ||
+            !(std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_'))
+            return i;
+        while (i < text.size() &&
+               (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_'))
+            ++i;
+        return i;
+    };
+    std::size_t i = word(0);
+    if (i == 0) return 0;
+    for (;;) {
+        if (i < text.size() && text[i] == '.' && word(i + 1) > i + 1) {
+            i = word(i + 1);
+        } else if (i < text.size() && text[i] == '[') {
+            std::size_t j = i + 1;
+            while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+            if (j == i + 1 || j >= text.size() || text[j] != ']') return i;
+            i = j + 1;
+        } else {
+            return i;
+        }
+    }
+}
+
 }  // namespace
 
 const HeavyShape* heavy_shape(std::string_view route) {
@@ -86,14 +114,33 @@ bool heavy_body(const Json& body, const HeavyShape& shape, Problems& problems) {
     return true;
 }
 
-Answer option_refused(const std::string& error, const HeavyShape& shape) {
-    // The checks word a refusal "key: rule" (Python's check_number); server.app's _refused
-    // places it alike, so that the server and the engine's routes answer the same.
+Problem refusal_at(const std::string& error, const HeavyShape& shape, bool input) {
+    // The checks word a refusal "key: rule" (Python's check_number), the readers of tables
+    // and records "path: rule" within their own JSON (players[0].cash), a record's whole
+    // "not a game record: ...".
     const std::size_t colon = error.find(": ");
-    if (colon != std::string::npos &&
-        std::find(shape.keys.begin(), shape.keys.end(), error.substr(0, colon)) != shape.keys.end())
-        return error_answer(400, {{error.substr(0, colon), error.substr(colon + 2), ""}});
-    return error_answer(400, {{"", error, ""}});
+    const std::string key = colon == std::string::npos ? "" : error.substr(0, colon);
+    if (!input && std::find(shape.keys.begin(), shape.keys.end(), key) != shape.keys.end())
+        return {key, error.substr(colon + 2), ""};
+    const std::string outer = shape.required;
+    std::string rest = error;
+    const std::string lead = "not a game record: ";
+    if (rest.compare(0, lead.size(), lead) == 0) rest.erase(0, lead.size());
+    const std::size_t n = path_length(rest);
+    if (n == 0 || rest.compare(n, 2, ": ") != 0) return {outer, error, ""};
+    const std::string path = rest.substr(0, n);
+    // The readers name the input as a whole by what Python calls it.
+    const bool whole =
+        path == "table" || path == "record" || path == "state" || path == "table_or_state";
+    return {whole ? outer : outer + "." + path, rest.substr(n + 2), ""};
+}
+
+Answer option_refused(const std::string& error, const HeavyShape& shape) {
+    return error_answer(400, {refusal_at(error, shape, false)});
+}
+
+Answer input_refused(const std::string& error, const HeavyShape& shape) {
+    return error_answer(400, {refusal_at(error, shape, true)});
 }
 
 bool check_whole(const Json& v, const char* name, std::int64_t low, const std::string& high,
@@ -136,6 +183,14 @@ bool check_choice(const Json& v, const char* name, const std::vector<std::string
 }  // namespace manila::api
 
 namespace manila {
+
+std::pair<std::string, std::string> heavy_refusal(std::string_view route, const std::string& error,
+                                                  bool input) {
+    const api::HeavyShape* shape = api::heavy_shape(route);
+    if (!shape) throw std::invalid_argument("not a heavy route: " + std::string(route));
+    api::Problem p = api::refusal_at(error, *shape, input);
+    return {p.path, p.message};
+}
 
 ContractRead read_heavy_body(std::string_view text, std::string_view route) {
     const api::HeavyShape* shape = api::heavy_shape(route);

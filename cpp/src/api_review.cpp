@@ -334,13 +334,6 @@ ReviewReport review_report(const GameState& initial, const std::vector<int>& his
 }
 
 namespace api {
-namespace {
-
-Answer refuse(const std::string& message, const std::string& path = "") {
-    return error_answer(400, {{path, message, ""}});
-}
-
-}  // namespace
 
 Answer route_review(const Json& body, const Progress& progress) {
     Problems shape;
@@ -385,20 +378,22 @@ Answer route_review(const Json& body, const Progress& progress) {
     if (record->is_string()) {
         const JsonRead read = read_json(code_points(record->as_string()), true);
         if (!read.ok)
-            return refuse(read.decode_error
-                              ? "not a game record: not valid JSON: " + json_error_text(read)
-                          : read.reason == "nested too deeply"
-                              ? "not a game record: not valid JSON: nested too deeply"
-                              : read.reason);
+            return input_refused(read.decode_error
+                                     ? "not a game record: not valid JSON: " + json_error_text(read)
+                                 : read.reason == "nested too deeply"
+                                     ? "not a game record: not valid JSON: nested too deeply"
+                                     : read.reason,
+                                 options);
         data = read.value;
     }
     std::optional<GameState> last;
-    if (!read_record(data, last, error)) return refuse(error);
+    if (!read_record(data, last, error)) return input_refused(error, options);
     if (!last->is_terminal())
-        return refuse("cut short: the game is not over after its " +
-                      std::to_string(last->history().size()) + " actions (voyage " +
-                      std::to_string(last->board().voyage) + ", " +
-                      phase_name(last->board().phase) + ")");
+        return input_refused("cut short: the game is not over after its " +
+                                 std::to_string(last->history().size()) + " actions (voyage " +
+                                 std::to_string(last->board().voyage) + ", " +
+                                 phase_name(last->board().phase) + ")",
+                             options);
     ReviewRequest request;
     request.horizon = horizon_of(horizon.as_string());
     request.value = value_source_of(value.as_string());

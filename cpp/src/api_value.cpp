@@ -73,8 +73,7 @@ Answer route_value(const Json& body) {
                                          : std::stoull(seed.as_string());
     std::optional<GameState> state;
     int viewer = -1;
-    if (!read_game(*table, seed_value, state, viewer, error))
-        return error_answer(400, {{"", error, ""}});
+    if (!read_game(*table, seed_value, state, viewer, error)) return input_refused(error, options);
     ValueConfig config;
     config.policy = bot_kind_of(policy.as_string());
     config.rollouts = static_cast<int>(count.as_int());

@@ -43,6 +43,7 @@ namespace {
 
 std::string input;
 manila::Answer answer;
+std::string_view route;  // the call's, for the answer a throw renders
 
 bool report(int done, int total) { return manila_progress(done, total) != 0; }
 
@@ -58,7 +59,7 @@ extern "C" void* __cxa_allocate_exception(std::size_t size) noexcept {
 
 extern "C" [[noreturn]] void __cxa_throw(void* thrown, std::type_info* type, void (*)(void*)) {
     const char* what = thrown ? static_cast<std::exception*>(thrown)->what() : "unknown error";
-    answer = manila::answer_for_exception(type ? *type : typeid(void), what);
+    answer = manila::answer_for_exception(type ? *type : typeid(void), what, route);
     __builtin_trap();
 }
 
@@ -81,7 +82,8 @@ MANILA_EXPORT(manila_call) std::int32_t manila_call(std::int32_t route_length) {
         route_length < 0 ? 0 : std::min(all.size(), static_cast<std::size_t>(route_length));
     // Whatever stops the call without an answer (a trap that is no throw) leaves this one.
     answer = manila::answer_for_exception(typeid(std::exception), "");
-    answer = manila::call(all.substr(0, split), all.substr(split), report);
+    route = all.substr(0, split);
+    answer = manila::call(route, all.substr(split), report);
     return answer.status;
 }
 

@@ -706,6 +706,9 @@ def read_state_body(text: str) -> tuple[dict[str, Any] | None, list[tuple[str, s
 def read_heavy_body(text: str, route: str) -> tuple[dict[str, Any] | None, list[tuple[str, str, str]]]:
     """({}, []) for the body of a heavy route (/v1/analyse, /v1/value, /v1/review) of its shape and within a server's bounds, or (None, [its first problem])."""
 
+def heavy_refusal(route: str, error: str, input: bool) -> tuple[str, str]:
+    """(path, message): where a heavy route's refusal belongs, an option's at its key, its table's or record's (input=True, or no option's) within it: table.players[0].cash."""
+
 def reachability_problems(next_roll: int, positions: Sequence[tuple[str, int]]) -> list[tuple[str, str, str]]:
     """Why boats on these spaces ((name, space) each, ARRIVED once arrived) cannot stand before roll next_roll in a real voyage, as (path, message, remedy); [] if they can."""
 

@@ -684,6 +684,13 @@ EDGES = [
     _analyse_body(_LAST_ROUND.to_json(), rollouts=3, exact=False, seed=2**64),
     _analyse_body(_PILOT.to_json(), rollouts=3, horizon="game", value="rollout", policy="greedy"),
     *(_analyse_body(_PILOT.to_json(), rollouts=2, time_limit=t) for t in (10**400, -(10**400), True, 0)),
+    # Tables given as JSON text, read as the server reads any JSON (no NaN): not JSON, NaN, a
+    # field at fault (placed within the table).
+    ("/v1/value", b'{"table": "{"}'),
+    ("/v1/value", b'{"table": "{\\"voyage\\": NaN}"}'),
+    ("/v1/analyse", b'{"table": "[1, 2", "rollouts": 2}'),
+    ("/v1/analyse", b'{"table": "{\\"voyage\\": 0}", "rollouts": 2}'),
+    ("/v1/value", b'{"table": "' + b"[" * 2000 + b'"}'),
     # Past a float's range in JSON text: infinite (not a constant the server refuses).
     ("/v1/analyse", b'{"table": {}, "time_limit": -1e400}'),
     ("/v1/analyse", b'{"table": {}, "time_limit": 1e400, "rollouts": 1}'),

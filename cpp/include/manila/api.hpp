@@ -53,10 +53,13 @@ struct PlayHost {
 };
 Answer play(std::string_view body, const PlayHost& host);
 
-// The answer the server gives when the engine throws: a ValueError's 400 naming no field
-// for std::invalid_argument (and the other exceptions pybind11 makes ValueErrors of),
-// else the 500 of an internal error. `type` is the thrown object's dynamic type.
-Answer answer_for_exception(const std::type_info& type, const char* what);
+// The answer the server gives when the engine throws while answering `route`: a
+// ValueError's 400 for std::invalid_argument (and the other exceptions pybind11 makes
+// ValueErrors of), naming no field, or on a heavy route the table's or record's field it
+// names (heavy_refusal); else the 500 of an internal error. `type` is the thrown object's
+// dynamic type.
+Answer answer_for_exception(const std::type_info& type, const char* what,
+                            std::string_view route = {});
 
 // evaluate(dict)'s way in (voyage/evaluation.py): a voyage state as JSON values, read by
 // the state's reader (the one /v1/evaluate reads with, `strict` as the body's "strict" when
@@ -124,6 +127,11 @@ ContractRead read_state_body(std::string_view text);
 // bounds. The one check of it, for the routes and the server (server/app.py, through the
 // bindings): {}, or its first problem. std::invalid_argument for another route.
 ContractRead read_heavy_body(std::string_view text, std::string_view route);
+// Where a refusal of such a body's option or of its table or record (`input`) belongs, as
+// (path, message): "seed: must be ..." at seed, a table's "players[0].cash: ..." at
+// table.players[0].cash. The one placing of them, for the routes and the server.
+std::pair<std::string, std::string> heavy_refusal(std::string_view route, const std::string& error,
+                                                  bool input);
 // The one-line notation (docs/notation.md) read into its JSON form, only its syntax checked
 // (the readers of the state and the position check the rest): the one reader of the
 // notation, for the routes and for Python (manila.voyage.notation). A number past Python's

@@ -218,22 +218,12 @@ def _heavy_body(data: Any, route: str) -> dict[str, Any]:
     return dict(data)
 
 
-# The keys of each heavy route's body (the engine's lists, which its own routes check).
-_HEAVY_KEYS = {
-    "/v1/analyse": _core.ANALYSIS_KEYS,
-    "/v1/value": _core.VALUE_KEYS,
-    "/v1/review": _core.REVIEW_KEYS,
-}
-
-
 def _refused(exc: ValueError, route: str) -> ApiError:
-    """The 400 of an analysis, value or review that refused its input: an option's refusal
-    ("seed: must be ...") said at its key, as the engine's routes say it (option_refused,
-    api_options.cpp); a table's or a record's whole, its own paths in its words."""
-    key, sep, rule = str(exc).partition(": ")
-    if sep and not isinstance(exc, (TableError, RecordError)) and key in _HEAVY_KEYS[route]:
-        return ApiError(400, rule, key)
-    return ApiError(400, str(exc))
+    """The 400 of an analysis, value or review that refused its input, placed as the
+    engine's routes place it: an option's refusal ("seed: must be ...") at its key, a
+    table's or a record's at its path within it (table.players[0].cash)."""
+    path, message = _core.heavy_refusal(route, str(exc), isinstance(exc, (TableError, RecordError)))
+    return ApiError(400, message, path)
 
 
 def _analysis_input(data: Any, budget: float) -> dict[str, Any]:

@@ -12,6 +12,7 @@ import pytest
 
 import manila
 import manila.bots
+from helpers.student import t975
 from manila import _core
 from manila.game import Game, State
 
@@ -114,6 +115,24 @@ def test_shortcut_alone_gives_the_exact_values(pilots: list[State]) -> None:
         for e, r in zip(exact["options"], rolled["options"]):
             assert r["mean"] == pytest.approx(e["mean"], abs=1e-9)
             assert r["ci95"] == pytest.approx(0.0, abs=1e-9)
+
+
+def test_intervals_take_students_t_and_one_rollout_gives_none() -> None:
+    # Every 95% interval is t95(n - 1) standard errors: within 0.004 of the quantile the
+    # density gives (helpers/student.py), the normal's 1.96 only in the limit.
+    for df in (*range(1, 40), 63, 127, 199, 1000):
+        assert abs(_core.t95(df) - t975(df)) < 0.004, df
+    with pytest.raises(ValueError, match="df: must be at least 1"):
+        _core.t95(0)
+    state = first_decision("placement")
+    # A mean of one rollout has no spread, so no interval: refused, not answered with 0.
+    for kw in ({"rollouts": 1}, {"max_rollouts": 1}):
+        with pytest.raises(ValueError, match="rollouts: must be"):
+            manila.analyse(state, **kw)
+    with pytest.raises(ValueError, match="rollouts: must be an integer from 2"):
+        manila.value(state, rollouts=1)
+    with pytest.raises(ValueError, match=r"rollouts: must be 0 \(the stop rule\) or at least 2"):
+        analyse(state, rollouts=1)
 
 
 def test_rollouts_agree_with_exact_values_at_the_95_percent_rate(

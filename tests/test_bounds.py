@@ -128,7 +128,7 @@ def test_a_budget_past_what_a_game_holds_is_refused():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--rollouts", "100000000000"], f"rollouts: must be an integer from 1 to {MAX_ROLLOUTS}"),
+        (["--rollouts", "100000000000"], f"rollouts: must be an integer from 2 to {MAX_ROLLOUTS}"),
         (["--seed", "-1"], "seed: must be an integer from 0 to 18446744073709551615"),
         (["--time-limit", "inf"], "time_limit: must be a number from 0 to 86400"),
         (["--threads", "100000000000"], "threads: must be an integer from 0 to 256"),

@@ -100,7 +100,7 @@ def test_the_walk_to_the_boundary_equals_rolling_every_die(players: int, seed: i
             break
     assert state is not None, "no such moment in 40 seeded games"
     assert _core.value_is_exact(state._s)
-    walked = _core.position_value(state._s, model, POLICY, 1, 0)
+    walked = _core.position_value(state._s, model, POLICY, 2, 0)
     assert walked["exact"]
     reference = brute_force(state, model)
     assert walked["equity"] == pytest.approx(reference, abs=1e-6)

@@ -51,6 +51,8 @@ void register_analysis(py::module_& m) {
     m.attr("SHARE_PREMIUM") = py::tuple(premium);
     m.def("decision_kind", &decision_kind, py::arg("state"));
     m.def("split_gain", &split_gain, py::arg("values"));
+    m.def("t95", &t95, py::arg("df"),
+          "Student's t quantile of 0.975 with df degrees of freedom: every 95% interval's.");
     m.def(
         "decision_options",
         [](const GameState& s, int max_bids, bool ceilings) {

@@ -241,6 +241,7 @@ void register_api(py::module_& m) {
     m.attr("STATE_REQUEST_KEYS") = strings(kStateRequestKeys);
     m.attr("MOMENT_KINDS") = strings(kMomentKinds);
     m.attr("MAX_ROLLOUTS") = kMaxRollouts;
+    m.attr("MIN_ROLLOUTS") = kMinRollouts;
     m.attr("VALUE_MAX_ROLLOUTS") = kValueMaxRollouts;
     m.attr("VALUE_ROLLOUTS") = kValueRollouts;
     m.attr("VALUE_KEYS") = strings(kValueKeys);

@@ -158,6 +158,27 @@ int ceiling_action(const GameState& s, int ceiling) {
     return bid <= ceiling && s.is_legal(bid) ? bid : action::kPass;
 }
 
+double t95(int df) {
+    if (df < 1) invalid("df: must be at least 1, got " + std::to_string(df));
+    // Closed forms for 1 and 2 degrees of freedom, else the Cornish-Fisher expansion around
+    // the normal quantile (within 0.004 from 3 on, closer beyond).
+    constexpr double p = 0.975;
+    const double pi = std::acos(-1.0);
+    if (df == 1) return std::tan(pi * (p - 0.5));
+    if (df == 2) return (2 * p - 1) / std::sqrt(2 * p * (1 - p));
+    constexpr double z = 1.959963984540054;  // the standard normal quantile of 0.975
+    const double z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z, z9 = z7 * z * z;
+    const double terms[] = {
+        (z3 + z) / 4,
+        (5 * z5 + 16 * z3 + 3 * z) / 96,
+        (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / 384,
+        (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / 92160,
+    };
+    double t = z, power = 1;
+    for (const double term : terms) t += term / (power *= df);
+    return t;
+}
+
 std::vector<DecisionOption> decision_options(const GameState& s, int max_bids, bool ceilings) {
     if (max_bids < 0) invalid("max_bids: must be at least 0, got " + std::to_string(max_bids));
     decision_kind(s);  // checks that a player is to move
@@ -496,9 +517,12 @@ std::optional<std::vector<OptionValue>> exact_values(const GameState& s, int d,
 }
 
 void check_config(const AnalysisConfig& c) {
-    if (c.rollouts < 0) invalid("rollouts: must be at least 0, got " + std::to_string(c.rollouts));
-    if (c.max_rollouts < 1)
-        invalid("max_rollouts: must be at least 1, got " + std::to_string(c.max_rollouts));
+    if (c.rollouts < 0 || (c.rollouts > 0 && c.rollouts < kMinRollouts))
+        invalid("rollouts: must be 0 (the stop rule) or at least " + std::to_string(kMinRollouts) +
+                ", got " + std::to_string(c.rollouts));
+    if (c.max_rollouts < kMinRollouts)
+        invalid("max_rollouts: must be at least " + std::to_string(kMinRollouts) + ", got " +
+                std::to_string(c.max_rollouts));
     if (!(c.time_limit >= 0)) invalid("time_limit: must be at least 0 seconds");
     if (!(c.target >= 0)) invalid("target: must be at least 0");
     if (c.batch < 2) invalid("batch: must be at least 2, got " + std::to_string(c.batch));
@@ -737,7 +761,7 @@ Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options
                 for (std::size_t k = 1; k < K; ++k) {
                     if (!active[k] || static_cast<int>(k) == best) continue;
                     const auto p = paired(static_cast<int>(k), best);
-                    if (p.mean + kRacingZ / kZ95 * p.ci95 < 0) active[k] = 0;
+                    if (p.mean + kRacingZ * p.se < 0) active[k] = 0;
                 }
         }
         // The office's worth: the highest ceiling at least as good as passing, paired (a

@@ -139,7 +139,7 @@ Answer route_analyse(const Json& body) {
         check_choice(value, "value", value_sources(), error) &&
         check_choice(policy, "policy", continuation_policies(), error) &&
         (rollouts.is_null() ||
-         check_whole(rollouts, "rollouts", 1, std::to_string(kMaxRollouts), error)) &&
+         check_whole(rollouts, "rollouts", kMinRollouts, std::to_string(kMaxRollouts), error)) &&
         check_whole(seed, "seed", 0, max_seed, error) &&
         check_real(time_limit, "time_limit", 0, kMaxSeconds, error) &&
         check_whole(max_bids, "max_bids", 0, max_int, error) &&

@@ -930,7 +930,8 @@ Answer route_play(const Json& data, const PlayHost& host) {
             refuse(R"(the rollouts of a hint's analysis: only with "hint": true)", "rollouts");
             return refused();
         }
-        if (!whole(*given, "rollouts", 1, std::to_string(kPlayHintMaxRollouts), rollouts, refuse))
+        if (!whole(*given, "rollouts", kMinRollouts, std::to_string(kPlayHintMaxRollouts), rollouts,
+                   refuse))
             return refused();
     }
     Table table;

@@ -273,7 +273,9 @@ ReviewReport review_report(const GameState& initial, const std::vector<int>& his
         s.set("total_loss", total_json);
         s.set("total_loss_ci95", Json::number(std::sqrt(ci_squares)));
         s.set("mean_loss", Json::number(mean));
-        s.set("mean_loss_ci95", Json::number(1.96 * spread));
+        s.set(
+            "mean_loss_ci95",
+            Json::number(free.size() > 1 ? t95(static_cast<int>(free.size()) - 1) * spread : 0.0));
         s.set("accuracy", Json::number(same_exp(-mean / kAccuracyScale)));
         s.set("luck", luck_json);
         s.set("luck_ci95", Json::number(std::sqrt(luck_ci_squares)));
@@ -370,7 +372,7 @@ Answer route_review(const Json& body, const Progress& progress) {
     const Json luck_rollouts = given("luck_rollouts", Json());
     if (!check_whole(seed, "seed", 0, std::to_string(std::numeric_limits<std::uint64_t>::max()),
                      error) ||
-        (!rollouts.is_null() && !check_whole(rollouts, "rollouts", 2, most, error)) ||
+        (!rollouts.is_null() && !check_whole(rollouts, "rollouts", kMinRollouts, most, error)) ||
         (!luck_rollouts.is_null() && !check_whole(luck_rollouts, "luck_rollouts", 0, most, error)))
         return option_refused(error, options);
     // The record (game/engine.read_record, then replay: finished).

@@ -62,7 +62,7 @@ Answer route_value(const Json& body) {
     const Json policy = body.find("policy") ? *body.find("policy") : Json(fallback);
     if (!check_choice(policy, "policy", policies, error)) return option_refused(error, options);
     const Json count = rollouts ? *rollouts : Json(kValueRollouts);
-    if (!check_whole(count, "rollouts", 1, std::to_string(kMaxRollouts), error))
+    if (!check_whole(count, "rollouts", kMinRollouts, std::to_string(kMaxRollouts), error))
         return option_refused(error, options);
     const Json seed = body.find("seed") ? *body.find("seed") : Json(0);
     if (!check_whole(seed, "seed", 0, std::to_string(std::numeric_limits<std::uint64_t>::max()),

@@ -8,12 +8,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "manila/analysis.hpp"
 #include "manila/bots.hpp"
 #include "manila/game.hpp"
 
 namespace manila {
-
-inline constexpr double kZ95 = 1.96;
 
 // Under a rollout's key: the deal of the hidden shares a rollout from a player's view draws
 // (RolloutLuck's seats and dice take the keys after it).
@@ -57,7 +56,7 @@ inline double win_share(const std::vector<int>& w, int p) {
 }
 
 struct Moments {
-    double mean = 0, ci95 = 0;
+    double mean = 0, se = 0, ci95 = 0;  // ci95: Student's, t95(n - 1) standard errors
 };
 
 // Mean and 95% half-width of xs[0..n) (or of xs - ys, paired).
@@ -74,7 +73,8 @@ inline Moments moments(const std::vector<double>& xs, std::size_t n,
         // Two passes: equal values give a variance of exactly 0.
         double sq = 0;
         for (std::size_t i = 0; i < n; ++i) sq += (at(i) - m.mean) * (at(i) - m.mean);
-        m.ci95 = kZ95 * std::sqrt(sq / (dn - 1) / dn);
+        m.se = std::sqrt(sq / (dn - 1) / dn);
+        m.ci95 = t95(static_cast<int>(n) - 1) * m.se;
     }
     return m;
 }

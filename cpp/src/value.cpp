@@ -356,7 +356,9 @@ PositionValue value_to_boundary(const GameState& g, const ValueModel& m, BotKind
 }
 
 ValueAnswer position_value(const GameState& g, const ValueModel& m, const ValueConfig& c) {
-    if (c.rollouts < 1) invalid("rollouts: must be at least 1, got " + std::to_string(c.rollouts));
+    if (c.rollouts < kMinRollouts)
+        invalid("rollouts: must be at least " + std::to_string(kMinRollouts) + ", got " +
+                std::to_string(c.rollouts));
     if (c.threads < 0) invalid("threads: must be at least 0, got " + std::to_string(c.threads));
     if (bot_draws(c.policy)) invalid("policy: random and expert cannot continue a value");
     if (c.viewer < -1 || c.viewer >= g.num_players())

@@ -461,6 +461,8 @@ VALUE_SOURCES: tuple[str, ...]
 # "auction", "harbour_master", "placement", "boarding", "pilot_small", "pilot_large", "plunder".
 def decision_kind(state: GameState) -> str: ...
 def split_gain(values: Sequence[Sequence[SupportsFloat | SupportsIndex]]) -> tuple[float, float]: ...
+def t95(df: int) -> float:
+    """Student's t quantile of 0.975 with df degrees of freedom: every 95% interval's."""
 
 # (name, actions applied in order) of every option of the decision due.
 def decision_options(
@@ -659,6 +661,7 @@ ROUTES: tuple[str, ...]
 STATE_REQUEST_KEYS: tuple[str, ...]
 MOMENT_KINDS: tuple[str, ...]
 MAX_ROLLOUTS: int
+MIN_ROLLOUTS: int
 VALUE_MAX_ROLLOUTS: int
 VALUE_ROLLOUTS: int
 VALUE_KEYS: tuple[str, ...]

@@ -706,7 +706,7 @@ EDGES = [
 FAST_BOTS = ("random", "greedy", "greedy-wealth", "solver")
 PLAY_RULES = (None, {"pirate_variant": True}, {"thirteen_after_last_roll": "shipyard"})
 # Kept small: a hint's analysis rolls every option this many times (the same in both).
-HINT_ROLLOUTS = (1, 2, 3)
+HINT_ROLLOUTS = (2, 3, 4)
 
 
 @st.composite

@@ -66,6 +66,13 @@ std::vector<DecisionOption> decision_options(const GameState& s, int max_bids = 
 // it stays at most `ceiling`, else a pass).
 int ceiling_action(const GameState& s, int ceiling);
 
+// The fewest rollouts an estimate is made of: one has no spread, so no interval.
+inline constexpr int kMinRollouts = 2;
+
+// Student's t quantile of 0.975 with `df` degrees of freedom (df >= 1): a 95% interval of
+// a mean of n rollouts is t95(n - 1) standard errors wide on each side.
+double t95(int df);
+
 // The harbour master's combinations an analysis keeps for rollouts by default (screen),
 // by their exact no-placement value.
 inline constexpr int kHarbourScreen = 30;

@@ -108,10 +108,10 @@ struct ReviewBand {
     double below;  // infinity for the last
 };
 inline constexpr ReviewBand kReviewBands[] = {
-    {"world class", 0.30},
+    {"world class", 0.29},
     {"expert", 0.79},
-    {"advanced", 1.24},
-    {"intermediate", 3.69},
+    {"advanced", 1.23},
+    {"intermediate", 3.68},
     {"beginner", std::numeric_limits<double>::infinity()},
 };
 

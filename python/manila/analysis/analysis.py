@@ -174,10 +174,10 @@ def analyse(
     value = check_choice(value, "value", VALUE_SOURCES)
     policy = check_choice(policy, "policy", POLICIES)
     if rollouts is not None:
-        check_number(rollouts, "rollouts", 1, integer=True)
+        check_number(rollouts, "rollouts", limits.MIN_ROLLOUTS, integer=True)
     check_number(seed, "seed", 0, integer=True)
     check_number(time_limit, "time_limit", 0)
-    check_number(max_rollouts, "max_rollouts", 1, integer=True)
+    check_number(max_rollouts, "max_rollouts", limits.MIN_ROLLOUTS, integer=True)
     check_number(threads, "threads", 0, integer=True)
     check_number(max_bids, "max_bids", 0, integer=True)
     if target is not None:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import copy
 import json
 import math
-import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
@@ -31,7 +30,7 @@ from typing import Any, Callable, Optional, Union
 import numpy as np
 
 from .. import _core
-from ..common.limits import check_number
+from ..common.limits import MIN_ROLLOUTS, check_number
 from ..common.version import install_hint
 from ..game.engine import Game, Record, State, read_record, replay
 from .analysis import HORIZONS, POLICIES, VALUE_SOURCES
@@ -248,9 +247,9 @@ def review(
         raise ValueError(f"decisions: true or false, got {decisions!r}")
     _check(seed, "seed", 0)
     if rollouts is not None:
-        _check(rollouts, "rollouts", 2)
+        _check(rollouts, "rollouts", MIN_ROLLOUTS)
     if max_rollouts is not None:
-        _check(max_rollouts, "max_rollouts", 2)
+        _check(max_rollouts, "max_rollouts", MIN_ROLLOUTS)
     if target is not None:
         _check(target, "target", 0, integer=False)
     if time_limit is not None:
@@ -328,25 +327,6 @@ class PooledLoss:
     mean_loss_ci95: float
 
 
-def _t95(df: int) -> float:
-    # Student's t quantile (0.975): closed forms for 1 and 2 degrees of freedom, else the
-    # Cornish-Fisher expansion around the normal quantile (within 0.004 from 3 on); no
-    # dependency for so small a need.
-    p = 0.975
-    if df == 1:
-        return math.tan(math.pi * (p - 0.5))
-    if df == 2:
-        return (2 * p - 1) / math.sqrt(2 * p * (1 - p))
-    z = statistics.NormalDist().inv_cdf(p)
-    terms = (
-        (z**3 + z) / 4,
-        (5 * z**5 + 16 * z**3 + 3 * z) / 96,
-        (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
-        (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160,
-    )
-    return z + sum(t / float(df) ** (k + 1) for k, t in enumerate(terms))
-
-
 def pooled_losses(
     results: Sequence[Review], labels: Optional[Sequence[Mapping[str, str]]] = None
 ) -> dict[str, PooledLoss]:
@@ -382,7 +362,7 @@ def pooled_losses(
         g = len(results)
         residuals = sum((t - mean * c) ** 2 for t, c in zip(totals, counts))
         se = math.sqrt(g / (g - 1) * residuals) / n if n else 0.0
-        out[label] = PooledLoss(games=g, non_forced=n, mean_loss=mean, mean_loss_ci95=_t95(g - 1) * se)
+        out[label] = PooledLoss(games=g, non_forced=n, mean_loss=mean, mean_loss_ci95=_core.t95(g - 1) * se)
     return out
 
 

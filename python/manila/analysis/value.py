@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import Any, Union
 
 from .. import _core
+from ..common.limits import MIN_ROLLOUTS
 from ..game.engine import State
 from ..game.table import TableLike
 from .analysis import DEFAULT_POLICY, POLICIES, _state_of, check_choice, check_number
@@ -96,7 +97,7 @@ def value(
     from a moment where placements remain); ``rollouts`` play-outs from such a moment.
     """
     policy = check_choice(policy, "policy", POLICIES)
-    check_number(rollouts, "rollouts", 1, integer=True)
+    check_number(rollouts, "rollouts", MIN_ROLLOUTS, integer=True)
     check_number(seed, "seed", 0, integer=True)
     check_number(threads, "threads", 0, integer=True)
     state, viewer = _state_of(table_or_state, seed)

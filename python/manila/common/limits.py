@@ -15,6 +15,7 @@ from typing import Any
 from .. import _core
 
 MAX_ROLLOUTS: int = _core.MAX_ROLLOUTS  # per option (or per chance event): hours of work
+MIN_ROLLOUTS: int = _core.MIN_ROLLOUTS  # an estimate's fewest: one rollout has no spread
 MAX_SECONDS: float = _core.MAX_SECONDS  # the longest time limit (a day)
 MAX_THREADS = 256
 MAX_SEED = 2**64 - 1  # the engine's seeds are 64-bit

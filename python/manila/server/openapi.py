@@ -35,6 +35,7 @@ from .play import REQUEST_KEYS as PLAY_KEYS
 JSON_TYPE = "application/json"
 MAX_BODY = 64 * 1024  # bytes; the server's default cap
 # POST /v1/analyse: per option, at most (the engine's call answers the route too).
+MIN_ROLLOUTS: int = _core.MIN_ROLLOUTS  # an estimate's fewest: one has no interval
 ANALYSIS_MAX_ROLLOUTS: int = _core.ANALYSIS_MAX_ROLLOUTS
 ANALYSIS_KEYS: tuple[str, ...] = tuple(_core.ANALYSIS_KEYS)
 
@@ -93,7 +94,7 @@ def _analyse_request() -> dict[str, Any]:
             "policy": _POLICY,
             "rollouts": {
                 "type": "integer",
-                "minimum": 1,
+                "minimum": MIN_ROLLOUTS,
                 "maximum": ANALYSIS_MAX_ROLLOUTS,
                 "description": "per option; absent: until the best two options' diff_ci95 "
                 "reaches 1 peso (of equity at horizon game), or the time limit",
@@ -166,7 +167,7 @@ def _value_request() -> dict[str, Any]:
             "policy": _POLICY,
             "rollouts": {
                 "type": "integer",
-                "minimum": 1,
+                "minimum": MIN_ROLLOUTS,
                 "maximum": VALUE_MAX_ROLLOUTS,
                 "default": DEFAULT_ROLLOUTS,
                 "description": "play-outs from a moment where placements remain",
@@ -222,7 +223,7 @@ def _review_request() -> dict[str, Any]:
             },
             "rollouts": {
                 "type": "integer",
-                "minimum": 2,
+                "minimum": MIN_ROLLOUTS,
                 "maximum": REVIEW_MAX_ROLLOUTS,
                 "description": "per option of every decision; absent: the stop rule",
             },
@@ -319,7 +320,7 @@ def _play_request(allowed: Sequence[str]) -> dict[str, Any]:
             "log": {"type": "boolean", "description": "the log of the whole game (for a loaded game)"},
             "rollouts": {
                 "type": "integer",
-                "minimum": 1,
+                "minimum": MIN_ROLLOUTS,
                 "maximum": HINT_MAX_ROLLOUTS,
                 "description": "with a hint: this many rollouts per option instead of seconds "
                 "(the same hint every time, here and in the page's engine)",

@@ -93,11 +93,11 @@ def _analyse_request() -> dict[str, Any]:
             },
             "policy": _POLICY,
             "rollouts": {
-                "type": "integer",
+                "type": ["integer", "null"],
                 "minimum": MIN_ROLLOUTS,
                 "maximum": ANALYSIS_MAX_ROLLOUTS,
-                "description": "per option; absent: until the best two options' diff_ci95 "
-                "reaches 1 peso (of equity at horizon game), or the time limit",
+                "description": "per option; absent or null: until the best two options' "
+                "diff_ci95 reaches 1 peso (of equity at horizon game), or the time limit",
             },
             "seed": _SEED,
             "time_limit": {
@@ -107,7 +107,12 @@ def _analyse_request() -> dict[str, Any]:
             },
             "exact": {"type": "boolean", "default": True},
             "max_bids": {"type": "integer", "minimum": 0, "default": 0},
-            "screen": {"type": "integer", "minimum": 0},
+            "screen": {
+                "type": ["integer", "null"],
+                "minimum": 0,
+                "description": "the harbour master's combinations rolled out "
+                f"(0: all; absent or null: {_core.HARBOUR_SCREEN})",
+            },
         },
     }
 
@@ -222,12 +227,17 @@ def _review_request() -> dict[str, Any]:
                 "description": "the coarser pass (the server's default)",
             },
             "rollouts": {
-                "type": "integer",
+                "type": ["integer", "null"],
                 "minimum": MIN_ROLLOUTS,
                 "maximum": REVIEW_MAX_ROLLOUTS,
-                "description": "per option of every decision; absent: the stop rule",
+                "description": "per option of every decision; absent or null: the stop rule",
             },
-            "luck_rollouts": {"type": "integer", "minimum": 0, "maximum": REVIEW_MAX_ROLLOUTS},
+            "luck_rollouts": {
+                "type": ["integer", "null"],
+                "minimum": 0,
+                "maximum": REVIEW_MAX_ROLLOUTS,
+                "description": "per chance event (0: no luck; absent or null: the budget's)",
+            },
             "exact": {"type": "boolean", "default": True},
         },
     }

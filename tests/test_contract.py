@@ -216,7 +216,7 @@ def test_reviews_of_finished_games(server, k):
 
 
 def test_review_reports_progress_and_stops():
-    body = json.dumps({"record": json.loads(review_record(0)), "rollouts": 2, "luck_rollouts": 1})
+    body = json.dumps({"record": json.loads(review_record(0)), "rollouts": 2, "luck_rollouts": 2})
     seen: list[tuple[int, int]] = []
 
     def progress(done: int, total: int) -> bool:

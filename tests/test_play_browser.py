@@ -267,7 +267,7 @@ def review_body_and_boards(game: int = 0) -> tuple[dict, dict]:
         if not state.is_chance_node() and state.current_player() == 0:
             boards[i] = state.observation(0)
         state.apply_action(a)
-    return {"record": record, "quick": True, "rollouts": 2, "luck_rollouts": 1}, boards
+    return {"record": record, "quick": True, "rollouts": 2, "luck_rollouts": 2}, boards
 
 
 @pytest.fixture(scope="module")

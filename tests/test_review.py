@@ -292,6 +292,14 @@ def test_pooled_losses_count_games_as_the_units() -> None:
         pooled_losses([*games, review(three[0], **TINY)])
 
 
+def test_one_luck_rollout_is_refused_not_taken_as_two() -> None:
+    # One rollout has no interval: 0 (no luck) or 2 and more, where it used to become 2.
+    record = records("greedy", 1, seed=3)[0]
+    with pytest.raises(ValueError, match=r"luck_rollouts: must be 0 \(no luck\) or at least 2, got 1"):
+        review(record, decisions=False, luck_rollouts=1)
+    assert review(record, decisions=False, luck_rollouts=2).events
+
+
 def test_luck_is_unbiased() -> None:
     # A seat's total luck over seeded games averages 0 within its 95% interval.
     games = records("greedy-wealth", 16, seed=9)

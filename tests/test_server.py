@@ -258,6 +258,8 @@ _TABLE = json.loads(
     (Path(__file__).resolve().parent.parent / "docs/examples/analysis-auction.json").read_text()
 )
 _START_OF_GAME = manila.Game(4, seed=2).new_initial_state().to_json()
+_FINISHED: list = []
+manila.simulate(players=3, games=1, bots="greedy", seed=1, record=_FINISHED.append)
 
 
 @pytest.mark.parametrize(
@@ -294,6 +296,13 @@ _START_OF_GAME = manila.Game(4, seed=2).new_initial_state().to_json()
         ),
         ("/v1/review", {"record": {}, "rollouts": True}, "rollouts", "from 2 to 64 on this server, got True"),
         ("/v1/review", {"record": {}, "rollouts": 1}, "rollouts", "from 2 to 64 on this server, got 1"),
+        # One rollout has no interval: luck is 0 rollouts (none) or 2 and more, said by the engine.
+        (
+            "/v1/review",
+            {"record": _FINISHED[0], "luck_rollouts": 1},
+            "luck_rollouts",
+            "must be 0 (no luck) or at least 2, got 1",
+        ),
         # A table's or a record's problem at its path within it (the reader's, or the
         # engine's once the reader let it through, as the voyage 0 here).
         ("/v1/analyse", {"table": _TABLE | {"players": []}}, "table.players", "a list with one object per"),

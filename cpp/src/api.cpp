@@ -190,9 +190,10 @@ Answer answer_for_exception(const std::type_info& type, const char* what, std::s
     // pybind11 turns these into ValueError, which the server answers 400 in its own words.
     if (type == typeid(std::invalid_argument) || type == typeid(std::domain_error) ||
         type == typeid(std::length_error) || type == typeid(std::range_error)) {
-        // A heavy route's options are checked before any work: what throws is its input's.
+        // On a heavy route, at the option or within the table or record it is about, as the
+        // server places a ValueError of manila.analyse, value or review.
         if (const api::HeavyShape* shape = api::heavy_shape(route))
-            return api::input_refused(what ? what : "", *shape);
+            return api::option_refused(what ? what : "", *shape);
         return api::error_answer(400, {{"", what ? what : "", ""}});
     }
     return api::error_answer(500, {{"", "internal server error", ""}});

@@ -86,7 +86,7 @@ ChanceLuck event_luck(const GameState& s, int a, std::size_t index, const Review
         for (std::size_t p = 0; p < n; ++p) out.luck[p] = a0[p] - b0[p];
         return out;
     }
-    const int rollouts = std::max(2, config.luck_rollouts);
+    const int rollouts = config.luck_rollouts;
     std::vector<std::vector<double>> before(n, std::vector<double>(rollouts)),
         diff(n, std::vector<double>(rollouts)), aft(n, std::vector<double>(rollouts));
     const int threads = c.threads == 0 ? hardware_threads() : c.threads;
@@ -211,8 +211,10 @@ std::vector<double> rollout_values(GameState g, const AnalysisConfig& c, int voy
 
 Review review_game(const GameState& initial, const std::vector<int>& history,
                    const ReviewConfig& config, const ReviewProgress& progress) {
-    if (config.luck_rollouts < 0)
-        throw std::invalid_argument("luck_rollouts: must be at least 0, got " +
+    if (config.luck_rollouts < 0 ||
+        (config.luck_rollouts > 0 && config.luck_rollouts < kMinRollouts))
+        throw std::invalid_argument("luck_rollouts: must be 0 (no luck) or at least " +
+                                    std::to_string(kMinRollouts) + ", got " +
                                     std::to_string(config.luck_rollouts));
     const auto started = std::chrono::steady_clock::now();
     Review out;

@@ -671,6 +671,7 @@ EDGES = [
     ("/v1/review", b'{"record": {}, "value": null}'),
     ("/v1/review", b'{"record": {}, "exact": 1}'),
     ("/v1/review", b'{"record": {}, "max_rollouts": 2}'),
+    ("/v1/review", b'{"record": ' + review_record(2).encode() + b', "luck_rollouts": 1}'),
     # A lone surrogate in what comes back: the answer is written in ASCII.
     ("/v1/evaluate", b'{"\\ud800": 1}'),
     # Analyses: a finished game, chance to move, a last round's placement (exact from the

@@ -69,7 +69,7 @@ test('what the engine itself refuses traps, answers as the server does, and a fr
 test('a review reports its progress, stops when told, and the engine goes on', () => {
   const {record} = JSON.parse(readFileSync(process.env.MANILA_CASES, 'utf8'));
   const seen = [];
-  const stopped = engine.call('/v1/review', {record, rollouts: 2, luck_rollouts: 1},
+  const stopped = engine.call('/v1/review', {record, rollouts: 2, luck_rollouts: 2},
     {onProgress: (done, total) => { seen.push([done, total]); return done < 3; }});
   assert.equal(stopped.status, 503);
   assert.match(stopped.body.errors[0].message, /^stopped before the end/);

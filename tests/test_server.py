@@ -98,6 +98,13 @@ def test_openapi_lists_exactly_the_routes(srv):
         codes = set(spec["paths"][path]["post"]["responses"])
         assert {"200", "400", "408", "411", "413", "415", "500"} <= codes
     assert "503" in spec["paths"]["/v1/evaluate"]["post"]["responses"]
+    # Any other status (a 405 here) is the operations' default: the same error JSON.
+    r = call(srv, "GET", "/v1/value")
+    assert r.status == 405 and r.errors[0]["path"] == "method"
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            default = operation["responses"]["default"]["content"]["application/json"]["schema"]
+            assert default == {"$ref": "#/components/schemas/Errors"}, (method, path)
 
 
 def test_page(srv):

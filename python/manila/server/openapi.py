@@ -701,7 +701,7 @@ def description(allowed_bots: Sequence[str] = ()) -> dict[str, Any]:
     def ok(description: str, schema: dict[str, Any], ctype: str = JSON_TYPE) -> dict[str, Any]:
         return {"description": description, "content": {ctype: {"schema": schema}}}
 
-    return {
+    spec: dict[str, Any] = {
         "openapi": "3.1.0",
         "info": {
             "title": "manila",
@@ -947,3 +947,17 @@ def description(allowed_bots: Sequence[str] = ()) -> dict[str, Any]:
             }
         },
     }
+    # Whatever an operation does not list is answered in the same error JSON: a path the
+    # server lacks (404), a method a path lacks (405, Allow naming those it has), a request
+    # the transport refuses (408, 411, 413, 415, 505).
+    for operations in spec["paths"].values():
+        for operation in operations.values():
+            operation["responses"].setdefault("default", _OTHER_ERRORS)
+    return spec
+
+
+_OTHER_ERRORS = _error_response(
+    "another refusal: 404 no such path, 405 a method the path lacks (the Allow header lists "
+    "those it has; OPTIONS answers 204 with it), 408 the body too slow, 411 no "
+    "Content-Length, 413 too large, 415 not application/json, 505 not HTTP/1.x"
+)

@@ -163,8 +163,7 @@ double t95(int df) {
     // Closed forms for 1 and 2 degrees of freedom, else the Cornish-Fisher expansion around
     // the normal quantile (within 0.004 from 3 on, closer beyond).
     constexpr double p = 0.975;
-    const double pi = std::acos(-1.0);
-    if (df == 1) return std::tan(pi * (p - 0.5));
+    if (df == 1) return std::tan(std::acos(-1.0) * (p - 0.5));
     if (df == 2) return (2 * p - 1) / std::sqrt(2 * p * (1 - p));
     constexpr double z = 1.959963984540054;  // the standard normal quantile of 0.975
     const double z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z, z9 = z7 * z * z;
@@ -593,7 +592,7 @@ std::pair<double, double> split_gain(const std::vector<std::vector<double>>& val
         const std::size_t n = values[0].size();
         for (std::size_t k = 0; k < values.size(); ++k) {
             if (values[k].size() < n) continue;  // an option raced out early
-            const double m = moments(values[k], n).mean;
+            const double m = mean_of(values[k], n);
             if (m > top) top = m, pick = k;
         }
         const Moments m = moments(values[pick], n, &values[0]);
@@ -681,7 +680,7 @@ Analysis analyse_options(const GameState& s, std::vector<DecisionOption> options
         auto best_two = [&](int& best, int& second) {
             std::vector<double> means(K, -std::numeric_limits<double>::infinity());
             for (std::size_t k = 0; k < K; ++k)
-                if (active[k]) means[k] = moments(values[k], values[k].size(), nullptr).mean;
+                if (active[k]) means[k] = mean_of(values[k], values[k].size());
             best = static_cast<int>(std::max_element(means.begin(), means.end()) - means.begin());
             second = -1;
             for (std::size_t k = 0; k < K; ++k) {

@@ -193,7 +193,7 @@ Answer answer_for_exception(const std::type_info& type, const char* what, std::s
         // On a heavy route, at the option or within the table or record it is about, as the
         // server places a ValueError of manila.analyse, value or review.
         if (const api::HeavyShape* shape = api::heavy_shape(route))
-            return api::option_refused(what ? what : "", *shape);
+            return api::body_refused(what ? what : "", *shape);
         return api::error_answer(400, {{"", what ? what : "", ""}});
     }
     return api::error_answer(500, {{"", "internal server error", ""}});

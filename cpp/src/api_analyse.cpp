@@ -144,9 +144,9 @@ Answer route_analyse(const Json& body) {
         check_real(time_limit, "time_limit", 0, kMaxSeconds, error) &&
         check_whole(max_bids, "max_bids", 0, max_int, error) &&
         (screen.is_null() || check_whole(screen, "screen", 0, max_int, error));
-    if (!options_ok) return option_refused(error, options);
+    if (!options_ok) return body_refused(error, options);
     if (!exact.is_bool())
-        return option_refused("exact: true or false, got " + py_repr(exact), options);
+        return body_refused("exact: true or false, got " + py_repr(exact), options);
     const std::uint64_t seed_value = seed.kind() == Json::Kind::kInt
                                          ? static_cast<std::uint64_t>(seed.as_int())
                                          : std::stoull(seed.as_string());

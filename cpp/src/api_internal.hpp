@@ -221,8 +221,9 @@ bool heavy_body(const Json& body, const HeavyShape& shape, Problems& problems);
 // record's (`input`, or no option's) within it, "players[0].cash: ..." at
 // table.players[0].cash, the whole at "table" or "record".
 Problem refusal_at(const std::string& error, const HeavyShape& shape, bool input);
-// A refusal of one of the body's options, or of its table or record: a 400, placed so.
-Answer option_refused(const std::string& error, const HeavyShape& shape);
+// The 400 of a refusal so placed: body_refused at the option it names, else within the
+// table or record; input_refused within the table or record whatever its first word.
+Answer body_refused(const std::string& error, const HeavyShape& shape);
 Answer input_refused(const std::string& error, const HeavyShape& shape);
 // common/limits.check_number: a whole number from low to high (as text: 2**64-1 too), or
 // any finite number from low to high; false with the ValueError's text.

@@ -135,7 +135,7 @@ Problem refusal_at(const std::string& error, const HeavyShape& shape, bool input
     return {whole ? outer : outer + "." + path, rest.substr(n + 2), ""};
 }
 
-Answer option_refused(const std::string& error, const HeavyShape& shape) {
+Answer body_refused(const std::string& error, const HeavyShape& shape) {
     return error_answer(400, {refusal_at(error, shape, false)});
 }
 

@@ -361,11 +361,11 @@ Answer route_review(const Json& body, const Progress& progress) {
     if (!check_choice(horizon, "horizon", horizons, error) ||
         !check_choice(policy, "policy", policies, error) ||
         !check_choice(value, "value", values, error))
-        return option_refused(error, options);
+        return body_refused(error, options);
     if (!quick.is_bool())
-        return option_refused("quick: true or false, got " + py_repr(quick), options);
+        return body_refused("quick: true or false, got " + py_repr(quick), options);
     if (!exact.is_bool())
-        return option_refused("exact: true or false, got " + py_repr(exact), options);
+        return body_refused("exact: true or false, got " + py_repr(exact), options);
     const std::string most = std::to_string(kMaxRollouts);
     const Json seed = given("seed", Json(0));
     const Json rollouts = given("rollouts", Json());
@@ -374,7 +374,7 @@ Answer route_review(const Json& body, const Progress& progress) {
                      error) ||
         (!rollouts.is_null() && !check_whole(rollouts, "rollouts", kMinRollouts, most, error)) ||
         (!luck_rollouts.is_null() && !check_whole(luck_rollouts, "luck_rollouts", 0, most, error)))
-        return option_refused(error, options);
+        return body_refused(error, options);
     // The record (game/engine.read_record, then replay: finished).
     Json data = *record;
     if (record->is_string()) {

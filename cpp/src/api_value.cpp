@@ -60,14 +60,14 @@ Answer route_value(const Json& body) {
     const std::vector<std::string> policies = continuation_policies();
     const std::string fallback = bot_name(AnalysisConfig{}.policy);
     const Json policy = body.find("policy") ? *body.find("policy") : Json(fallback);
-    if (!check_choice(policy, "policy", policies, error)) return option_refused(error, options);
+    if (!check_choice(policy, "policy", policies, error)) return body_refused(error, options);
     const Json count = rollouts ? *rollouts : Json(kValueRollouts);
     if (!check_whole(count, "rollouts", kMinRollouts, std::to_string(kMaxRollouts), error))
-        return option_refused(error, options);
+        return body_refused(error, options);
     const Json seed = body.find("seed") ? *body.find("seed") : Json(0);
     if (!check_whole(seed, "seed", 0, std::to_string(std::numeric_limits<std::uint64_t>::max()),
                      error))
-        return option_refused(error, options);
+        return body_refused(error, options);
     const std::uint64_t seed_value = seed.kind() == Json::Kind::kInt
                                          ? static_cast<std::uint64_t>(seed.as_int())
                                          : std::stoull(seed.as_string());

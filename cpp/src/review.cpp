@@ -108,8 +108,8 @@ ChanceLuck event_luck(const GameState& s, int a, std::size_t index, const Review
         const Moments m = moments(diff[p], diff[p].size());
         out.luck.push_back(m.mean);
         out.luck_ci95.push_back(m.ci95);
-        out.before.push_back(moments(before[p], before[p].size()).mean);
-        out.after.push_back(moments(aft[p], aft[p].size()).mean);
+        out.before.push_back(mean_of(before[p], before[p].size()));
+        out.after.push_back(mean_of(aft[p], aft[p].size()));
     }
     return out;
 }

@@ -59,6 +59,13 @@ struct Moments {
     double mean = 0, se = 0, ci95 = 0;  // ci95: Student's, t95(n - 1) standard errors
 };
 
+// The mean of xs[0..n), summed in order as moments sums it (0 for none).
+inline double mean_of(const std::vector<double>& xs, std::size_t n) {
+    double sum = 0;
+    for (std::size_t i = 0; i < n; ++i) sum += xs[i];
+    return n ? sum / static_cast<double>(n) : 0.0;
+}
+
 // Mean and 95% half-width of xs[0..n) (or of xs - ys, paired).
 inline Moments moments(const std::vector<double>& xs, std::size_t n,
                        const std::vector<double>* ys = nullptr) {

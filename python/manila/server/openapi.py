@@ -10,6 +10,7 @@ from ..analysis.analysis import DEFAULT_POLICY, HORIZONS, POLICIES, VALUE_SOURCE
 from ..analysis.review import CLASSES, REVIEW_POLICY
 from ..analysis.value import DEFAULT_ROLLOUTS
 from ..bots.builtin import bot_names
+from ..common.limits import MIN_ROLLOUTS
 from ..common.version import __version__
 from ..common.vocab import (
     ARRIVED,
@@ -35,7 +36,6 @@ from .play import REQUEST_KEYS as PLAY_KEYS
 JSON_TYPE = "application/json"
 MAX_BODY = 64 * 1024  # bytes; the server's default cap
 # POST /v1/analyse: per option, at most (the engine's call answers the route too).
-MIN_ROLLOUTS: int = _core.MIN_ROLLOUTS  # an estimate's fewest: one has no interval
 ANALYSIS_MAX_ROLLOUTS: int = _core.ANALYSIS_MAX_ROLLOUTS
 ANALYSIS_KEYS: tuple[str, ...] = tuple(_core.ANALYSIS_KEYS)
 
